@@ -1,0 +1,66 @@
+# Shared by scripts/serve.sh and scripts/test.sh: installs what is missing, caches it, builds pkg/.
+# Everything comes from the registries (rustup, crates.io, npm, Debian); nothing downloads
+# binaries from elsewhere.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# cargo-installed tools live outside the checkout so fresh clones reuse them.
+TOOLS="${SIMPRINT_TOOLS:-$HOME/.cache/simprint/tools}"
+WASM_PACK_VERSION=0.15.1
+WASM_BINDGEN_VERSION=0.2.130 # must equal the wasm-bindgen version in Cargo.lock
+
+say() { printf '\n==> %s\n' "$*" >&2; }
+
+ensure_rust_tools() {
+  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    say "adding rustup target wasm32-unknown-unknown"
+    rustup target add wasm32-unknown-unknown
+  fi
+  if ! "$TOOLS/bin/wasm-pack" --version 2>/dev/null | grep -qF "$WASM_PACK_VERSION"; then
+    say "installing wasm-pack $WASM_PACK_VERSION into $TOOLS (once, about 2 minutes)"
+    cargo install --locked wasm-pack --version "$WASM_PACK_VERSION" --root "$TOOLS"
+  fi
+  if ! "$TOOLS/bin/wasm-bindgen" --version 2>/dev/null | grep -qF "$WASM_BINDGEN_VERSION"; then
+    say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION into $TOOLS (once, about 3 minutes)"
+    # Not --locked: its lockfile pins a webpki-roots version the registry no longer has.
+    cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --root "$TOOLS"
+  fi
+}
+
+ensure_npm_deps() {
+  # npm ci installs exactly package-lock.json; skip it when node_modules already matches.
+  if ! cmp -s "$ROOT/package-lock.json" "$ROOT/node_modules/.simprint-lock" 2>/dev/null; then
+    say "installing npm dev dependencies (exact versions from package-lock.json)"
+    (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error)
+    cp "$ROOT/package-lock.json" "$ROOT/node_modules/.simprint-lock"
+  fi
+}
+
+ensure_chromium() {
+  if [ ! -x /usr/bin/chromium ]; then
+    say "installing Debian's chromium"
+    local sudo=""
+    [ "$(id -u)" = 0 ] || sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
+  fi
+}
+
+setup_path() {
+  # npm's binaryen wasm-opt must come first: Debian's (108) breaks wasm-bindgen 0.2.130 output,
+  # and with none on PATH wasm-pack would try to download one.
+  export PATH="$ROOT/node_modules/.bin:$TOOLS/bin:$PATH"
+}
+
+build_pkg() {
+  say "building pkg/ (wasm-pack --target web, release, wasm-opt -Oz)"
+  (cd "$ROOT" && wasm-pack --quiet build --target web --release --out-dir pkg --out-name simprint)
+  local wasm="$ROOT/pkg/simprint_bg.wasm"
+  say "pkg/simprint_bg.wasm: $(stat -c %s "$wasm") bytes, $(gzip -9 -c "$wasm" | wc -c) gzipped"
+}
+
+setup_all() {
+  ensure_rust_tools
+  ensure_npm_deps
+  setup_path
+}

@@ -1,0 +1,219 @@
+//! Fingerprint accumulation: the per-bit weight vector `V` and its signs.
+//!
+//! 1. `V` starts as `f` zeros.
+//! 2. For each feature with weight `w` and `f`-bit hash `h`: `V[i] += w` where bit `i` of `h`
+//!    is 1, `V[i] -= w` where it is 0 (bit 0 is the most significant of the `f` bits).
+//! 3. Bit `i` of the fingerprint is 1 iff `V[i] > 0`. **Tie rule:** `V[i] == 0` gives 0, as do
+//!    negative values; an empty text therefore has the all-zero fingerprint.
+
+use crate::error::Error;
+use crate::fingerprint::{check_fits, check_width, Fingerprint, MAX_WIDTH};
+
+/// Bit `i` (from the most significant of `width` bits) of `hash`.
+#[inline]
+fn bit(hash: u128, width: u32, i: u32) -> bool {
+    (hash >> (width - 1 - i)) & 1 == 1
+}
+
+/// Accumulates weighted, pre-hashed features into `V` (the general, teaching-friendly path).
+///
+/// ```
+/// use simprint::Accumulator;
+/// // The reference material's 6-bit example: 美国 → 100101 weight 4, 51区 → 101011 weight 5.
+/// let mut acc = Accumulator::new(6)?;
+/// acc.add(0b100101, 4.0)?;
+/// acc.add(0b101011, 5.0)?;
+/// assert_eq!(acc.v(), [9.0, -9.0, 1.0, -1.0, 1.0, 9.0]);
+/// assert_eq!(acc.fingerprint().to_binary(), "101011");
+/// # Ok::<(), simprint::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Accumulator {
+    width: u32,
+    v: [f64; MAX_WIDTH as usize],
+}
+
+impl Accumulator {
+    /// An all-zero `V` for `width` bits (`1..=128`).
+    ///
+    /// ```
+    /// assert!(simprint::Accumulator::new(0).is_err());
+    /// ```
+    pub fn new(width: u32) -> Result<Accumulator, Error> {
+        Ok(Accumulator {
+            width: check_width(width)?,
+            v: [0.0; MAX_WIDTH as usize],
+        })
+    }
+
+    /// Adds one feature: `+weight` on the bits where `hash` is 1, `−weight` where it is 0.
+    ///
+    /// Fails if `hash` has bits above the width or `weight` is not finite; `V` is unchanged
+    /// then. Any finite weight is accepted: 0 changes nothing, a negative weight pushes the
+    /// other way.
+    ///
+    /// ```
+    /// let mut acc = simprint::Accumulator::new(3)?;
+    /// assert!(acc.add(0b1000, 1.0).is_err());
+    /// assert!(acc.add(0b101, f64::NAN).is_err());
+    /// acc.add(0b101, 2.0)?;
+    /// assert_eq!(acc.v(), [2.0, -2.0, 2.0]);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn add(&mut self, hash: u128, weight: f64) -> Result<(), Error> {
+        check_fits(hash, self.width)?;
+        if !weight.is_finite() {
+            return Err(Error::InvalidWeight(weight));
+        }
+        for i in 0..self.width {
+            let vi = &mut self.v[i as usize];
+            if bit(hash, self.width, i) {
+                *vi += weight;
+            } else {
+                *vi -= weight;
+            }
+        }
+        Ok(())
+    }
+
+    /// The current `V`, one entry per bit, bit 0 first.
+    ///
+    /// ```
+    /// assert_eq!(simprint::Accumulator::new(2)?.v(), [0.0, 0.0]);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn v(&self) -> &[f64] {
+        &self.v[..self.width as usize]
+    }
+
+    /// The width in bits.
+    ///
+    /// ```
+    /// assert_eq!(simprint::Accumulator::new(5)?.width(), 5);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// The fingerprint of what was added so far: bit `i` is 1 iff `V[i] > 0`.
+    ///
+    /// ```
+    /// let mut acc = simprint::Accumulator::new(2)?;
+    /// acc.add(0b10, 1.0)?;
+    /// acc.add(0b01, 1.0)?; // V = (0, 0): ties give 0
+    /// assert_eq!(acc.fingerprint().value(), 0);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn fingerprint(&self) -> Fingerprint {
+        Fingerprint::from_parts(signs(self.v().iter().map(|&x| x > 0.0)), self.width)
+    }
+}
+
+/// Packs per-bit signs (bit 0 first) into the low bits of a `u128`.
+fn signs(positive: impl Iterator<Item = bool>) -> u128 {
+    positive.fold(0u128, |acc, p| (acc << 1) | u128::from(p))
+}
+
+/// Counts, per bit, how many unit-weight hashes had a 1 there: `V[i] = 2·ones[i] − total`.
+///
+/// This is the text pipeline's path (every occurrence, or every distinct feature, weighs 1), so
+/// it stays in exact integers and never sees an invalid hash or weight.
+#[derive(Clone)]
+pub(crate) struct UnitCounter {
+    width: u32,
+    total: u64,
+    ones: [u64; MAX_WIDTH as usize],
+}
+
+impl UnitCounter {
+    pub(crate) fn new(width: u32) -> UnitCounter {
+        UnitCounter {
+            width,
+            total: 0,
+            ones: [0; MAX_WIDTH as usize],
+        }
+    }
+
+    /// Adds a hash already known to fit the width.
+    #[inline]
+    pub(crate) fn add(&mut self, hash: u128) {
+        self.total += 1;
+        let w = self.width;
+        if w <= 64 {
+            let h = hash as u64;
+            for (i, one) in self.ones[..w as usize].iter_mut().enumerate() {
+                *one += (h >> (w - 1 - i as u32)) & 1;
+            }
+        } else {
+            for (i, one) in self.ones[..w as usize].iter_mut().enumerate() {
+                *one += ((hash >> (w - 1 - i as u32)) & 1) as u64;
+            }
+        }
+    }
+
+    /// `V` as exact integers, bit 0 first.
+    pub(crate) fn v(&self) -> impl Iterator<Item = i64> + '_ {
+        let total = self.total as i64;
+        self.ones[..self.width as usize]
+            .iter()
+            .map(move |&ones| 2 * ones as i64 - total)
+    }
+
+    pub(crate) fn fingerprint(&self) -> Fingerprint {
+        Fingerprint::from_parts(signs(self.v().map(|x| x > 0)), self.width)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn three_bit_worked_example() {
+        // w1..w5 with hashes 101, 011, 100, 001, 110 and weights 1, 2, 0, 3, 0.
+        let mut acc = Accumulator::new(3).unwrap();
+        for (h, w) in [
+            (0b101, 1.0),
+            (0b011, 2.0),
+            (0b100, 0.0),
+            (0b001, 3.0),
+            (0b110, 0.0),
+        ] {
+            acc.add(h, w).unwrap();
+        }
+        assert_eq!(acc.v(), [-4.0, -2.0, 6.0]);
+        assert_eq!(acc.fingerprint().to_binary(), "001");
+    }
+
+    #[test]
+    fn unit_counter_matches_weighted_accumulator() {
+        for width in [1u32, 3, 63, 64, 65, 127, 128] {
+            let mut acc = Accumulator::new(width).unwrap();
+            let mut unit = UnitCounter::new(width);
+            let mut x: u128 = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c834;
+            for _ in 0..37 {
+                x = x
+                    .wrapping_mul(0x2360_ed05_1fc6_5da4_4385_df64_9fcc_f645)
+                    .wrapping_add(1);
+                let h = x >> (128 - width);
+                acc.add(h, 1.0).unwrap();
+                unit.add(h);
+            }
+            let v: alloc::vec::Vec<f64> = unit.v().map(|x| x as f64).collect();
+            assert_eq!(acc.v(), &v[..]);
+            assert_eq!(acc.fingerprint(), unit.fingerprint());
+        }
+    }
+
+    #[test]
+    fn rejected_adds_leave_v_unchanged() {
+        let mut acc = Accumulator::new(128).unwrap();
+        acc.add(u128::MAX, 1.5).unwrap();
+        assert!(acc.add(1, f64::INFINITY).is_err());
+        assert!(acc.v().iter().all(|&x| x == 1.5));
+        let mut acc = Accumulator::new(64).unwrap();
+        assert!(acc.add(1 << 64, 1.0).is_err());
+        assert!(acc.v().iter().all(|&x| x == 0.0));
+    }
+}

@@ -1,0 +1,83 @@
+//! The one error type of the crate: every bad option or input is a value, never a panic.
+
+use alloc::string::String;
+use core::fmt;
+
+/// Everything that can go wrong when fingerprinting, formatting or comparing.
+///
+/// Every public function that takes user input returns `Result<_, Error>`; none of them
+/// panics. The `Display` text is the message the JavaScript package throws.
+///
+/// ```
+/// use simprint::{Error, Fingerprinter, Options};
+/// let err = Fingerprinter::new(Options { width: 0, ..Options::default() }).unwrap_err();
+/// assert_eq!(err, Error::InvalidWidth(0));
+/// assert_eq!(err.to_string(), "width must be between 1 and 128, got 0");
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Error {
+    /// The fingerprint width is outside `1..=128`.
+    InvalidWidth(u32),
+    /// An n-gram size is outside `1..=MAX_N`; `what` names the option.
+    InvalidN {
+        /// Which option carried the bad value (`"n"`, `"wordN"`, `"charN"`).
+        what: &'static str,
+        /// The rejected value.
+        n: u64,
+    },
+    /// A tokenizer name that is not `auto`, `words` or `chars`.
+    UnknownTokenizer(String),
+    /// A weighting name that is not `tf` or `binary`.
+    UnknownWeighting(String),
+    /// A hex string that is empty, too long, or holds a character that is not a hex digit.
+    MalformedHex(String),
+    /// A value (fingerprint or pre-hashed feature) with bits set above the width.
+    TooWide {
+        /// Bits the value needs.
+        bits: u32,
+        /// The width it had to fit in.
+        width: u32,
+    },
+    /// Two fingerprints of different widths were compared.
+    WidthMismatch(u32, u32),
+    /// A feature weight that is NaN or infinite.
+    InvalidWeight(f64),
+    /// A SipHash key that is not exactly 32 hex digits (16 bytes).
+    InvalidKey(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::InvalidWidth(w) => write!(f, "width must be between 1 and 128, got {w}"),
+            Error::InvalidN { what, n } => write!(
+                f,
+                "{what} must be between 1 and {}, got {n}",
+                crate::tokenize::MAX_N
+            ),
+            Error::UnknownTokenizer(name) => write!(
+                f,
+                "unknown tokenizer {name:?}: expected \"auto\", \"words\" or \"chars\""
+            ),
+            Error::UnknownWeighting(name) => {
+                write!(
+                    f,
+                    "unknown weighting {name:?}: expected \"tf\" or \"binary\""
+                )
+            }
+            Error::MalformedHex(why) => write!(f, "malformed hex: {why}"),
+            Error::TooWide { bits, width } => {
+                write!(f, "value needs {bits} bits but the width is {width}")
+            }
+            Error::WidthMismatch(a, b) => write!(
+                f,
+                "cannot compare fingerprints of different widths ({a} and {b})"
+            ),
+            Error::InvalidWeight(w) => write!(f, "weight must be a finite number, got {w}"),
+            Error::InvalidKey(why) => write!(f, "invalid key: {why}"),
+        }
+    }
+}
+
+impl core::error::Error for Error {}

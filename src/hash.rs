@@ -1,0 +1,297 @@
+//! Feature hashing: each feature's UTF-8 bytes through keyed SipHash-1-3, cut to `f` bits.
+//!
+//! * Widths 1 to 64 use the 64-bit SipHash-1-3 output and keep its **most significant** `f`
+//!   bits (`h >> (64 − f)`). Because `V[i]` only depends on bit `i` of each hash, a narrower
+//!   fingerprint is exactly the top bits of a wider one, for any width up to 64.
+//! * Widths 65 to 128 use the 128-bit SipHash-1-3 output `(h2 << 64) | h1` (the two output words
+//!   of the 128-bit variant) and keep its most significant `f` bits.
+//!
+//! SipHash-1-3 is the cheapest SipHash variant; its output is well mixed for non-adversarial
+//! text, and the key keeps fingerprints unpredictable to anyone who does not know it.
+
+use core::hash::Hasher as _;
+
+use siphasher::sip::SipHasher13 as Sip64;
+use siphasher::sip128::{Hasher128 as _, SipHasher13 as Sip128};
+
+use crate::error::Error;
+
+/// A 128-bit SipHash key.
+///
+/// The default is the 16 ASCII bytes `simprint-sip-key`
+/// (hex `73696d7072696e742d7369702d6b6579`): a fixed, public constant, so the same text gives
+/// the same fingerprint on every install and platform. Anyone who knows the key can craft text
+/// that lands on a chosen fingerprint; use a secret key where that matters.
+///
+/// ```
+/// use simprint::Key;
+/// assert_eq!(Key::default().to_hex(), "73696d7072696e742d7369702d6b6579");
+/// let key = Key::from_hex("000102030405060708090a0b0c0d0e0f")?;
+/// assert_eq!(key.bytes()[15], 15);
+/// # Ok::<(), simprint::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Key([u8; 16]);
+
+impl Key {
+    /// The documented default key, `b"simprint-sip-key"`.
+    pub const DEFAULT: Key = Key(*b"simprint-sip-key");
+
+    /// A key from its 16 bytes (SipHash reads `k0` from bytes 0..8 and `k1` from 8..16,
+    /// little-endian).
+    ///
+    /// ```
+    /// let key = simprint::Key::new([7; 16]);
+    /// assert_eq!(key.bytes(), [7; 16]);
+    /// ```
+    pub const fn new(bytes: [u8; 16]) -> Key {
+        Key(bytes)
+    }
+
+    /// The key's 16 bytes.
+    ///
+    /// ```
+    /// assert_eq!(&simprint::Key::default().bytes(), b"simprint-sip-key");
+    /// ```
+    pub const fn bytes(&self) -> [u8; 16] {
+        self.0
+    }
+
+    /// Parses exactly 32 hex digits (either case), byte 0 first.
+    ///
+    /// ```
+    /// use simprint::{Error, Key};
+    /// assert!(matches!(Key::from_hex("abc"), Err(Error::InvalidKey(_))));
+    /// ```
+    pub fn from_hex(hex: &str) -> Result<Key, Error> {
+        let digits = hex.as_bytes();
+        if digits.len() != 32 {
+            return Err(Error::InvalidKey(alloc::format!(
+                "expected 32 hex digits (16 bytes), got {} characters",
+                hex.chars().count()
+            )));
+        }
+        let mut bytes = [0u8; 16];
+        for (byte, pair) in bytes.iter_mut().zip(digits.chunks_exact(2)) {
+            let hi = (pair[0] as char).to_digit(16);
+            let lo = (pair[1] as char).to_digit(16);
+            match (hi, lo) {
+                (Some(hi), Some(lo)) => *byte = (hi * 16 + lo) as u8,
+                _ => {
+                    return Err(Error::InvalidKey(alloc::string::String::from(
+                        "the key holds a character that is not a hex digit",
+                    )))
+                }
+            }
+        }
+        Ok(Key(bytes))
+    }
+
+    /// The key as 32 lowercase hex digits.
+    ///
+    /// ```
+    /// assert_eq!(simprint::Key::new([0xab; 16]).to_hex(), "ab".repeat(16));
+    /// ```
+    pub fn to_hex(&self) -> alloc::string::String {
+        use core::fmt::Write as _;
+        let mut out = alloc::string::String::with_capacity(32);
+        for b in self.0 {
+            let _ = write!(out, "{b:02x}");
+        }
+        out
+    }
+}
+
+impl Default for Key {
+    fn default() -> Key {
+        Key::DEFAULT
+    }
+}
+
+/// Hashes features to `f`-bit values with a fixed key and width.
+///
+/// A feature is a sequence of string parts hashed as their concatenation, so a word shingle
+/// `"a b"` is hashed without building the string.
+///
+/// ```
+/// use simprint::{FeatureHasher, Key};
+/// let h = FeatureHasher::new(Key::default(), 64)?;
+/// assert_eq!(h.hash_parts(&["near", " ", "duplicate"]), h.hash_str("near duplicate"));
+/// assert_eq!(h.hash_str("x") >> 56, FeatureHasher::new(Key::default(), 8)?.hash_str("x"));
+/// # Ok::<(), simprint::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FeatureHasher {
+    k0: u64,
+    k1: u64,
+    width: u32,
+}
+
+impl FeatureHasher {
+    /// The hasher of the default options: 64 bits under [`Key::DEFAULT`].
+    pub const DEFAULT_64: FeatureHasher = FeatureHasher::unchecked(Key::DEFAULT, 64);
+
+    const fn unchecked(key: Key, width: u32) -> FeatureHasher {
+        let b = key.0;
+        FeatureHasher {
+            k0: u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
+            k1: u64::from_le_bytes([b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]]),
+            width,
+        }
+    }
+
+    /// A hasher for `width`-bit fingerprints (`1..=128`) under `key`.
+    ///
+    /// ```
+    /// assert!(simprint::FeatureHasher::new(simprint::Key::default(), 129).is_err());
+    /// ```
+    pub fn new(key: Key, width: u32) -> Result<FeatureHasher, Error> {
+        Ok(FeatureHasher::unchecked(
+            key,
+            crate::fingerprint::check_width(width)?,
+        ))
+    }
+
+    /// The width of the hashes this hasher gives.
+    ///
+    /// ```
+    /// let h = simprint::FeatureHasher::new(simprint::Key::default(), 16)?;
+    /// assert_eq!(h.width(), 16);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// The `f`-bit hash of one string.
+    ///
+    /// ```
+    /// let h = simprint::FeatureHasher::new(simprint::Key::default(), 3)?;
+    /// assert!(h.hash_str("any feature") < 8);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    #[inline]
+    pub fn hash_str(&self, feature: &str) -> u128 {
+        self.hash_joined(&[feature], "")
+    }
+
+    /// The `f`-bit hash of the concatenation of `parts`.
+    ///
+    /// ```
+    /// let h = simprint::FeatureHasher::new(simprint::Key::default(), 128)?;
+    /// assert_eq!(h.hash_parts(&["回", "家"]), h.hash_str("回家"));
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    #[inline]
+    pub fn hash_parts(&self, parts: &[&str]) -> u128 {
+        self.hash_joined(parts, "")
+    }
+
+    /// The `f`-bit hash of `parts` joined by `separator` (a word shingle is its words joined
+    /// by one space), without building the joined string.
+    ///
+    /// ```
+    /// let h = simprint::FeatureHasher::new(simprint::Key::default(), 64)?;
+    /// assert_eq!(h.hash_joined(&["near", "duplicate"], " "), h.hash_str("near duplicate"));
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    #[inline]
+    pub fn hash_joined(&self, parts: &[&str], separator: &str) -> u128 {
+        self.cut(self.full_hash_joined(parts, separator))
+    }
+
+    /// The whole SipHash-1-3 output (64 bits for widths up to 64, else 128) before cutting.
+    #[inline]
+    pub(crate) fn full_hash_joined(&self, parts: &[&str], separator: &str) -> u128 {
+        if self.width <= 64 {
+            let mut s = Sip64::new_with_keys(self.k0, self.k1);
+            write_joined(&mut s, parts, separator);
+            u128::from(s.finish())
+        } else {
+            let mut s = Sip128::new_with_keys(self.k0, self.k1);
+            write_joined(&mut s, parts, separator);
+            let (h1, h2) = s.finish128().as_u64();
+            (u128::from(h2) << 64) | u128::from(h1)
+        }
+    }
+
+    /// Keeps the top `f` bits of a full hash.
+    #[inline]
+    pub(crate) fn cut(&self, full: u128) -> u128 {
+        if self.width <= 64 {
+            full >> (64 - self.width)
+        } else {
+            full >> (128 - self.width)
+        }
+    }
+}
+
+fn write_joined(s: &mut impl core::hash::Hasher, parts: &[&str], separator: &str) {
+    for (i, p) in parts.iter().enumerate() {
+        if i > 0 {
+            s.write(separator.as_bytes());
+        }
+        s.write(p.as_bytes());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_sip13_outputs() {
+        // Pins the hash so a dependency change cannot silently move every fingerprint.
+        let key = Key::new(core::array::from_fn(|i| i as u8));
+        let h64 = FeatureHasher::new(key, 64).unwrap();
+        let h128 = FeatureHasher::new(key, 128).unwrap();
+        assert_eq!(
+            h64.hash_str(""),
+            u128::from(Sip64::new_with_key(&key.0).finish())
+        );
+        assert_ne!(h128.hash_str(""), 0);
+    }
+
+    #[test]
+    fn parts_hash_as_their_concatenation() {
+        for width in [1, 7, 64, 65, 100, 128] {
+            let h = FeatureHasher::new(Key::default(), width).unwrap();
+            let whole = "the quick brown fox jumps over the lazy dog, twice over";
+            for cut in 0..=whole.len() {
+                if whole.is_char_boundary(cut) {
+                    assert_eq!(
+                        h.hash_parts(&[&whole[..cut], &whole[cut..]]),
+                        h.hash_str(whole)
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn narrow_widths_keep_the_top_bits() {
+        let h64 = FeatureHasher::new(Key::default(), 64).unwrap();
+        let h128 = FeatureHasher::new(Key::default(), 128).unwrap();
+        for width in 1..=128u32 {
+            let h = FeatureHasher::new(Key::default(), width).unwrap();
+            let (full, top) = if width <= 64 {
+                (&h64, 64)
+            } else {
+                (&h128, 128)
+            };
+            assert_eq!(
+                h.hash_str("feature"),
+                full.hash_str("feature") >> (top - width)
+            );
+        }
+    }
+
+    #[test]
+    fn key_hex() {
+        assert_eq!(Key::from_hex(&Key::DEFAULT.to_hex()).unwrap(), Key::DEFAULT);
+        assert!(Key::from_hex("73696d7072696e742d7369702d6b65").is_err());
+        assert!(Key::from_hex("zz696d7072696e742d7369702d6b6579").is_err());
+        // 32 bytes but multi-byte characters must not be sliced mid-character.
+        assert!(Key::from_hex("éééééééééééééééé").is_err());
+    }
+}

@@ -1,0 +1,59 @@
+//! # simprint
+//!
+//! SimHash fingerprints (Charikar 2002; Manku, Jain and Das Sarma, WWW 2007) for
+//! near-duplicate detection: a `no_std` + `alloc` core that also compiles to WebAssembly for
+//! JavaScript.
+//!
+//! Each feature of a text (a word, a shingle, a character n-gram) with weight `w` gets an
+//! `f`-bit hash; `V[i] += w` where bit `i` of the hash is 1 and `V[i] -= w` where it is 0; bit
+//! `i` of the fingerprint is 1 iff `V[i] > 0`. Similar texts get fingerprints at a small
+//! Hamming distance.
+//!
+//! ```
+//! use simprint::{Fingerprinter, Options};
+//! let fp = Fingerprinter::new(Options::default())?;
+//! let a = fp.fingerprint("SimHash maps similar documents to similar fingerprints, bit by bit.");
+//! let b = fp.fingerprint("SimHash maps similar documents to similar fingerprints bit by bit!");
+//! assert_eq!(a.distance(&b)?, 0); // punctuation is not a feature
+//! println!("{a} {:.3}", a.compare(&b)?.similarity);
+//! # Ok::<(), simprint::Error>(())
+//! ```
+//!
+//! Modules, one concept each: [`tokenize`] (features of a text), [`hash`] (keyed feature
+//! hashing), [`accumulate`] (`V` and its signs), [`pipeline`] (options and the fingerprinter),
+//! [`explain`] (how each feature pushed each bit), [`fingerprint`] (the value, hex), and
+//! [`distance`] (Hamming distance and the estimates it gives). The JavaScript bindings live in
+//! `wasm` and hold no algorithm.
+#![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+pub mod accumulate;
+pub mod distance;
+pub mod error;
+pub mod explain;
+pub mod fingerprint;
+pub mod hash;
+pub mod pipeline;
+pub mod tokenize;
+
+#[cfg(target_arch = "wasm32")]
+mod wasm;
+
+pub use accumulate::Accumulator;
+pub use distance::{hamming, hamming64, Comparison};
+pub use error::Error;
+pub use explain::{explain_hashes, ExplainedFeature, Explanation};
+pub use fingerprint::{Fingerprint, MAX_WIDTH};
+pub use hash::{FeatureHasher, Key};
+pub use pipeline::{fingerprint, fingerprint_hashes, Fingerprinter, Options, Weighting};
+pub use tokenize::{Tokenizer, MAX_N};
+
+// Runs the README's Rust example as a doctest, so the README cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

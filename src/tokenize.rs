@@ -1,0 +1,323 @@
+//! Feature extraction: turning text into the sequence of features that get hashed.
+//!
+//! Three tokenizers, all built on Unicode text segmentation (UAX #29, via
+//! `unicode-segmentation`):
+//!
+//! * [`Tokenizer::Words`] — word `n`-gram shingles. Words are UAX #29 word segments that hold
+//!   at least one letter or digit (punctuation and spaces are dropped). A shingle is `n`
+//!   consecutive words joined by one space; `n = 1` gives plain words.
+//! * [`Tokenizer::Chars`] — character `n`-grams over grapheme clusters (extended), so an emoji
+//!   with modifiers or a letter with combining marks counts as one character. Every run of
+//!   whitespace counts as one space; leading and trailing whitespace is ignored.
+//! * [`Tokenizer::Auto`] — script-aware: runs of Han, Hiragana, Katakana and Bopomofo (scripts
+//!   written without spaces between words) become character `char_n`-grams within the run;
+//!   every other word becomes part of one stream of word `word_n`-gram shingles.
+//!
+//! A sequence shorter than `n` (a two-word text with `n = 3`, a one-character CJK run with
+//! `n = 2`) gives one feature holding all of it, so short texts still have features.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use unicode_segmentation::UnicodeSegmentation;
+
+use crate::error::Error;
+
+/// The largest n-gram size accepted (bounds the per-call window buffer).
+pub const MAX_N: usize = 64;
+
+/// How text is cut into features. See the [module docs](self) for the exact rules.
+///
+/// ```
+/// use simprint::Tokenizer;
+/// assert_eq!(Tokenizer::from_name("words")?, Tokenizer::Words { n: 1 });
+/// assert_eq!(Tokenizer::default().name(), "auto");
+/// # Ok::<(), simprint::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tokenizer {
+    /// CJK runs as character `char_n`-grams, everything else as word `word_n`-gram shingles.
+    Auto {
+        /// Shingle size for words outside CJK runs.
+        word_n: usize,
+        /// n-gram size for characters inside CJK runs.
+        char_n: usize,
+    },
+    /// Word `n`-gram shingles (`n = 1`: single words).
+    Words {
+        /// Words per shingle.
+        n: usize,
+    },
+    /// Character (grapheme cluster) `n`-grams over the whole text.
+    Chars {
+        /// Characters per n-gram.
+        n: usize,
+    },
+}
+
+impl Tokenizer {
+    /// Default word shingle size of `Auto`, chosen by measurement (see the README).
+    pub const DEFAULT_WORD_N: usize = 1;
+    /// Default CJK character n-gram size of `Auto` and `Chars`, chosen by measurement.
+    pub const DEFAULT_CHAR_N: usize = 2;
+
+    /// The tokenizer called `name` (`"auto"`, `"words"`, `"chars"`) with its default sizes.
+    ///
+    /// ```
+    /// use simprint::{Error, Tokenizer};
+    /// assert_eq!(Tokenizer::from_name("chars")?, Tokenizer::Chars { n: 2 });
+    /// assert!(matches!(Tokenizer::from_name("bytes"), Err(Error::UnknownTokenizer(_))));
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn from_name(name: &str) -> Result<Tokenizer, Error> {
+        match name {
+            "auto" => Ok(Tokenizer::default()),
+            "words" => Ok(Tokenizer::Words { n: 1 }),
+            "chars" => Ok(Tokenizer::Chars {
+                n: Self::DEFAULT_CHAR_N,
+            }),
+            other => Err(Error::UnknownTokenizer(other.into())),
+        }
+    }
+
+    /// The tokenizer's name, as [`Tokenizer::from_name`] reads it.
+    ///
+    /// ```
+    /// assert_eq!(simprint::Tokenizer::Chars { n: 3 }.name(), "chars");
+    /// ```
+    pub fn name(&self) -> &'static str {
+        match self {
+            Tokenizer::Auto { .. } => "auto",
+            Tokenizer::Words { .. } => "words",
+            Tokenizer::Chars { .. } => "chars",
+        }
+    }
+
+    /// Fails if an n-gram size is outside `1..=MAX_N`.
+    ///
+    /// ```
+    /// assert!(simprint::Tokenizer::Words { n: 0 }.validate().is_err());
+    /// ```
+    pub fn validate(&self) -> Result<(), Error> {
+        let check = |what, n: usize| {
+            if (1..=MAX_N).contains(&n) {
+                Ok(())
+            } else {
+                Err(Error::InvalidN { what, n: n as u64 })
+            }
+        };
+        match *self {
+            Tokenizer::Auto { word_n, char_n } => {
+                check("wordN", word_n)?;
+                check("charN", char_n)
+            }
+            Tokenizer::Words { n } | Tokenizer::Chars { n } => check("n", n),
+        }
+    }
+
+    /// Calls `emit(parts, separator)` for each feature of `text`, in order of appearance. The
+    /// feature's text is `parts` joined by `separator`. Expects a validated tokenizer.
+    pub(crate) fn for_each_feature<'t>(
+        &self,
+        text: &'t str,
+        mut emit: impl FnMut(&[&'t str], &'static str),
+    ) {
+        match *self {
+            Tokenizer::Words { n } => {
+                let mut words = Window::new(n, " ");
+                for w in text.unicode_words() {
+                    words.push(w, &mut emit);
+                }
+                words.flush(&mut emit);
+            }
+            Tokenizer::Chars { n } => {
+                let mut chars = Window::new(n, "");
+                let mut pending_space = false;
+                for g in text.graphemes(true) {
+                    if g.chars().all(char::is_whitespace) {
+                        pending_space = chars.seen > 0;
+                    } else {
+                        if pending_space {
+                            chars.push(" ", &mut emit);
+                            pending_space = false;
+                        }
+                        chars.push(g, &mut emit);
+                    }
+                }
+                chars.flush(&mut emit);
+            }
+            Tokenizer::Auto { word_n, char_n } => {
+                let mut words = Window::new(word_n, " ");
+                let mut run = Window::new(char_n, "");
+                for segment in text.split_word_bounds() {
+                    if segment.chars().next().is_some_and(is_cjk) {
+                        for g in segment.graphemes(true) {
+                            run.push(g, &mut emit);
+                        }
+                    } else {
+                        // Anything else (a space, punctuation, a non-CJK word) ends the run.
+                        run.flush(&mut emit);
+                        if segment.chars().any(char::is_alphanumeric) {
+                            words.push(segment, &mut emit);
+                        }
+                    }
+                }
+                run.flush(&mut emit);
+                words.flush(&mut emit);
+            }
+        }
+    }
+}
+
+impl Default for Tokenizer {
+    /// `Auto { word_n: 1, char_n: 2 }`.
+    fn default() -> Tokenizer {
+        Tokenizer::Auto {
+            word_n: Self::DEFAULT_WORD_N,
+            char_n: Self::DEFAULT_CHAR_N,
+        }
+    }
+}
+
+/// Scripts written without spaces between words, where character n-grams stand in for words.
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x2E80..=0x2FDF      // CJK and Kangxi radicals
+        | 0x3005 | 0x3007    // 々 〇
+        | 0x3021..=0x3029    // Hangzhou numerals
+        | 0x3038..=0x303B
+        | 0x3040..=0x30FF    // Hiragana, Katakana
+        | 0x3100..=0x312F    // Bopomofo
+        | 0x31A0..=0x31FF    // Bopomofo extended, Katakana phonetic extensions
+        | 0x3400..=0x4DBF    // CJK extension A
+        | 0x4E00..=0x9FFF    // CJK unified ideographs
+        | 0xF900..=0xFAFF    // CJK compatibility ideographs
+        | 0xFF66..=0xFF9F    // half-width Katakana
+        | 0x20000..=0x2FA1F  // CJK extensions B–F, compatibility supplement
+        | 0x30000..=0x323AF) // CJK extensions G, H
+}
+
+/// The last `n` items of a sequence, kept so that the window is always one contiguous slice:
+/// item `c` is stored at `c % n` and again at `c % n + n`, so the newest `n` items are
+/// `buf[(c + 1) % n ..][..n]`. One allocation per call, none per feature.
+struct Window<'t> {
+    n: usize,
+    separator: &'static str,
+    buf: Vec<&'t str>,
+    /// Items pushed since the last flush.
+    seen: usize,
+}
+
+impl<'t> Window<'t> {
+    fn new(n: usize, separator: &'static str) -> Window<'t> {
+        Window {
+            n,
+            separator,
+            buf: vec![""; 2 * n],
+            seen: 0,
+        }
+    }
+
+    fn push(&mut self, item: &'t str, emit: &mut impl FnMut(&[&'t str], &'static str)) {
+        let slot = self.seen % self.n;
+        self.buf[slot] = item;
+        self.buf[slot + self.n] = item;
+        self.seen += 1;
+        if self.seen >= self.n {
+            let start = self.seen % self.n;
+            emit(&self.buf[start..start + self.n], self.separator);
+        }
+    }
+
+    /// Ends the sequence: a sequence shorter than `n` becomes one feature.
+    fn flush(&mut self, emit: &mut impl FnMut(&[&'t str], &'static str)) {
+        if self.seen > 0 && self.seen < self.n {
+            emit(&self.buf[..self.seen], self.separator);
+        }
+        self.seen = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::String;
+
+    fn features(t: Tokenizer, text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        t.for_each_feature(text, |parts, sep| out.push(parts.join(sep)));
+        out
+    }
+
+    #[test]
+    fn words_and_shingles() {
+        let text = "Hello, world: it's 3.14 — isn't it?";
+        assert_eq!(
+            features(Tokenizer::Words { n: 1 }, text),
+            ["Hello", "world", "it's", "3.14", "isn't", "it"]
+        );
+        assert_eq!(
+            features(Tokenizer::Words { n: 3 }, "a b c d"),
+            ["a b c", "b c d"]
+        );
+        assert_eq!(features(Tokenizer::Words { n: 3 }, "a b"), ["a b"]);
+        assert!(features(Tokenizer::Words { n: 2 }, " ,; ").is_empty());
+    }
+
+    #[test]
+    fn chars_over_graphemes_with_collapsed_spaces() {
+        assert_eq!(
+            features(Tokenizer::Chars { n: 2 }, "  ab \t\n c  "),
+            ["ab", "b ", " c"]
+        );
+        // e + combining acute is one grapheme; a family emoji is one grapheme.
+        assert_eq!(
+            features(Tokenizer::Chars { n: 2 }, "e\u{301}👨‍👩‍👧x"),
+            ["e\u{301}👨‍👩‍👧", "👨‍👩‍👧x"]
+        );
+        assert_eq!(features(Tokenizer::Chars { n: 5 }, "abc"), ["abc"]);
+        assert!(features(Tokenizer::Chars { n: 1 }, " \n ").is_empty());
+    }
+
+    #[test]
+    fn auto_splits_cjk_runs_from_words() {
+        let text = "你妈妈喊你回家吃饭哦,回家罗 SimHash rocks";
+        assert_eq!(
+            features(
+                Tokenizer::Auto {
+                    word_n: 1,
+                    char_n: 2
+                },
+                text
+            ),
+            [
+                "你妈", "妈妈", "妈喊", "喊你", "你回", "回家", "家吃", "吃饭", "饭哦", "回家",
+                "家罗", "SimHash", "rocks"
+            ]
+        );
+        // Katakana words and kanji/kana runs stay in one run; a lone ideograph is one feature.
+        assert_eq!(
+            features(
+                Tokenizer::Auto {
+                    word_n: 2,
+                    char_n: 2
+                },
+                "東京タワー。猫 and dogs"
+            ),
+            ["東京", "京タ", "タワ", "ワー", "猫", "and dogs"]
+        );
+    }
+
+    #[test]
+    fn n_is_validated() {
+        assert!(Tokenizer::Words { n: 0 }.validate().is_err());
+        assert!(Tokenizer::Chars { n: MAX_N + 1 }.validate().is_err());
+        assert!(Tokenizer::Auto {
+            word_n: 1,
+            char_n: 0
+        }
+        .validate()
+        .is_err());
+        assert!(Tokenizer::Chars { n: MAX_N }.validate().is_ok());
+    }
+}

@@ -1,0 +1,539 @@
+//! JavaScript bindings: conversions, errors and ownership only; every computation is the
+//! core's.
+//!
+//! Fingerprints cross as `BigInt` at every width (a 128-bit fingerprint is a `BigInt` below
+//! 2^128), options as a plain object, explanations as plain objects. Every failure is a thrown
+//! `Error` whose message is the core's [`Error`] text, and nothing here can trap.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use js_sys::Array;
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+
+use crate::{
+    distance, explain, fingerprint::Fingerprint, Error, Explanation, Key, Options, Tokenizer,
+    Weighting,
+};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &'static str = r#"
+/** Options of the text pipeline; every field is optional. */
+export interface Options {
+  /** Fingerprint width in bits, 1 to 128. Default 64. */
+  width?: number;
+  /** "auto" (default): CJK runs as character n-grams, other text as words;
+   *  "words": word n-gram shingles; "chars": grapheme-cluster n-grams. */
+  tokenizer?: "auto" | "words" | "chars";
+  /** n-gram size for "words" (default 1) and "chars" (default 2), 1 to 64. */
+  n?: number;
+  /** With "auto": words per shingle outside CJK runs (default 1). */
+  wordN?: number;
+  /** With "auto": characters per n-gram inside CJK runs (default 2). */
+  charN?: number;
+  /** Lowercase the text first (default true). */
+  caseFold?: boolean;
+  /** "tf" (default): a feature weighs its number of occurrences; "binary": 1 per distinct feature. */
+  weighting?: "tf" | "binary";
+  /** 128-bit SipHash key as 32 hex digits. Default: the bytes of "simprint-sip-key". */
+  key?: string;
+}
+
+/** Options of caller-supplied features: only the width and key apply. */
+export interface FeatureOptions {
+  width?: number;
+  key?: string;
+}
+
+/** One feature's part in a fingerprint. */
+export interface ExplainedFeature {
+  /** The feature's text (absent for pre-hashed features). */
+  feature?: string;
+  /** Its weight: occurrences with "tf", 1 with "binary", as given for supplied features. */
+  weight: number;
+  /** Its width-bit hash. */
+  hash: bigint;
+  /** The hash as width characters '0'/'1', bit 0 (most significant) first. */
+  bits: string;
+}
+
+/** V, the bits, and one row per distinct feature in order of first appearance. */
+export interface Explanation {
+  width: number;
+  fingerprint: bigint;
+  /** Always ceil(width / 4) lowercase hex digits. */
+  hex: string;
+  /** width characters '0'/'1': bit i is 1 iff v[i] > 0. */
+  bits: string;
+  /** The per-bit weights V, bit 0 first. */
+  v: number[];
+  features: ExplainedFeature[];
+}
+
+/** What the Hamming distance between two fingerprints tells. */
+export interface Comparison {
+  distance: number;
+  width: number;
+  /** 1 - distance / width */
+  similarity: number;
+  /** PI * distance / width: the estimated angle (radians) between the feature vectors. */
+  angle: number;
+  /** cos(angle): the estimated cosine similarity. */
+  cosine: number;
+}
+"#;
+
+fn err(e: Error) -> JsError {
+    JsError::new(&e.to_string())
+}
+
+/// The options object as JavaScript spells it. Numbers arrive as `f64` so that a fraction,
+/// a negative or NaN gets our message instead of a generic type error.
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct JsOptions {
+    width: Option<f64>,
+    tokenizer: Option<String>,
+    n: Option<f64>,
+    word_n: Option<f64>,
+    char_n: Option<f64>,
+    case_fold: Option<bool>,
+    weighting: Option<String>,
+    key: Option<String>,
+}
+
+/// A whole number for an option, or our error for it.
+fn whole(what: &'static str, x: f64) -> Result<u64, JsError> {
+    if x.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&x) {
+        Ok(x as u64)
+    } else if what == "width" {
+        Err(JsError::new(&format!(
+            "width must be between 1 and 128, got {x}"
+        )))
+    } else {
+        Err(JsError::new(&format!(
+            "{what} must be between 1 and {}, got {x}",
+            crate::MAX_N
+        )))
+    }
+}
+
+fn width_from(x: Option<f64>) -> Result<u32, JsError> {
+    Ok(x.map(|w| whole("width", w))
+        .transpose()?
+        .map_or(64, |w| w as u32))
+}
+
+fn size(what: &'static str, x: Option<f64>, default: usize) -> Result<usize, JsError> {
+    Ok(x.map(|n| whole(what, n))
+        .transpose()?
+        .map_or(default, |n| n as usize))
+}
+
+/// An optional options object: `None` for undefined or null, our error for anything else
+/// that is not a plain object, serde's message (e.g. an unknown field) for a bad field.
+fn read_object<T: serde::de::DeserializeOwned>(
+    value: &Option<JsValue>,
+) -> Result<Option<T>, JsError> {
+    let Some(value) = value.as_ref().filter(|v| !v.is_undefined() && !v.is_null()) else {
+        return Ok(None);
+    };
+    if !value.is_object() || Array::is_array(value) {
+        return Err(JsError::new(&format!(
+            "options must be an object, got {}",
+            type_name(value)
+        )));
+    }
+    serde_wasm_bindgen::from_value(value.clone())
+        .map(Some)
+        .map_err(|e| JsError::new(&format!("options: {e}")))
+}
+
+fn read_options(value: &Option<JsValue>) -> Result<Options, JsError> {
+    let Some(o) = read_object::<JsOptions>(value)? else {
+        return Ok(Options::default());
+    };
+    let tokenizer = match o.tokenizer.as_deref().unwrap_or("auto") {
+        "auto" => {
+            if o.n.is_some() {
+                return Err(JsError::new(
+                    "n does not apply to tokenizer \"auto\": use wordN and charN",
+                ));
+            }
+            Tokenizer::Auto {
+                word_n: size("wordN", o.word_n, Tokenizer::DEFAULT_WORD_N)?,
+                char_n: size("charN", o.char_n, Tokenizer::DEFAULT_CHAR_N)?,
+            }
+        }
+        name => {
+            if o.word_n.is_some() || o.char_n.is_some() {
+                return Err(JsError::new(&format!(
+                    "wordN and charN apply only to tokenizer \"auto\", not {name:?}: use n"
+                )));
+            }
+            match Tokenizer::from_name(name).map_err(err)? {
+                Tokenizer::Words { n } => Tokenizer::Words {
+                    n: size("n", o.n, n)?,
+                },
+                Tokenizer::Chars { n } => Tokenizer::Chars {
+                    n: size("n", o.n, n)?,
+                },
+                auto => auto,
+            }
+        }
+    };
+    let options = Options {
+        width: width_from(o.width)?,
+        tokenizer,
+        case_fold: o.case_fold.unwrap_or(true),
+        weighting: o
+            .weighting
+            .as_deref()
+            .map_or(Ok(Weighting::default()), Weighting::from_name)
+            .map_err(err)?,
+        key: o
+            .key
+            .as_deref()
+            .map_or(Ok(Key::DEFAULT), Key::from_hex)
+            .map_err(err)?,
+    };
+    options.validate().map_err(err)?;
+    Ok(options)
+}
+
+fn read_text(value: &JsValue) -> Result<String, JsError> {
+    value
+        .as_string()
+        .ok_or_else(|| JsError::new(&format!("text must be a string, got {}", type_name(value))))
+}
+
+fn type_name(value: &JsValue) -> String {
+    if value.is_null() {
+        "null".into()
+    } else if Array::is_array(value) {
+        "an array".into()
+    } else {
+        value.js_typeof().as_string().unwrap_or_default()
+    }
+}
+
+/// A fingerprint argument: a non-negative BigInt that fits `width` bits.
+fn read_value(what: &str, value: &JsValue, width: u32) -> Result<Fingerprint, JsError> {
+    if !value.is_bigint() {
+        return Err(JsError::new(&format!(
+            "{what} must be a BigInt, got {}",
+            type_name(value)
+        )));
+    }
+    let v = u128::try_from(value.clone())
+        .map_err(|_| JsError::new(&format!("{what} must be a BigInt from 0 to 2^128 - 1")))?;
+    Fingerprint::new(v, width).map_err(|e| JsError::new(&format!("{what}: {e}")))
+}
+
+fn read_width(value: &Option<JsValue>) -> Result<u32, JsError> {
+    let Some(value) = value else { return Ok(64) };
+    if value.is_undefined() {
+        return Ok(64);
+    }
+    let w = value.as_f64().ok_or_else(|| {
+        JsError::new(&format!("width must be a number, got {}", type_name(value)))
+    })?;
+    let w = width_from(Some(w))?;
+    crate::fingerprint::check_width(w).map_err(err)
+}
+
+/// Reads `[item, weight]` pairs from a JS array, converting items with `item`.
+fn read_pairs<T>(
+    what: &str,
+    value: &JsValue,
+    mut item: impl FnMut(usize, &JsValue) -> Result<T, JsError>,
+) -> Result<Vec<(T, f64)>, JsError> {
+    if !Array::is_array(value) {
+        return Err(JsError::new(&format!(
+            "{what} must be an array of [item, weight] pairs, got {}",
+            type_name(value)
+        )));
+    }
+    let array = Array::from(value);
+    let mut out = Vec::with_capacity(array.length() as usize);
+    for (i, pair) in array.iter().enumerate() {
+        if !Array::is_array(&pair) || Array::from(&pair).length() != 2 {
+            return Err(JsError::new(&format!(
+                "{what}[{i}] must be a [item, weight] pair"
+            )));
+        }
+        let pair = Array::from(&pair);
+        let weight = pair
+            .get(1)
+            .as_f64()
+            .filter(|w| w.is_finite())
+            .ok_or_else(|| {
+                JsError::new(&format!(
+                    "{what}[{i}][1] (the weight) must be a finite number"
+                ))
+            })?;
+        out.push((item(i, &pair.get(0))?, weight));
+    }
+    Ok(out)
+}
+
+fn read_features(value: &JsValue) -> Result<Vec<(String, f64)>, JsError> {
+    read_pairs("features", value, |i, v| {
+        v.as_string()
+            .ok_or_else(|| JsError::new(&format!("features[{i}][0] must be a string")))
+    })
+}
+
+fn read_hashes(value: &JsValue, width: u32) -> Result<Vec<(u128, f64)>, JsError> {
+    read_pairs("hashes", value, |i, v| {
+        read_value(&format!("hashes[{i}][0]"), v, width).map(|fp| fp.value())
+    })
+}
+
+/// Options for caller-supplied features: width and key only.
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct JsFeatureOptions {
+    width: Option<f64>,
+    key: Option<String>,
+}
+
+fn feature_fingerprinter(value: &Option<JsValue>) -> Result<crate::Fingerprinter, JsError> {
+    let o: JsFeatureOptions = read_object(value)?.unwrap_or_default();
+    let options = Options {
+        width: width_from(o.width)?,
+        key: o
+            .key
+            .as_deref()
+            .map_or(Ok(Key::DEFAULT), Key::from_hex)
+            .map_err(err)?,
+        ..Options::default()
+    };
+    crate::Fingerprinter::new(options).map_err(err)
+}
+
+fn bigint(fp: Fingerprint) -> JsValue {
+    JsValue::from(fp.value())
+}
+
+#[derive(Serialize)]
+struct JsExplainedFeature {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    feature: Option<String>,
+    weight: f64,
+    hash: u128,
+    bits: String,
+}
+
+#[derive(Serialize)]
+struct JsExplanation {
+    width: u32,
+    fingerprint: u128,
+    hex: String,
+    bits: String,
+    v: Vec<f64>,
+    features: Vec<JsExplainedFeature>,
+}
+
+fn explanation(e: Explanation) -> Result<JsValue, JsError> {
+    let width = e.fingerprint.width();
+    let out = JsExplanation {
+        width,
+        fingerprint: e.fingerprint.value(),
+        hex: e.fingerprint.to_hex(),
+        bits: e.fingerprint.to_binary(),
+        v: e.v,
+        features: e
+            .features
+            .into_iter()
+            .map(|f| JsExplainedFeature {
+                bits: f.hash_bits(width),
+                feature: f.text,
+                weight: f.weight,
+                hash: f.hash,
+            })
+            .collect(),
+    };
+    let ser = serde_wasm_bindgen::Serializer::new().serialize_large_number_types_as_bigints(true);
+    out.serialize(&ser)
+        .map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// Fingerprints text with one set of options, checked once.
+///
+/// ```js
+/// const fp = new Fingerprinter({ width: 128, tokenizer: "words", n: 2 });
+/// const a = fp.fingerprint("the quick brown fox"); // a BigInt below 2n ** 128n
+/// ```
+#[wasm_bindgen]
+pub struct Fingerprinter {
+    inner: crate::Fingerprinter,
+}
+
+#[wasm_bindgen]
+impl Fingerprinter {
+    /// Checks the options; throws on a bad one (width outside 1..128, n outside 1..64, an
+    /// unknown tokenizer or weighting, a malformed key, an unknown field).
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_optional_param_type = "Options")] options: Option<JsValue>,
+    ) -> Result<Fingerprinter, JsError> {
+        let inner = crate::Fingerprinter::new(read_options(&options)?).map_err(err)?;
+        Ok(Fingerprinter { inner })
+    }
+
+    /// The fingerprint width in bits.
+    #[wasm_bindgen(getter)]
+    pub fn width(&self) -> u32 {
+        self.inner.options().width
+    }
+
+    /// The fingerprint of `text` as a BigInt.
+    #[wasm_bindgen(unchecked_return_type = "bigint")]
+    pub fn fingerprint(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    ) -> Result<JsValue, JsError> {
+        Ok(bigint(self.inner.fingerprint(&read_text(&text)?)))
+    }
+
+    /// V, the bits and the feature rows behind `fingerprint(text)`.
+    #[wasm_bindgen(unchecked_return_type = "Explanation")]
+    pub fn explain(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    ) -> Result<JsValue, JsError> {
+        explanation(self.inner.explain(&read_text(&text)?))
+    }
+}
+
+/// The fingerprint of `text` (a BigInt). Options default to 64 bits, the script-aware
+/// tokenizer, case folding, term-frequency weights and the default key.
+#[wasm_bindgen(unchecked_return_type = "bigint")]
+pub fn fingerprint(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "Options")] options: Option<JsValue>,
+) -> Result<JsValue, JsError> {
+    Fingerprinter::new(options)?.fingerprint(text)
+}
+
+/// V, the bits and one row per distinct feature for `text` under `options`.
+#[wasm_bindgen(unchecked_return_type = "Explanation")]
+pub fn explain(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "Options")] options: Option<JsValue>,
+) -> Result<JsValue, JsError> {
+    Fingerprinter::new(options)?.explain(text)
+}
+
+/// The fingerprint of caller-supplied `[feature, weight]` pairs, hashed as given (no case
+/// folding, no tokenizing). Weights are any finite numbers.
+#[wasm_bindgen(js_name = fingerprintFeatures, unchecked_return_type = "bigint")]
+pub fn fingerprint_features(
+    #[wasm_bindgen(unchecked_param_type = "Array<[string, number]>")] features: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "FeatureOptions")] options: Option<JsValue>,
+) -> Result<JsValue, JsError> {
+    let fp = feature_fingerprinter(&options)?;
+    fp.fingerprint_features(read_features(&features)?)
+        .map(bigint)
+        .map_err(err)
+}
+
+/// Explains `fingerprintFeatures`: one row per pair.
+#[wasm_bindgen(js_name = explainFeatures, unchecked_return_type = "Explanation")]
+pub fn explain_features(
+    #[wasm_bindgen(unchecked_param_type = "Array<[string, number]>")] features: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "FeatureOptions")] options: Option<JsValue>,
+) -> Result<JsValue, JsError> {
+    let fp = feature_fingerprinter(&options)?;
+    explanation(
+        fp.explain_features(read_features(&features)?)
+            .map_err(err)?,
+    )
+}
+
+/// The fingerprint of pre-hashed `[hash, weight]` pairs of `width` bits (default 64), e.g.
+/// `fingerprintHashes([[0b101n, 1], [0b011n, 2]], 3)`.
+#[wasm_bindgen(js_name = fingerprintHashes, unchecked_return_type = "bigint")]
+pub fn fingerprint_hashes(
+    #[wasm_bindgen(unchecked_param_type = "Array<[bigint, number]>")] hashes: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "number")] width: Option<JsValue>,
+) -> Result<JsValue, JsError> {
+    let width = read_width(&width)?;
+    crate::fingerprint_hashes(width, read_hashes(&hashes, width)?)
+        .map(bigint)
+        .map_err(err)
+}
+
+/// V and the bits of pre-hashed `[hash, weight]` pairs of `width` bits (default 64).
+#[wasm_bindgen(js_name = explainHashes, unchecked_return_type = "Explanation")]
+pub fn explain_hashes(
+    #[wasm_bindgen(unchecked_param_type = "Array<[bigint, number]>")] hashes: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "number")] width: Option<JsValue>,
+) -> Result<JsValue, JsError> {
+    let width = read_width(&width)?;
+    explanation(explain::explain_hashes(width, read_hashes(&hashes, width)?).map_err(err)?)
+}
+
+/// Hamming distance between two fingerprints (BigInts from 0 to 2^128 - 1).
+#[wasm_bindgen]
+pub fn hamming(
+    #[wasm_bindgen(unchecked_param_type = "bigint")] a: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "bigint")] b: JsValue,
+) -> Result<u32, JsError> {
+    let a = read_value("a", &a, 128)?;
+    let b = read_value("b", &b, 128)?;
+    Ok(distance::hamming(a.value(), b.value()))
+}
+
+/// Distance, similarity 1 - d/f, angle PI·d/f and its cosine for two `width`-bit
+/// fingerprints (default 64).
+#[wasm_bindgen(unchecked_return_type = "Comparison")]
+pub fn compare(
+    #[wasm_bindgen(unchecked_param_type = "bigint")] a: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "bigint")] b: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "number")] width: Option<JsValue>,
+) -> Result<JsValue, JsError> {
+    let width = read_width(&width)?;
+    let c = read_value("a", &a, width)?
+        .compare(&read_value("b", &b, width)?)
+        .map_err(err)?;
+    let out = js_sys::Object::new();
+    for (k, v) in [
+        ("distance", f64::from(c.distance)),
+        ("width", f64::from(c.width)),
+        ("similarity", c.similarity),
+        ("angle", c.angle),
+        ("cosine", c.cosine),
+    ] {
+        js_sys::Reflect::set(&out, &k.into(), &v.into())
+            .map_err(|_| JsError::new("internal: Reflect.set failed"))?;
+    }
+    Ok(out.into())
+}
+
+/// `ceil(width/4)` lowercase hex digits of a `width`-bit fingerprint (default 64).
+#[wasm_bindgen(js_name = toHex)]
+pub fn to_hex(
+    #[wasm_bindgen(unchecked_param_type = "bigint")] fingerprint: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "number")] width: Option<JsValue>,
+) -> Result<String, JsError> {
+    Ok(read_value("fingerprint", &fingerprint, read_width(&width)?)?.to_hex())
+}
+
+/// Parses hex (optional `0x`, 1 to `ceil(width/4)` digits) into a `width`-bit fingerprint
+/// (default 64) as a BigInt.
+#[wasm_bindgen(js_name = fromHex, unchecked_return_type = "bigint")]
+pub fn from_hex(
+    #[wasm_bindgen(unchecked_param_type = "string")] hex: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "number")] width: Option<JsValue>,
+) -> Result<JsValue, JsError> {
+    let hex = hex
+        .as_string()
+        .ok_or_else(|| JsError::new(&format!("hex must be a string, got {}", type_name(&hex))))?;
+    Fingerprint::from_hex(&hex, read_width(&width)?)
+        .map(bigint)
+        .map_err(err)
+}

@@ -16,7 +16,7 @@ build_pkg
 
 say "wasm-bindgen tests under Node"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-  cargo test --quiet --target wasm32-unknown-unknown --test wasm
+  cargo test --target wasm32-unknown-unknown --test wasm
 
 say "JavaScript tests (node --test) and the headless Chromium test"
 node --test --test-concurrency=1 tests/js/

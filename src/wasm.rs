@@ -92,7 +92,7 @@ fn err(e: Error) -> JsError {
 /// The options object as JavaScript spells it. Numbers arrive as `f64` so that a fraction,
 /// a negative or NaN gets our message instead of a generic type error.
 #[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 struct JsOptions {
     width: Option<f64>,
     tokenizer: Option<String>,
@@ -136,6 +136,7 @@ fn size(what: &'static str, x: Option<f64>, default: usize) -> Result<usize, JsE
 /// that is not a plain object, serde's message (e.g. an unknown field) for a bad field.
 fn read_object<T: serde::de::DeserializeOwned>(
     value: &Option<JsValue>,
+    fields: &[&str],
 ) -> Result<Option<T>, JsError> {
     let Some(value) = value.as_ref().filter(|v| !v.is_undefined() && !v.is_null()) else {
         return Ok(None);
@@ -146,13 +147,37 @@ fn read_object<T: serde::de::DeserializeOwned>(
             type_name(value)
         )));
     }
+    // serde-wasm-bindgen only reads the fields it knows, so a misspelt option would be
+    // silently ignored; name it instead.
+    for key in js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter() {
+        let key = key.as_string().unwrap_or_default();
+        if !fields.contains(&key.as_str()) {
+            return Err(JsError::new(&format!(
+                "options: unknown field `{key}`, expected one of {}",
+                fields.join(", ")
+            )));
+        }
+    }
     serde_wasm_bindgen::from_value(value.clone())
         .map(Some)
         .map_err(|e| JsError::new(&format!("options: {e}")))
 }
 
 fn read_options(value: &Option<JsValue>) -> Result<Options, JsError> {
-    let Some(o) = read_object::<JsOptions>(value)? else {
+    let Some(o) = read_object::<JsOptions>(
+        value,
+        &[
+            "width",
+            "tokenizer",
+            "n",
+            "wordN",
+            "charN",
+            "caseFold",
+            "weighting",
+            "key",
+        ],
+    )?
+    else {
         return Ok(Options::default());
     };
     let tokenizer = match o.tokenizer.as_deref().unwrap_or("auto") {
@@ -294,14 +319,14 @@ fn read_hashes(value: &JsValue, width: u32) -> Result<Vec<(u128, f64)>, JsError>
 
 /// Options for caller-supplied features: width and key only.
 #[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 struct JsFeatureOptions {
     width: Option<f64>,
     key: Option<String>,
 }
 
 fn feature_fingerprinter(value: &Option<JsValue>) -> Result<crate::Fingerprinter, JsError> {
-    let o: JsFeatureOptions = read_object(value)?.unwrap_or_default();
+    let o: JsFeatureOptions = read_object(value, &["width", "key"])?.unwrap_or_default();
     let options = Options {
         width: width_from(o.width)?,
         key: o

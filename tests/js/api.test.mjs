@@ -1,0 +1,133 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import sp, { golden } from './load.mjs';
+
+test('3-bit worked example: V = (-4, -2, 6), fingerprint 001', () => {
+  const hashes = [[0b101n, 1], [0b011n, 2], [0b100n, 0], [0b001n, 3], [0b110n, 0]];
+  const e = sp.explainHashes(hashes, 3);
+  assert.deepEqual(e.v, [-4, -2, 6]);
+  assert.equal(e.bits, '001');
+  assert.equal(e.fingerprint, 1n);
+  assert.deepEqual(e.features.map((f) => f.bits), ['101', '011', '100', '001', '110']);
+  assert.equal(sp.fingerprintHashes(hashes, 3), 0b001n);
+});
+
+test('6-bit worked example: V = (9, -9, 1, -1, 1, 9), fingerprint 101011', () => {
+  const hashes = [[0b100101n, 4], [0b101011n, 5]];
+  const e = sp.explainHashes(hashes, 6);
+  assert.deepEqual(e.v, [9, -9, 1, -1, 1, 9]);
+  assert.equal(e.bits, '101011');
+  assert.equal(sp.fingerprintHashes(hashes, 6), 0b101011n);
+});
+
+test('golden vectors match in Node', () => {
+  assert.ok(golden.vectors.length >= 30);
+  for (const v of golden.vectors) {
+    const fp = sp.fingerprint(v.text, v.options);
+    assert.equal(typeof fp, 'bigint');
+    assert.equal(sp.toHex(fp, v.options.width ?? 64), v.hex, v.name);
+  }
+});
+
+test('explain agrees with fingerprint and describes every feature', () => {
+  const text = 'To be, or not to be: that is the question. 你妈妈喊你回家吃饭哦';
+  for (const options of [{}, { width: 8 }, { width: 128, tokenizer: 'chars', n: 3 }, { weighting: 'binary' }]) {
+    const e = sp.explain(text, options);
+    assert.equal(e.fingerprint, sp.fingerprint(text, options));
+    assert.equal(e.width, options.width ?? 64);
+    assert.equal(e.v.length, e.width);
+    assert.equal(e.bits, [...e.v].map((x) => (x > 0 ? '1' : '0')).join(''));
+    assert.equal(e.hex, sp.toHex(e.fingerprint, e.width));
+    for (const f of e.features) {
+      assert.equal(typeof f.feature, 'string');
+      assert.equal(f.bits.length, e.width);
+      assert.equal(BigInt('0b' + f.bits), f.hash);
+    }
+  }
+  const to = sp.explain('to be or not to be').features.find((f) => f.feature === 'to');
+  assert.equal(to.weight, 2);
+});
+
+test('Fingerprinter reuses checked options', () => {
+  const fp = new sp.Fingerprinter({ width: 128, tokenizer: 'words', n: 2 });
+  assert.equal(fp.width, 128);
+  const a = fp.fingerprint('the quick brown fox jumps');
+  assert.equal(a, sp.fingerprint('the quick brown fox jumps', { width: 128, tokenizer: 'words', n: 2 }));
+  assert.ok(a < 1n << 128n);
+  assert.equal(fp.explain('the quick brown fox jumps').fingerprint, a);
+  fp.free();
+});
+
+test('near-duplicates are close, unrelated texts are far', () => {
+  const a = sp.fingerprint('你妈妈喊你回家吃饭哦,回家罗回家罗');
+  const b = sp.fingerprint('你妈妈叫你回家吃饭啦,回家罗回家罗');
+  const en = sp.fingerprint('The quick brown fox jumps over the lazy dog near the bank of the river');
+  assert.ok(sp.hamming(a, b) <= 12, `chinese pair at ${sp.hamming(a, b)}`);
+  assert.ok(sp.hamming(a, en) >= 20);
+});
+
+test('caller-supplied features', () => {
+  const a = sp.fingerprintFeatures([['美国', 4], ['51区', 5]]);
+  assert.equal(a, sp.explainFeatures([['美国', 4], ['51区', 5]]).fingerprint);
+  assert.equal(sp.fingerprintFeatures([['a', 1]], { width: 8 }) >> 0n < 256n, true);
+  // Features are taken as given: no case folding.
+  assert.notEqual(sp.fingerprintFeatures([['Word', 1]]), sp.fingerprintFeatures([['word', 1]]));
+  assert.equal(sp.fingerprintFeatures([['x', 1], ['x', 2]]), sp.fingerprintFeatures([['x', 3]]));
+});
+
+test('hex keeps leading zeros and parses back, at 64 and 128 bits', () => {
+  assert.equal(sp.toHex(0xabn), '00000000000000ab');
+  assert.equal(sp.toHex(1n, 128), '0'.repeat(31) + '1');
+  assert.equal(sp.toHex(0b101n, 3), '5');
+  assert.equal(sp.fromHex('00000000000000ab'), 0xabn);
+  assert.equal(sp.fromHex('0xFF', 8), 255n);
+  const big = (1n << 128n) - 1n;
+  assert.equal(sp.fromHex(sp.toHex(big, 128), 128), big);
+});
+
+test('hamming and the estimates', () => {
+  assert.equal(sp.hamming(0b10101n, 0b00110n), 3);
+  assert.equal(sp.hamming((1n << 128n) - 1n, 0n), 128);
+  const c = sp.compare(0n, 0xffffn);
+  assert.deepEqual(Object.keys(c).sort(), ['angle', 'cosine', 'distance', 'similarity', 'width']);
+  assert.equal(c.distance, 16);
+  assert.equal(c.similarity, 0.75);
+  assert.ok(Math.abs(c.angle - Math.PI / 4) < 1e-12);
+  assert.ok(Math.abs(c.cosine - Math.SQRT1_2) < 1e-12);
+});
+
+// Each bad input throws an Error with a clear message, and the module keeps working.
+const bad = [
+  ['width 0', () => sp.fingerprint('x', { width: 0 }), /width must be between 1 and 128, got 0/],
+  ['width 129', () => sp.fingerprint('x', { width: 129 }), /width must be between 1 and 128, got 129/],
+  ['width -1', () => sp.fingerprint('x', { width: -1 }), /width must be between 1 and 128, got -1/],
+  ['width 64.5', () => new sp.Fingerprinter({ width: 64.5 }), /width must be between 1 and 128, got 64.5/],
+  ['width NaN', () => sp.toHex(1n, NaN), /width must be between 1 and 128, got NaN/],
+  ['n = 0', () => sp.fingerprint('x', { tokenizer: 'words', n: 0 }), /n must be between 1 and 64, got 0/],
+  ['charN = 0', () => sp.fingerprint('x', { charN: 0 }), /charN must be between 1 and 64, got 0/],
+  ['n with auto', () => sp.fingerprint('x', { n: 2 }), /n does not apply to tokenizer "auto"/],
+  ['unknown tokenizer', () => sp.fingerprint('x', { tokenizer: 'sentences' }), /unknown tokenizer "sentences"/],
+  ['unknown weighting', () => sp.fingerprint('x', { weighting: 'idf' }), /unknown weighting "idf"/],
+  ['unknown option', () => sp.fingerprint('x', { widht: 64 }), /unknown field `widht`/],
+  ['bad key', () => sp.fingerprint('x', { key: 'abc' }), /invalid key: expected 32 hex digits/],
+  ['options not an object', () => sp.fingerprint('x', 64), /options must be an object/],
+  ['text not a string', () => sp.fingerprint(42), /text must be a string, got number/],
+  ['malformed hex', () => sp.fromHex('12g4'), /malformed hex: 'g' is not a hex digit/],
+  ['empty hex', () => sp.fromHex(''), /malformed hex: no hex digits/],
+  ['hex too long', () => sp.fromHex('0'.repeat(17)), /malformed hex: 17 digits/],
+  ['hex wider than width', () => sp.fromHex('f', 3), /value needs 4 bits but the width is 3/],
+  ['more hex digits than width', () => sp.fromHex('1ff', 8), /malformed hex: 3 digits is more than the 2 a 8-bit fingerprint has/],
+  ['fingerprint wider than width', () => sp.toHex(1n << 64n), /fingerprint: value needs 65 bits but the width is 64/],
+  ['fingerprint not a BigInt', () => sp.toHex(5), /fingerprint must be a BigInt, got number/],
+  ['negative fingerprint', () => sp.hamming(-1n, 0n), /a must be a BigInt from 0 to 2\^128 - 1/],
+  ['hash wider than width', () => sp.fingerprintHashes([[8n, 1]], 3), /hashes\[0\]\[0\]: value needs 4 bits but the width is 3/],
+  ['weight not finite', () => sp.fingerprintHashes([[1n, Infinity]], 3), /hashes\[0\]\[1\] \(the weight\) must be a finite number/],
+  ['pair not a pair', () => sp.fingerprintFeatures([['a']]), /features\[0\] must be a \[item, weight\] pair/],
+];
+for (const [name, call, message] of bad) {
+  test(`bad input throws a clear Error: ${name}`, () => {
+    assert.throws(call, (e) => e instanceof Error && message.test(e.message), name);
+    // The instance is not poisoned: a normal call still works afterwards.
+    assert.equal(sp.toHex(sp.fingerprint('')), '0000000000000000');
+  });
+}

@@ -1,0 +1,34 @@
+// Runs the README's JavaScript example exactly as written, as a user's module that imports
+// the package by name (node_modules/simprint links to the built pkg/).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+test('the README JavaScript example runs as written', () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const block = readme.match(/```js\n([\s\S]*?)```/);
+  assert.ok(block, 'README has a ```js block');
+  const dir = mkdtempSync(join(tmpdir(), 'simprint-readme-'));
+  try {
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(join(root, 'pkg'), join(dir, 'node_modules', 'simprint'), 'dir');
+    writeFileSync(join(dir, 'example.mjs'), block[1]);
+    const out = execFileSync(process.execPath, ['example.mjs'], { cwd: dir, encoding: 'utf8' });
+    const lines = out.trim().split('\n');
+    // The example prints the Chinese pair's hex fingerprints and their distance, then a
+    // 128-bit fingerprint: check the shapes and that the pair is close.
+    const [hexA, hexB, d] = lines[0].split(' ');
+    assert.match(hexA, /^[0-9a-f]{16}$/);
+    assert.match(hexB, /^[0-9a-f]{16}$/);
+    assert.ok(Number(d) <= 12, out);
+    assert.match(lines[1], /^0\.\d+ [0-9a-f]{32}$/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,64 @@
+//! The core inside WebAssembly, run by wasm-bindgen-test-runner under Node (scripts/test.sh):
+//! the same golden vectors, worked examples and errors as natively.
+#![cfg(target_arch = "wasm32")]
+
+mod common;
+
+use simprint::{explain_hashes, Error, Fingerprint, Fingerprinter, Options, Tokenizer};
+use wasm_bindgen_test::wasm_bindgen_test;
+
+#[wasm_bindgen_test]
+fn golden_vectors_in_wasm() {
+    let golden = common::golden();
+    for (v, hex) in golden.vectors.iter().zip(common::computed()) {
+        assert_eq!(v.hex, hex, "golden vector {:?}", v.name);
+    }
+}
+
+#[wasm_bindgen_test]
+fn worked_examples_in_wasm() {
+    let three = [
+        (0b101, 1.0),
+        (0b011, 2.0),
+        (0b100, 0.0),
+        (0b001, 3.0),
+        (0b110, 0.0),
+    ];
+    let e = explain_hashes(3, three).unwrap();
+    assert_eq!(e.v, [-4.0, -2.0, 6.0]);
+    assert_eq!(e.fingerprint.to_binary(), "001");
+    let e = explain_hashes(6, [(0b100101, 4.0), (0b101011, 5.0)]).unwrap();
+    assert_eq!(e.v, [9.0, -9.0, 1.0, -1.0, 1.0, 9.0]);
+    assert_eq!(e.fingerprint.to_binary(), "101011");
+}
+
+#[wasm_bindgen_test]
+fn errors_in_wasm() {
+    let with = |width, tokenizer| {
+        Fingerprinter::new(Options {
+            width,
+            tokenizer,
+            ..Options::default()
+        })
+    };
+    assert_eq!(
+        with(0, Tokenizer::default()).unwrap_err(),
+        Error::InvalidWidth(0)
+    );
+    assert_eq!(
+        with(129, Tokenizer::default()).unwrap_err(),
+        Error::InvalidWidth(129)
+    );
+    assert!(with(64, Tokenizer::Words { n: 0 }).is_err());
+    assert!(Tokenizer::from_name("sentences").is_err());
+    assert!(Fingerprint::from_hex("12g4", 64).is_err());
+    assert!(Fingerprint::from_hex("1ff", 8).is_err());
+    // Still working after the errors.
+    assert_eq!(
+        with(64, Tokenizer::default())
+            .unwrap()
+            .fingerprint("")
+            .value(),
+        0
+    );
+}

@@ -146,8 +146,15 @@ impl UnitCounter {
                 *one += (h >> (w - 1 - i as u32)) & 1;
             }
         } else {
-            for (i, one) in self.ones[..w as usize].iter_mut().enumerate() {
-                *one += ((hash >> (w - 1 - i as u32)) & 1) as u64;
+            // Two u64 halves: u128 shifts per bit are several instructions, notably in wasm.
+            let (hi_bits, lo) = (w - 64, hash as u64);
+            let hi = (hash >> 64) as u64;
+            let (top, bottom) = self.ones[..w as usize].split_at_mut(hi_bits as usize);
+            for (i, one) in top.iter_mut().enumerate() {
+                *one += (hi >> (hi_bits - 1 - i as u32)) & 1;
+            }
+            for (i, one) in bottom.iter_mut().enumerate() {
+                *one += (lo >> (63 - i as u32)) & 1;
             }
         }
     }

@@ -1,0 +1,123 @@
+// Fingerprinting throughput of the wasm build (pkg/) under Node, on the real-text corpus.
+//
+//     python3 scripts/corpus.py             # fetch the corpus once
+//     node bench/fingerprint.mjs [SECONDS]  # SECONDS of repeats per case, default 1
+//
+// SIMPRINT_CORPUS=DIR reads another folder. Reports the median over repeats: the machine is
+// shared, and the median shrugs off the occasional slow run that a mean would not.
+import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+
+import { Fingerprinter, hamming, initSync } from "../pkg/simprint.js";
+
+initSync({ module: readFileSync(new URL("../pkg/simprint_bg.wasm", import.meta.url)) });
+
+const MIN_SECONDS = Number(process.argv[2] ?? 1);
+const MIN_REPEATS = 5;
+const HAYSTACK_LEN = 100_000;
+
+function loadCorpus() {
+  const dir = process.env.SIMPRINT_CORPUS ?? join(homedir(), ".cache/simprint/corpus");
+  const texts = {};
+  for (const name of ["en.txt", "zh.txt"]) {
+    try {
+      texts[name] = readFileSync(join(dir, name), "utf8");
+    } catch (e) {
+      console.error(`cannot read ${join(dir, name)}: ${e.message}`);
+      console.error(
+        "Fetch the corpus first with `python3 scripts/corpus.py` " +
+          "(or point SIMPRINT_CORPUS at a folder holding en.txt and zh.txt).",
+      );
+      process.exit(1);
+    }
+  }
+  return texts;
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+// Runs `run` until MIN_SECONDS have passed (and at least MIN_REPEATS times), after a warm-up
+// long enough for the JIT and the wasm tier-up; returns the seconds of each repeat.
+function measure(run) {
+  const warmUntil = performance.now() + Math.max(200, 250 * MIN_SECONDS);
+  do run(); while (performance.now() < warmUntil);
+  const times = [];
+  const start = performance.now();
+  while (times.length < MIN_REPEATS || performance.now() - start < MIN_SECONDS * 1000) {
+    const t0 = performance.now();
+    run();
+    times.push((performance.now() - t0) / 1000);
+  }
+  return times;
+}
+
+const texts = loadCorpus();
+const rows = [];
+
+for (const [label, options] of [
+  ["default", {}],
+  ["width128", { width: 128 }],
+]) {
+  const fp = new Fingerprinter(options);
+  for (const [file, text] of Object.entries(texts)) {
+    const bytes = Buffer.byteLength(text, "utf8");
+    const expected = fp.fingerprint(text);
+    const times = measure(() => {
+      if (fp.fingerprint(text) !== expected) throw new Error("fingerprint changed between runs");
+    });
+    const rates = times.map((t) => bytes / t);
+    rows.push([
+      `fingerprint/${file}/${label}`,
+      String(times.length),
+      (median(rates) / 1e6).toFixed(2),
+      "MB/s",
+      (median(rates) / 2 ** 20).toFixed(2),
+    ]);
+  }
+  fp.free();
+}
+
+{
+  // xorshift64: fixed values, so every run scans the same haystack.
+  let x = 0x5eedn;
+  const haystack = Array.from({ length: HAYSTACK_LEN }, () => {
+    x ^= BigInt.asUintN(64, x << 13n);
+    x ^= x >> 7n;
+    x ^= BigInt.asUintN(64, x << 17n);
+    return x;
+  });
+  const needle = haystack[HAYSTACK_LEN >> 1] ^ 0b1011n;
+  let sink = 0;
+  const times = measure(() => {
+    for (let i = 0; i < haystack.length; i++) if (hamming(needle, haystack[i]) <= 3) sink++;
+  });
+  if (sink === 0) throw new Error("the needle's neighbour was never found");
+  const rates = times.map((t) => HAYSTACK_LEN / t);
+  rows.push([
+    "hamming/100k",
+    String(times.length),
+    (median(rates) / 1e6).toFixed(2),
+    "M comparisons/s",
+    "-",
+  ]);
+}
+
+// MiB/s too, as criterion reports Throughput::Bytes in MiB/s.
+const header = ["case", "repeats", "median", "unit", "MiB/s"];
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+const line = (r) =>
+  r.map((c, i) => (i === 0 || i === 3 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+console.log(`simprint wasm (pkg/) under Node ${process.version}; median over repeats of ≥${MIN_SECONDS} s per case`);
+console.log(line(header).trimEnd());
+console.log(widths.map((w) => "-".repeat(w)).join("  "));
+for (const r of rows) console.log(line(r).trimEnd());
+console.log(
+  "\nNote: the JS API has only per-pair hamming(a, b) for now, so the hamming row measures " +
+    "one JS→wasm call (two BigInts) per comparison, not a bulk scan.",
+);

@@ -1,0 +1,134 @@
+//! Fingerprinting throughput on real text (bytes of UTF-8 input per second), and the
+//! Hamming-distance scan.
+//!
+//!     python3 scripts/corpus.py          # fetch the corpus once
+//!     cargo bench --bench fingerprint    # SIMPRINT_CORPUS=DIR to read another folder
+//!
+//! `cargo bench` uses the release profile and builds for the baseline x86-64 CPU (no POPCNT
+//! instruction unless `RUSTFLAGS="-C target-cpu=native"` asks for it).
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use criterion::{Criterion, SamplingMode, Throughput};
+use simprint::{hamming64, Fingerprinter, Options, Tokenizer};
+
+const HAYSTACK_LEN: usize = 1_000_000;
+
+fn corpus_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("SIMPRINT_CORPUS") {
+        return PathBuf::from(dir);
+    }
+    let home = std::env::var_os("HOME").unwrap_or_default();
+    PathBuf::from(home).join(".cache/simprint/corpus")
+}
+
+/// (name, text) of en.txt and zh.txt, or a message saying how to get them.
+fn load_corpus() -> Result<Vec<(&'static str, String)>, String> {
+    let dir = corpus_dir();
+    let mut texts = Vec::new();
+    for name in ["en.txt", "zh.txt"] {
+        let path = dir.join(name);
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            format!(
+                "cannot read {}: {e}\n\
+                 Fetch the corpus first with `python3 scripts/corpus.py` \
+                 (or point SIMPRINT_CORPUS at a folder holding en.txt and zh.txt).",
+                path.display()
+            )
+        })?;
+        texts.push((name, text));
+    }
+    Ok(texts)
+}
+
+fn fingerprint_benches(c: &mut Criterion, texts: &[(&'static str, String)]) {
+    let variants = [
+        ("default", Options::default()),
+        (
+            "width128",
+            Options {
+                width: 128,
+                ..Options::default()
+            },
+        ),
+        (
+            "words1",
+            Options {
+                tokenizer: Tokenizer::Words { n: 1 },
+                ..Options::default()
+            },
+        ),
+        (
+            "chars3",
+            Options {
+                tokenizer: Tokenizer::Chars { n: 3 },
+                ..Options::default()
+            },
+        ),
+    ];
+    for (file, text) in texts {
+        let mut group = c.benchmark_group(format!("fingerprint/{file}"));
+        // One iteration takes milliseconds, so flat sampling with few samples is plenty.
+        group
+            .sampling_mode(SamplingMode::Flat)
+            .sample_size(10)
+            .warm_up_time(Duration::from_secs(1))
+            .measurement_time(Duration::from_secs(4))
+            .throughput(Throughput::Bytes(text.len() as u64));
+        for (name, options) in variants {
+            let fp = Fingerprinter::new(options).expect("valid options");
+            group.bench_function(name, |b| b.iter(|| fp.fingerprint(black_box(text))));
+        }
+        group.finish();
+    }
+}
+
+fn hamming_bench(c: &mut Criterion) {
+    // splitmix64: fixed, well-spread values without a rand dependency.
+    let mut state = 0x5eed_u64;
+    let haystack: Vec<u64> = (0..HAYSTACK_LEN)
+        .map(|_| {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        })
+        .collect();
+    let needle = haystack[HAYSTACK_LEN / 2] ^ 0b1011;
+
+    let mut group = c.benchmark_group("hamming64");
+    group
+        .sample_size(20)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(4))
+        .throughput(Throughput::Elements(HAYSTACK_LEN as u64));
+    // A near-duplicate scan: how many stored fingerprints are within 3 bits of the needle.
+    group.bench_function("scan_1M_within_3", |b| {
+        b.iter(|| {
+            let needle = black_box(needle);
+            black_box(&haystack)
+                .iter()
+                .filter(|&&v| hamming64(needle, v) <= 3)
+                .count()
+        })
+    });
+    group.finish();
+}
+
+fn main() -> ExitCode {
+    let texts = match load_corpus() {
+        Ok(texts) => texts,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut c = Criterion::default().configure_from_args();
+    fingerprint_benches(&mut c, &texts);
+    hamming_bench(&mut c);
+    c.final_summary();
+    ExitCode::SUCCESS
+}

@@ -37,12 +37,16 @@ ensure_npm_deps() {
 }
 
 ensure_chromium() {
-  if [ ! -x /usr/bin/chromium ]; then
-    say "installing Debian's chromium"
+  # A CJK font too, so screenshots of Chinese text show characters rather than boxes.
+  local missing=()
+  [ -x /usr/bin/chromium ] || missing+=(chromium)
+  [ -e /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] || missing+=(fonts-wqy-microhei)
+  if [ ${#missing[@]} -gt 0 ]; then
+    say "installing Debian packages: ${missing[*]}"
     local sudo=""
     [ "$(id -u)" = 0 ] || sudo=sudo
     $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
   fi
 }
 

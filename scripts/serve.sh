@@ -6,4 +6,5 @@ build_pkg
 PORT="${PORT:-8080}"
 say "serving the demo at http://127.0.0.1:$PORT/www/ (Ctrl-C stops)"
 cd "$ROOT"
-exec http-server "$ROOT" -a 127.0.0.1 -p "$PORT" -c-1 --silent
+# http-server 14.1.1 trips a Node 20 deprecation warning that is not ours to fix.
+NODE_OPTIONS=--no-deprecation exec http-server "$ROOT" -a 127.0.0.1 -p "$PORT" -c-1 --silent

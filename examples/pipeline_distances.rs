@@ -90,9 +90,9 @@ fn edit(text: &str, rate: f64, by_char: bool, vocab: &[String], rng: &mut Rng) -
     let mut joined = String::new();
     for u in out {
         let cjk = |s: &str| s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
-        if !joined.is_empty()
-            && !(by_char && cjk(&u) && joined.chars().last().is_some_and(|c| cjk(&c.to_string())))
-        {
+        let glued =
+            by_char && cjk(&u) && joined.chars().last().is_some_and(|c| cjk(&c.to_string()));
+        if !joined.is_empty() && !glued {
             joined.push(' ');
         }
         joined.push_str(&u);

@@ -45,6 +45,19 @@ pub enum Error {
     InvalidWeight(f64),
     /// A SipHash key that is not exactly 32 hex digits (16 bytes).
     InvalidKey(String),
+    /// A distance bound above the fingerprint width.
+    InvalidK {
+        /// The rejected `k`.
+        k: u32,
+        /// The width it must not exceed.
+        width: u32,
+    },
+    /// An explicit index plan that cannot work (why is in the text).
+    InvalidPlan(String),
+    /// Index bytes that are truncated, corrupted, of another version or inconsistent.
+    Bytes(String),
+    /// A JavaScript id that is not a whole number from 0 to 2^53 − 1.
+    InvalidId(f64),
 }
 
 impl fmt::Display for Error {
@@ -76,6 +89,14 @@ impl fmt::Display for Error {
             ),
             Error::InvalidWeight(w) => write!(f, "weight must be a finite number, got {w}"),
             Error::InvalidKey(why) => write!(f, "invalid key: {why}"),
+            Error::InvalidK { k, width } => {
+                write!(f, "k must be between 0 and the width ({width}), got {k}")
+            }
+            Error::InvalidPlan(why) => write!(f, "invalid plan: {why}"),
+            Error::Bytes(why) => f.write_str(why),
+            Error::InvalidId(id) => {
+                write!(f, "id must be a whole number from 0 to 2^53 - 1, got {id}")
+            }
         }
     }
 }

@@ -22,7 +22,8 @@
 //! Modules, one concept each: [`tokenize`] (features of a text), [`hash`] (keyed feature
 //! hashing), [`accumulate`] (`V` and its signs), [`pipeline`] (options and the fingerprinter),
 //! [`explain`] (how each feature pushed each bit), [`fingerprint`] (the value, hex), and
-//! [`distance`] (Hamming distance and the estimates it gives). The JavaScript bindings live in
+//! [`distance`] (Hamming distance and the estimates it gives), [`index`] (exact lookup within
+//! `k` with permuted tables: its [planner](index::plan) and [byte format](index::bytes)). The JavaScript bindings live in
 //! `wasm` and hold no algorithm.
 #![no_std]
 #![forbid(unsafe_code)]
@@ -38,7 +39,9 @@ pub mod error;
 pub mod explain;
 pub mod fingerprint;
 pub mod hash;
+pub mod index;
 pub mod pipeline;
+pub mod scan;
 pub mod tokenize;
 
 #[cfg(target_arch = "wasm32")]
@@ -50,7 +53,10 @@ pub use error::Error;
 pub use explain::{explain_hashes, ExplainedFeature, Explanation};
 pub use fingerprint::{Fingerprint, MAX_WIDTH};
 pub use hash::{FeatureHasher, Key};
+pub use index::plan::{Block, Plan, TableSpec, MAX_TABLES};
+pub use index::{Index, Match, Pair};
 pub use pipeline::{fingerprint, fingerprint_hashes, Fingerprinter, Options, Weighting};
+pub use scan::{distances64, scan128, scan64, Hit};
 pub use tokenize::{Tokenizer, MAX_N};
 
 // Runs the README's Rust example as a doctest, so the README cannot drift from the API.

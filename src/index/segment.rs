@@ -1,0 +1,318 @@
+//! One immutable run of the index: fingerprints sorted by id, and the plan's tables over them.
+//!
+//! Each table is a bucket array: entries grouped by the top `d` bits of their key (counting
+//! sort, no comparisons), with a directory of bucket offsets. A query reads one bucket per
+//! table and checks the distance of what it finds; a bucket holds every fingerprint whose key
+//! equals the query's, so nothing within `k` is missed. Removal marks a slot dead; merging
+//! segments drops dead slots.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::plan::Plan;
+
+/// The integer a fingerprint is held in: `u64` for widths up to 64, `u128` above.
+pub(crate) trait Bits: Copy + Eq + Ord + core::fmt::Debug + 'static {
+    const BYTES: usize;
+    fn from_u128(v: u128) -> Self;
+    fn to_u128(self) -> u128;
+    fn distance(self, other: Self) -> u32;
+}
+
+impl Bits for u64 {
+    const BYTES: usize = 8;
+    #[inline]
+    fn from_u128(v: u128) -> u64 {
+        v as u64
+    }
+    #[inline]
+    fn to_u128(self) -> u128 {
+        u128::from(self)
+    }
+    #[inline]
+    fn distance(self, other: u64) -> u32 {
+        (self ^ other).count_ones()
+    }
+}
+
+impl Bits for u128 {
+    const BYTES: usize = 16;
+    #[inline]
+    fn from_u128(v: u128) -> u128 {
+        v
+    }
+    #[inline]
+    fn to_u128(self) -> u128 {
+        self
+    }
+    #[inline]
+    fn distance(self, other: u128) -> u32 {
+        (self ^ other).count_ones()
+    }
+}
+
+/// Extracts one table's key (its blocks' bits, concatenated) from a fingerprint.
+#[derive(Clone, Debug)]
+pub(crate) struct KeyShape {
+    /// (right shift to bring the block to bit 0, mask of its length, its length) per block.
+    parts: Vec<(u32, u128, u32)>,
+    key_bits: u32,
+}
+
+impl KeyShape {
+    fn new(plan: &Plan, table: usize) -> KeyShape {
+        let spec = &plan.tables()[table];
+        let parts = spec
+            .blocks
+            .iter()
+            .map(|&b| {
+                let block = plan.blocks()[b as usize];
+                let shift = plan.width() - block.start - block.len;
+                (shift, u128::MAX >> (128 - block.len), block.len)
+            })
+            .collect();
+        KeyShape {
+            parts,
+            key_bits: spec.key_bits,
+        }
+    }
+
+    #[inline]
+    fn key<B: Bits>(&self, fp: B) -> u128 {
+        let v = fp.to_u128();
+        self.parts.iter().fold(0u128, |key, &(shift, mask, len)| {
+            // len < 128 whenever there are two or more parts; a single 128-bit block is the key.
+            let key = if len >= 128 { 0 } else { key << len };
+            key | ((v >> shift) & mask)
+        })
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Table<B> {
+    shape: KeyShape,
+    /// Right shift from key to bucket number (`key_bits − d`).
+    bucket_shift: u32,
+    /// Bucket `i` is `fps[dir[i]..dir[i + 1]]`.
+    dir: Vec<u32>,
+    fps: Vec<B>,
+    slots: Vec<u32>,
+}
+
+impl<B: Bits> Table<B> {
+    fn build(plan: &Plan, table: usize, fps: &[B]) -> Table<B> {
+        let shape = KeyShape::new(plan, table);
+        // About one bucket per fingerprint, at most one per key value.
+        let n = fps.len().max(1);
+        let d = core::cmp::min(shape.key_bits, usize::BITS - 1 - n.leading_zeros()).min(26);
+        let bucket_shift = shape.key_bits - d;
+        let bucket = |fp: B| shape.key(fp).checked_shr(bucket_shift).unwrap_or(0) as usize;
+        let mut dir = vec![0u32; (1usize << d) + 1];
+        for &fp in fps {
+            dir[bucket(fp) + 1] += 1;
+        }
+        for i in 1..dir.len() {
+            dir[i] += dir[i - 1];
+        }
+        let mut next: Vec<u32> = dir[..dir.len() - 1].to_vec();
+        let mut out_fps = vec![fps.first().copied().unwrap_or(B::from_u128(0)); fps.len()];
+        let mut slots = vec![0u32; fps.len()];
+        for (slot, &fp) in fps.iter().enumerate() {
+            let b = bucket(fp);
+            let at = next[b] as usize;
+            next[b] += 1;
+            out_fps[at] = fp;
+            slots[at] = slot as u32;
+        }
+        Table {
+            shape,
+            bucket_shift,
+            dir,
+            fps: out_fps,
+            slots,
+        }
+    }
+
+    #[inline]
+    fn bucket(&self, fp: B) -> core::ops::Range<usize> {
+        let b = self
+            .shape
+            .key(fp)
+            .checked_shr(self.bucket_shift)
+            .unwrap_or(0) as usize;
+        self.dir[b] as usize..self.dir[b + 1] as usize
+    }
+
+    fn bytes(&self) -> usize {
+        self.dir.capacity() * 4
+            + self.fps.capacity() * B::BYTES
+            + self.slots.capacity() * 4
+            + self.shape.parts.capacity() * 32
+    }
+}
+
+/// An immutable group of fingerprints with its tables.
+#[derive(Clone, Debug)]
+pub(crate) struct Segment<B> {
+    plan: Plan,
+    /// Sorted ascending; `fps[i]` belongs to `ids[i]`.
+    ids: Vec<u64>,
+    fps: Vec<B>,
+    dead: Vec<u64>,
+    dead_count: usize,
+    tables: Vec<Table<B>>,
+}
+
+impl<B: Bits> Segment<B> {
+    /// Builds from `(id, fp)` pairs with distinct ids.
+    pub(crate) fn build(plan: Plan, mut entries: Vec<(u64, B)>) -> Segment<B> {
+        entries.sort_unstable_by_key(|e| e.0);
+        let ids: Vec<u64> = entries.iter().map(|e| e.0).collect();
+        let fps: Vec<B> = entries.iter().map(|e| e.1).collect();
+        drop(entries);
+        let tables = (0..plan.tables().len())
+            .map(|t| Table::build(&plan, t, &fps))
+            .collect();
+        Segment {
+            dead: vec![0; ids.len().div_ceil(64)],
+            dead_count: 0,
+            plan,
+            ids,
+            fps,
+            tables,
+        }
+    }
+
+    pub(crate) fn live(&self) -> usize {
+        self.ids.len() - self.dead_count
+    }
+
+    pub(crate) fn dead_count(&self) -> usize {
+        self.dead_count
+    }
+
+    #[inline]
+    fn is_dead(&self, slot: usize) -> bool {
+        self.dead[slot / 64] >> (slot % 64) & 1 == 1
+    }
+
+    /// The live slot holding `id`.
+    pub(crate) fn find(&self, id: u64) -> Option<usize> {
+        let slot = self.ids.binary_search(&id).ok()?;
+        (!self.is_dead(slot)).then_some(slot)
+    }
+
+    pub(crate) fn fp(&self, slot: usize) -> B {
+        self.fps[slot]
+    }
+
+    pub(crate) fn kill(&mut self, slot: usize) {
+        if !self.is_dead(slot) {
+            self.dead[slot / 64] |= 1 << (slot % 64);
+            self.dead_count += 1;
+        }
+    }
+
+    /// Every live `(id, fp)`, by id.
+    pub(crate) fn entries(&self) -> impl Iterator<Item = (u64, B)> + '_ {
+        (0..self.ids.len())
+            .filter(|&s| !self.is_dead(s))
+            .map(|s| (self.ids[s], self.fps[s]))
+    }
+
+    /// Calls `found(id, distance)` for each live fingerprint within `k` of `q`, possibly more
+    /// than once per id (one per table that holds it). `k` must not exceed the plan's `k`
+    /// unless the plan is a scan.
+    pub(crate) fn query(&self, q: B, k: u32, found: &mut impl FnMut(u64, u32)) {
+        if self.tables.is_empty() {
+            return self.scan(q, k, found);
+        }
+        for table in &self.tables {
+            let range = table.bucket(q);
+            for (i, &fp) in table.fps[range.clone()].iter().enumerate() {
+                let d = fp.distance(q);
+                if d <= k {
+                    let slot = table.slots[range.start + i] as usize;
+                    if !self.is_dead(slot) {
+                        found(self.ids[slot], d);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Like [`Segment::query`] for any `k`, by checking every fingerprint (each id once).
+    pub(crate) fn scan(&self, q: B, k: u32, found: &mut impl FnMut(u64, u32)) {
+        for (slot, &fp) in self.fps.iter().enumerate() {
+            let d = fp.distance(q);
+            if d <= k && !self.is_dead(slot) {
+                found(self.ids[slot], d);
+            }
+        }
+    }
+
+    /// Calls `found(id_a, id_b, distance)` once for each pair of live fingerprints of this
+    /// segment within `k` (`k` at most the plan's).
+    pub(crate) fn pairs(&self, k: u32, found: &mut impl FnMut(u64, u64, u32)) {
+        if self.tables.is_empty() {
+            for a in 0..self.fps.len() {
+                for b in a + 1..self.fps.len() {
+                    let d = self.fps[a].distance(self.fps[b]);
+                    if d <= k && !self.is_dead(a) && !self.is_dead(b) {
+                        found(self.ids[a], self.ids[b], d);
+                    }
+                }
+            }
+            return;
+        }
+        let block_masks: Vec<u128> = self
+            .plan
+            .blocks()
+            .iter()
+            .map(|b| (u128::MAX >> (128 - b.len)) << (self.plan.width() - b.start - b.len))
+            .collect();
+        let table_sets: Vec<u64> = self
+            .plan
+            .tables()
+            .iter()
+            .map(|t| t.blocks.iter().fold(0u64, |m, &b| m | 1 << b))
+            .collect();
+        for (t, table) in self.tables.iter().enumerate() {
+            for w in table.dir.windows(2) {
+                let bucket = w[0] as usize..w[1] as usize;
+                for i in bucket.clone() {
+                    for j in i + 1..bucket.end {
+                        let (x, y) = (table.fps[i], table.fps[j]);
+                        let d = x.distance(y);
+                        if d > k {
+                            continue;
+                        }
+                        // Report a pair from the first table whose blocks all agree, so
+                        // each pair comes out once however many tables hold it together.
+                        let diff = x.to_u128() ^ y.to_u128();
+                        let equal = block_masks
+                            .iter()
+                            .enumerate()
+                            .fold(0u64, |m, (b, mask)| m | (u64::from(diff & mask == 0) << b));
+                        let first = table_sets.iter().position(|s| s & !equal == 0);
+                        if first != Some(t) {
+                            continue;
+                        }
+                        let (sa, sb) = (table.slots[i] as usize, table.slots[j] as usize);
+                        if !self.is_dead(sa) && !self.is_dead(sb) {
+                            found(self.ids[sa], self.ids[sb], d);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Bytes of heap memory held.
+    pub(crate) fn bytes(&self) -> usize {
+        self.ids.capacity() * 8
+            + self.fps.capacity() * B::BYTES
+            + self.dead.capacity() * 8
+            + self.tables.iter().map(Table::bytes).sum::<usize>()
+    }
+}

@@ -1,0 +1,391 @@
+//! The index against a brute-force scan: random sets, clustered sets, random operation
+//! sequences, explicit plans, pairs, clusters and the byte format.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::collections::BTreeMap;
+
+use proptest::prelude::*;
+use simprint::{Error, Fingerprint, Index, Match, Pair, Plan};
+
+fn mask(width: u32) -> u128 {
+    u128::MAX >> (128 - width)
+}
+
+fn fp(v: u128, width: u32) -> Fingerprint {
+    Fingerprint::new(v & mask(width), width).unwrap()
+}
+
+/// What every query must return: a scan over the model.
+fn brute(model: &BTreeMap<u64, u128>, q: u128, k: u32) -> Vec<Match> {
+    let mut out: Vec<Match> = model
+        .iter()
+        .map(|(&id, &v)| Match {
+            id,
+            distance: (v ^ q).count_ones(),
+        })
+        .filter(|m| m.distance <= k)
+        .collect();
+    out.sort_by_key(|m| (m.distance, m.id));
+    out
+}
+
+fn brute_pairs(model: &BTreeMap<u64, u128>, k: u32) -> Vec<Pair> {
+    let items: Vec<(u64, u128)> = model.iter().map(|(&a, &b)| (a, b)).collect();
+    let mut out = Vec::new();
+    for i in 0..items.len() {
+        for j in i + 1..items.len() {
+            let d = (items[i].1 ^ items[j].1).count_ones();
+            if d <= k {
+                out.push(Pair {
+                    a: items[i].0,
+                    b: items[j].0,
+                    distance: d,
+                });
+            }
+        }
+    }
+    out.sort_by_key(|p| (p.distance, p.a, p.b));
+    out
+}
+
+/// A small deterministic generator for building sets inside a proptest case.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn wide(&mut self) -> u128 {
+        (u128::from(self.next()) << 64) | u128::from(self.next())
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    /// `v` with `flips` random bits of the low `width` flipped (possibly the same bit twice).
+    fn perturb(&mut self, v: u128, flips: u32, width: u32) -> u128 {
+        (0..flips).fold(v, |v, _| v ^ (1u128 << self.below(u64::from(width))))
+    }
+}
+
+/// A clustered set: a few centres, each with many near neighbours and exact duplicates.
+fn clustered(rng: &mut Rng, width: u32, n: usize) -> Vec<u128> {
+    let centres: Vec<u128> = (0..1 + n / 40).map(|_| rng.wide() & mask(width)).collect();
+    (0..n)
+        .map(|_| {
+            let c = centres[rng.below(centres.len() as u64) as usize];
+            let flips = rng.below(7) as u32; // 0 gives exact duplicates
+            rng.perturb(c, flips, width)
+        })
+        .collect()
+}
+
+fn check_queries(index: &Index, model: &BTreeMap<u64, u128>, rng: &mut Rng, width: u32) {
+    let k = index.k();
+    let stored: Vec<u128> = model.values().copied().collect();
+    for i in 0..40 {
+        let q = if stored.is_empty() || i % 4 == 0 {
+            rng.wide() & mask(width)
+        } else {
+            let base = stored[rng.below(stored.len() as u64) as usize];
+            let flips = rng.below(u64::from(k) + 3) as u32;
+            rng.perturb(base, flips, width)
+        };
+        for kq in [k, k.saturating_sub(1), k / 2, k + 2] {
+            let kq = kq.min(width);
+            assert_eq!(
+                index.query_within(fp(q, width), kq).unwrap(),
+                brute(model, q, kq),
+                "query {q:x} within {kq} (index k {k}, plan {:?})",
+                index.plan()
+            );
+        }
+    }
+}
+
+fn build(width: u32, k: u32, blocks: Option<u32>) -> Index {
+    match blocks {
+        Some(b) => Index::with_plan(Plan::with_blocks(width, k, b).unwrap()).unwrap(),
+        None => Index::new(width, k).unwrap(),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, .. ProptestConfig::default() })]
+
+    #[test]
+    fn random_and_clustered_sets_match_brute_force(
+        seed: u64,
+        wide in any::<bool>(),
+        k in 0u32..=8,
+        n in 0usize..1500,
+        is_clustered in any::<bool>(),
+        extra_blocks in proptest::option::of(1u32..=3),
+        bulk in any::<bool>(),
+    ) {
+        let width = if wide { 128 } else { 64 };
+        let mut rng = Rng(seed);
+        let values = if is_clustered { clustered(&mut rng, width, n) } else {
+            (0..n).map(|_| rng.wide() & mask(width)).collect()
+        };
+        // Explicit plans force tables even on small sets; auto plans scan small segments.
+        let mut index = build(width, k, extra_blocks.map(|e| k + e));
+        let mut model = BTreeMap::new();
+        let items: Vec<(u64, u128)> = values.iter().enumerate().map(|(i, &v)| (i as u64 * 3, v)).collect();
+        if bulk {
+            index.insert_many(items.iter().map(|&(id, v)| (id, fp(v, width)))).unwrap();
+        } else {
+            for &(id, v) in &items {
+                index.insert(id, fp(v, width)).unwrap();
+            }
+        }
+        model.extend(items.iter().copied());
+        prop_assert_eq!(index.len(), model.len());
+        check_queries(&index, &model, &mut rng, width);
+        prop_assert_eq!(index.pairs().unwrap(), brute_pairs(&model, k));
+
+        // The byte format keeps every answer.
+        let loaded = Index::from_bytes(&index.to_bytes()).unwrap();
+        prop_assert_eq!(loaded.len(), index.len());
+        prop_assert_eq!(loaded.entries(), index.entries());
+        check_queries(&loaded, &model, &mut rng, width);
+    }
+
+    #[test]
+    fn random_operation_sequences_match_a_model(
+        seed: u64,
+        wide in any::<bool>(),
+        k in 0u32..=8,
+        ops in proptest::collection::vec((0u8..10, 0u64..400), 1..900),
+    ) {
+        let width = if wide { 128 } else { 64 };
+        let mut rng = Rng(seed);
+        let mut index = Index::new(width, k).unwrap();
+        let mut model: BTreeMap<u64, u128> = BTreeMap::new();
+        // Ids drawn from 0..400, so replacements and removals hit stored ids often; values
+        // cluster around a few centres so queries find things.
+        let centres: Vec<u128> = (0..6).map(|_| rng.wide() & mask(width)).collect();
+        for (op, id) in ops {
+            match op {
+                0..=4 => {
+                    let c = centres[rng.below(6) as usize];
+                    let flips = rng.below(6) as u32;
+                    let v = rng.perturb(c, flips, width);
+                    let old = index.insert(id, fp(v, width)).unwrap();
+                    prop_assert_eq!(old.map(|f| f.value()), model.insert(id, v));
+                }
+                5 | 6 => {
+                    prop_assert_eq!(index.remove(id).map(|f| f.value()), model.remove(&id));
+                }
+                7 => {
+                    let batch: Vec<(u64, u128)> = (0..rng.below(300))
+                        .map(|i| (id + i * 7 % 400, rng.perturb(centres[i as usize % 6], 3, width)))
+                        .collect();
+                    index.insert_many(batch.iter().map(|&(i, v)| (i, fp(v, width)))).unwrap();
+                    model.extend(batch.iter().copied());
+                }
+                8 => {
+                    prop_assert_eq!(index.get(id).map(|f| f.value()), model.get(&id).copied());
+                    let c = centres[rng.below(6) as usize];
+                    let q = rng.perturb(c, 2, width);
+                    prop_assert_eq!(index.query(fp(q, width)).unwrap(), brute(&model, q, k));
+                }
+                _ => {
+                    if rng.below(20) == 0 {
+                        index.clear();
+                        model.clear();
+                    }
+                }
+            }
+            prop_assert_eq!(index.len(), model.len());
+        }
+        check_queries(&index, &model, &mut rng, width);
+        prop_assert_eq!(index.pairs().unwrap(), brute_pairs(&model, k));
+        let entries: Vec<(u64, u128)> = index.entries().iter().map(|(i, f)| (*i, f.value())).collect();
+        prop_assert_eq!(entries, model.iter().map(|(&a, &b)| (a, b)).collect::<Vec<_>>());
+    }
+}
+
+#[test]
+fn pairs_above_the_index_k_and_clusters() {
+    let mut rng = Rng(7);
+    let values = clustered(&mut rng, 64, 800);
+    let model: BTreeMap<u64, u128> = values
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| (i as u64, v))
+        .collect();
+    let mut index = Index::new(64, 2).unwrap();
+    index
+        .insert_many(model.iter().map(|(&i, &v)| (i, fp(v, 64))))
+        .unwrap();
+    assert_eq!(index.pairs_within(5).unwrap(), brute_pairs(&model, 5));
+    // Clusters are the connected components of the pair graph.
+    let clusters = index.clusters_within(3).unwrap();
+    let pairs = brute_pairs(&model, 3);
+    let cluster_of = |id: u64| clusters.iter().position(|c| c.contains(&id));
+    for p in &pairs {
+        assert!(cluster_of(p.a).is_some() && cluster_of(p.a) == cluster_of(p.b));
+    }
+    let members: usize = clusters.iter().map(Vec::len).sum();
+    let mut in_pairs: Vec<u64> = pairs.iter().flat_map(|p| [p.a, p.b]).collect();
+    in_pairs.sort_unstable();
+    in_pairs.dedup();
+    assert_eq!(members, in_pairs.len());
+    for c in &clusters {
+        assert!(c.windows(2).all(|w| w[0] < w[1]));
+    }
+}
+
+#[test]
+fn memory_stays_under_100_bytes_per_fingerprint_at_k3() {
+    let mut rng = Rng(11);
+    let mut index = Index::new(64, 3).unwrap();
+    index
+        .insert_many((0..200_000u64).map(|i| (i, fp(u128::from(rng.next()), 64))))
+        .unwrap();
+    let per = index.memory_bytes() as f64 / index.len() as f64;
+    assert!(per < 100.0, "{per} bytes per fingerprint");
+    assert_eq!(index.plan().tables().len(), 4);
+}
+
+#[test]
+fn bad_bytes_are_errors_not_panics() {
+    let mut rng = Rng(3);
+    let mut index = Index::with_plan(Plan::with_blocks(64, 3, 5).unwrap()).unwrap();
+    index
+        .insert_many((0..50u64).map(|i| (i, fp(u128::from(rng.next()), 64))))
+        .unwrap();
+    let bytes = index.to_bytes();
+    let loaded = Index::from_bytes(&bytes).unwrap();
+    assert_eq!(loaded.plan(), index.plan());
+    // Every truncation and every single-bit flip is caught.
+    for len in 0..bytes.len() {
+        assert!(
+            matches!(Index::from_bytes(&bytes[..len]), Err(Error::Bytes(_))),
+            "len {len}"
+        );
+    }
+    for i in 0..bytes.len() {
+        for bit in 0..8 {
+            let mut b = bytes.clone();
+            b[i] ^= 1 << bit;
+            assert!(Index::from_bytes(&b).is_err(), "flip byte {i} bit {bit}");
+        }
+    }
+    // A hostile header claiming 2^60 entries in a short buffer: an error, no allocation.
+    let mut hostile = Index::new(64, 3).unwrap().to_bytes();
+    hostile[16..24].copy_from_slice(&(1u64 << 60).to_le_bytes());
+    let err = Index::from_bytes(&hostile).unwrap_err().to_string();
+    assert!(err.contains("truncated or corrupted"), "{err}");
+    // Wrong version, with a valid checksum, names the version.
+    let mut other = Index::new(64, 3).unwrap().to_bytes();
+    other[8] = 2;
+    let end = other.len() - 8;
+    let sum = {
+        use std::hash::Hasher;
+        let mut h = siphasher_checksum();
+        h.write(&other[..end]);
+        h.finish()
+    };
+    other[end..].copy_from_slice(&sum.to_le_bytes());
+    let err = Index::from_bytes(&other).unwrap_err().to_string();
+    assert!(err.contains("format version 2"), "{err}");
+}
+
+/// The format's checksum, rebuilt here from its documented definition.
+fn siphasher_checksum() -> impl std::hash::Hasher {
+    SipHash13::new()
+}
+
+/// SipHash-1-3 with a zero key, written out from the specification so the test does not
+/// share the implementation's code.
+struct SipHash13 {
+    v: [u64; 4],
+    tail: Vec<u8>,
+    len: u64,
+}
+
+impl SipHash13 {
+    fn new() -> SipHash13 {
+        SipHash13 {
+            v: [
+                0x736f6d6570736575,
+                0x646f72616e646f6d,
+                0x6c7967656e657261,
+                0x7465646279746573,
+            ],
+            tail: Vec::new(),
+            len: 0,
+        }
+    }
+    fn round(v: &mut [u64; 4]) {
+        v[0] = v[0].wrapping_add(v[1]);
+        v[1] = v[1].rotate_left(13) ^ v[0];
+        v[0] = v[0].rotate_left(32);
+        v[2] = v[2].wrapping_add(v[3]);
+        v[3] = v[3].rotate_left(16) ^ v[2];
+        v[0] = v[0].wrapping_add(v[3]);
+        v[3] = v[3].rotate_left(21) ^ v[0];
+        v[2] = v[2].wrapping_add(v[1]);
+        v[1] = v[1].rotate_left(17) ^ v[2];
+        v[2] = v[2].rotate_left(32);
+    }
+    fn block(&mut self, m: u64) {
+        self.v[3] ^= m;
+        Self::round(&mut self.v);
+        self.v[0] ^= m;
+    }
+}
+
+impl std::hash::Hasher for SipHash13 {
+    fn write(&mut self, bytes: &[u8]) {
+        self.len += bytes.len() as u64;
+        self.tail.extend_from_slice(bytes);
+        while self.tail.len() >= 8 {
+            let m = u64::from_le_bytes(self.tail[..8].try_into().unwrap());
+            self.block(m);
+            self.tail.drain(..8);
+        }
+    }
+    fn finish(&self) -> u64 {
+        let mut s = SipHash13 {
+            v: self.v,
+            tail: Vec::new(),
+            len: 0,
+        };
+        let mut last = [0u8; 8];
+        last[..self.tail.len()].copy_from_slice(&self.tail);
+        last[7] = self.len as u8;
+        s.block(u64::from_le_bytes(last));
+        s.v[2] ^= 0xff;
+        for _ in 0..3 {
+            Self::round(&mut s.v);
+        }
+        s.v[0] ^ s.v[1] ^ s.v[2] ^ s.v[3]
+    }
+}
+
+#[test]
+fn bad_arguments() {
+    assert!(matches!(Index::new(0, 0), Err(Error::InvalidWidth(0))));
+    assert!(matches!(
+        Index::new(64, 65),
+        Err(Error::InvalidK { k: 65, width: 64 })
+    ));
+    let mut index = Index::new(64, 3).unwrap();
+    assert!(matches!(
+        index.insert(1, fp(1, 128)),
+        Err(Error::WidthMismatch(128, 64))
+    ));
+    assert!(matches!(
+        index.query_within(fp(1, 64), 65),
+        Err(Error::InvalidK { .. })
+    ));
+    assert!(index
+        .insert_many([(1, fp(1, 64)), (2, fp(1, 128))])
+        .is_err());
+    assert!(index.is_empty(), "a failed insert_many stores nothing");
+}

@@ -17,6 +17,8 @@ pub(crate) trait Bits: Copy + Eq + Ord + core::fmt::Debug + 'static {
     fn from_u128(v: u128) -> Self;
     fn to_u128(self) -> u128;
     fn distance(self, other: Self) -> u32;
+    /// The bucket of `self` in a table of this key shape (the key's top bits).
+    fn bucket(self, shape: &KeyShape) -> usize;
 }
 
 impl Bits for u64 {
@@ -32,6 +34,16 @@ impl Bits for u64 {
     #[inline]
     fn distance(self, other: u64) -> u32 {
         (self ^ other).count_ones()
+    }
+    #[inline]
+    fn bucket(self, shape: &KeyShape) -> usize {
+        // Keys of fingerprints up to 64 bits fit a u64: no u128 arithmetic on the hot path.
+        let key = shape.parts.iter().fold(0u64, |key, &(shift, mask, len)| {
+            // A single 64-bit block is the whole key (and `<< 64` would overflow).
+            let key = if len >= 64 { 0 } else { key << len };
+            key | ((self >> shift) & mask as u64)
+        });
+        key.checked_shr(shape.bucket_shift).unwrap_or(0) as usize
     }
 }
 
@@ -49,6 +61,10 @@ impl Bits for u128 {
     fn distance(self, other: u128) -> u32 {
         (self ^ other).count_ones()
     }
+    #[inline]
+    fn bucket(self, shape: &KeyShape) -> usize {
+        shape.key(self).checked_shr(shape.bucket_shift).unwrap_or(0) as usize
+    }
 }
 
 /// Extracts one table's key (its blocks' bits, concatenated) from a fingerprint.
@@ -57,6 +73,8 @@ pub(crate) struct KeyShape {
     /// (right shift to bring the block to bit 0, mask of its length, its length) per block.
     parts: Vec<(u32, u128, u32)>,
     key_bits: u32,
+    /// Right shift from key to bucket number (`key_bits − d`), set when the table is built.
+    bucket_shift: u32,
 }
 
 impl KeyShape {
@@ -74,12 +92,12 @@ impl KeyShape {
         KeyShape {
             parts,
             key_bits: spec.key_bits,
+            bucket_shift: 0,
         }
     }
 
     #[inline]
-    fn key<B: Bits>(&self, fp: B) -> u128 {
-        let v = fp.to_u128();
+    fn key(&self, v: u128) -> u128 {
         self.parts.iter().fold(0u128, |key, &(shift, mask, len)| {
             // len < 128 whenever there are two or more parts; a single 128-bit block is the key.
             let key = if len >= 128 { 0 } else { key << len };
@@ -91,8 +109,6 @@ impl KeyShape {
 #[derive(Clone, Debug)]
 struct Table<B> {
     shape: KeyShape,
-    /// Right shift from key to bucket number (`key_bits − d`).
-    bucket_shift: u32,
     /// Bucket `i` is `fps[dir[i]..dir[i + 1]]`.
     dir: Vec<u32>,
     fps: Vec<B>,
@@ -101,12 +117,12 @@ struct Table<B> {
 
 impl<B: Bits> Table<B> {
     fn build(plan: &Plan, table: usize, fps: &[B]) -> Table<B> {
-        let shape = KeyShape::new(plan, table);
+        let mut shape = KeyShape::new(plan, table);
         // About one bucket per fingerprint, at most one per key value.
         let n = fps.len().max(1);
         let d = core::cmp::min(shape.key_bits, usize::BITS - 1 - n.leading_zeros()).min(26);
-        let bucket_shift = shape.key_bits - d;
-        let bucket = |fp: B| shape.key(fp).checked_shr(bucket_shift).unwrap_or(0) as usize;
+        shape.bucket_shift = shape.key_bits - d;
+        let bucket = |fp: B| fp.bucket(&shape);
         let mut dir = vec![0u32; (1usize << d) + 1];
         for &fp in fps {
             dir[bucket(fp) + 1] += 1;
@@ -126,7 +142,6 @@ impl<B: Bits> Table<B> {
         }
         Table {
             shape,
-            bucket_shift,
             dir,
             fps: out_fps,
             slots,
@@ -135,11 +150,7 @@ impl<B: Bits> Table<B> {
 
     #[inline]
     fn bucket(&self, fp: B) -> core::ops::Range<usize> {
-        let b = self
-            .shape
-            .key(fp)
-            .checked_shr(self.bucket_shift)
-            .unwrap_or(0) as usize;
+        let b = fp.bucket(&self.shape);
         self.dir[b] as usize..self.dir[b + 1] as usize
     }
 

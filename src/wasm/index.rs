@@ -1,0 +1,479 @@
+//! JavaScript bindings of the index and the linear scans: conversions only.
+//!
+//! Ids are JavaScript numbers: whole numbers from 0 to 2^53 − 1 (`Number.MAX_SAFE_INTEGER`),
+//! so every id survives the round trip through a `number` exactly. Fingerprints are BigInts;
+//! in bulk, a `BigUint64Array` (one element per fingerprint up to 64 bits, two — high word
+//! first — above 64) or an array of BigInts.
+
+use alloc::format;
+use alloc::vec::Vec;
+
+use js_sys::{Array, BigUint64Array, Float64Array, Uint32Array, Uint8Array};
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::{err, read_object, read_value, read_width, type_name};
+use crate::fingerprint::check_fits;
+use crate::{Error, Fingerprint, Plan};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &'static str = r#"
+/** Options of a new Index; every field is optional. */
+export interface IndexOptions {
+  /** Fingerprint width in bits, 1 to 128. Default 64. */
+  width?: number;
+  /** Find everything within this Hamming distance. Default 3. */
+  k?: number;
+  /** An explicit plan: this many blocks (more than k) and C(blocks, k) tables, instead of
+   *  planning by size. */
+  blocks?: number;
+  /** An explicit plan: no tables, every query scans. */
+  scan?: boolean;
+}
+
+/** How the index looks fingerprints up. */
+export interface IndexPlan {
+  /** True when there are no tables and queries scan. */
+  scan: boolean;
+  /** The fingerprint width and the k the tables guarantee. */
+  width: number;
+  k: number;
+  /** Contiguous runs of bits; bit 0 is the most significant. */
+  blocks: { start: number; len: number }[];
+  /** One per table: the indices of the blocks forming its key, and the key's length. */
+  tables: { blocks: number[]; keyBits: number }[];
+}
+
+/** A stored fingerprint found by a query. */
+export interface IndexMatch { id: number; distance: number; }
+/** Two stored fingerprints within k (a < b). */
+export interface IndexPair { a: number; b: number; distance: number; }
+/** A fingerprint found by a scan: its position in the scanned array. */
+export interface ScanHit { index: number; distance: number; }
+"#;
+
+const MAX_SAFE_ID: f64 = 9_007_199_254_740_991.0;
+
+fn read_id(value: &JsValue) -> Result<u64, JsError> {
+    let Some(x) = value.as_f64() else {
+        return Err(JsError::new(&format!("id must be a number, got {}", type_name(value))));
+    };
+    id_from_f64(x)
+}
+
+fn id_from_f64(x: f64) -> Result<u64, JsError> {
+    if x.fract() == 0.0 && (0.0..=MAX_SAFE_ID).contains(&x) {
+        Ok(x as u64)
+    } else {
+        Err(super::err(Error::InvalidId(x)))
+    }
+}
+
+fn read_ids(value: &JsValue) -> Result<Vec<u64>, JsError> {
+    if let Some(a) = value.dyn_ref::<Uint32Array>() {
+        return Ok(a.to_vec().into_iter().map(u64::from).collect());
+    }
+    if let Some(a) = value.dyn_ref::<Float64Array>() {
+        return a.to_vec().into_iter().map(id_from_f64).collect();
+    }
+    if Array::is_array(value) {
+        return Array::from(value).iter().map(|v| read_id(&v)).collect();
+    }
+    Err(JsError::new(&format!(
+        "ids must be a Uint32Array, a Float64Array or an array of numbers, got {}",
+        type_name(value)
+    )))
+}
+
+/// Fingerprints in bulk, each checked against `width`.
+fn read_fps(value: &JsValue, width: u32) -> Result<Vec<u128>, JsError> {
+    if let Some(a) = value.dyn_ref::<BigUint64Array>() {
+        let words = a.to_vec();
+        let values: Vec<u128> = if width <= 64 {
+            words.into_iter().map(u128::from).collect()
+        } else {
+            if words.len() % 2 != 0 {
+                return Err(JsError::new(
+                    "a BigUint64Array of fingerprints wider than 64 bits holds two words per \
+                     fingerprint (high word first), so its length must be even",
+                ));
+            }
+            words
+                .chunks_exact(2)
+                .map(|w| (u128::from(w[0]) << 64) | u128::from(w[1]))
+                .collect()
+        };
+        for (i, &v) in values.iter().enumerate() {
+            check_fits(v, width).map_err(|e| JsError::new(&format!("fingerprints[{i}]: {e}")))?;
+        }
+        return Ok(values);
+    }
+    if Array::is_array(value) {
+        return Array::from(value)
+            .iter()
+            .enumerate()
+            .map(|(i, v)| read_value(&format!("fingerprints[{i}]"), &v, width).map(|f| f.value()))
+            .collect();
+    }
+    Err(JsError::new(&format!(
+        "fingerprints must be a BigUint64Array or an array of BigInts, got {}",
+        type_name(value)
+    )))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct JsIndexOptions {
+    width: Option<f64>,
+    k: Option<f64>,
+    blocks: Option<f64>,
+    scan: Option<bool>,
+}
+
+fn small(what: &str, x: f64) -> Result<u32, JsError> {
+    if x.fract() == 0.0 && (0.0..=1024.0).contains(&x) {
+        Ok(x as u32)
+    } else {
+        Err(JsError::new(&format!("{what} must be a whole number, got {x}")))
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsTable {
+    blocks: Vec<u32>,
+    key_bits: u32,
+}
+
+#[derive(Serialize)]
+struct JsBlock {
+    start: u32,
+    len: u32,
+}
+
+#[derive(Serialize)]
+struct JsPlan {
+    scan: bool,
+    width: u32,
+    k: u32,
+    blocks: Vec<JsBlock>,
+    tables: Vec<JsTable>,
+}
+
+#[derive(Serialize)]
+struct JsMatch {
+    id: f64,
+    distance: u32,
+}
+
+#[derive(Serialize)]
+struct JsPair {
+    a: f64,
+    b: f64,
+    distance: u32,
+}
+
+#[derive(Serialize)]
+struct JsHit {
+    index: u32,
+    distance: u32,
+}
+
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::new())
+        .map_err(|e| JsError::new(&alloc::string::ToString::to_string(&e)))
+}
+
+fn read_k(value: &Option<JsValue>, default: u32) -> Result<u32, JsError> {
+    match value.as_ref().filter(|v| !v.is_undefined() && !v.is_null()) {
+        None => Ok(default),
+        Some(v) => {
+            let x = v.as_f64().ok_or_else(|| {
+                JsError::new(&format!("k must be a number, got {}", type_name(v)))
+            })?;
+            small("k", x)
+        }
+    }
+}
+
+/// An exact near-duplicate index: every stored fingerprint within Hamming distance `k` of a
+/// query, with permuted tables planned for its size.
+///
+/// ```js
+/// const index = new Index({ k: 3 });
+/// index.insert(1, fingerprint(textA));
+/// index.query(fingerprint(textB)); // [{ id: 1, distance: 2 }] when within 3
+/// ```
+#[wasm_bindgen]
+pub struct Index {
+    inner: crate::Index,
+}
+
+#[wasm_bindgen]
+impl Index {
+    /// An empty index; throws on a bad width (1..128), k (0..width) or plan.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_optional_param_type = "IndexOptions")] options: Option<JsValue>,
+    ) -> Result<Index, JsError> {
+        let o: JsIndexOptions =
+            read_object(&options, &["width", "k", "blocks", "scan"])?.unwrap_or_default();
+        let width = super::width_from(o.width)?;
+        let k = o.k.map(|k| small("k", k)).transpose()?.unwrap_or(3);
+        let inner = match (o.blocks, o.scan.unwrap_or(false)) {
+            (Some(_), true) => {
+                return Err(JsError::new("give either blocks or scan: true, not both"));
+            }
+            (Some(b), false) => {
+                crate::Index::with_plan(Plan::with_blocks(width, k, small("blocks", b)?).map_err(err)?)
+            }
+            (None, true) => crate::Index::with_plan(Plan::scan(width, k).map_err(err)?),
+            (None, false) => crate::Index::new(width, k),
+        }
+        .map_err(err)?;
+        Ok(Index { inner })
+    }
+
+    /// The fingerprint width.
+    #[wasm_bindgen(getter)]
+    pub fn width(&self) -> u32 {
+        self.inner.width()
+    }
+
+    /// The distance the index is built to find.
+    #[wasm_bindgen(getter)]
+    pub fn k(&self) -> u32 {
+        self.inner.k()
+    }
+
+    /// Number of stored ids.
+    #[wasm_bindgen(getter)]
+    pub fn size(&self) -> u32 {
+        self.inner.len() as u32
+    }
+
+    /// The plan for the current size (blocks, tables and their key bits).
+    #[wasm_bindgen(unchecked_return_type = "IndexPlan")]
+    pub fn plan(&self) -> Result<JsValue, JsError> {
+        let p = self.inner.plan();
+        to_js(&JsPlan {
+            scan: p.is_scan(),
+            width: p.width(),
+            k: p.k(),
+            blocks: p.blocks().iter().map(|b| JsBlock { start: b.start, len: b.len }).collect(),
+            tables: p
+                .tables()
+                .iter()
+                .map(|t| JsTable { blocks: t.blocks.clone(), key_bits: t.key_bits })
+                .collect(),
+        })
+    }
+
+    /// Stores `fingerprint` under `id` (a whole number from 0 to 2^53 - 1), returning the
+    /// fingerprint the id held before, or undefined.
+    #[wasm_bindgen(unchecked_return_type = "bigint | undefined")]
+    pub fn insert(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "bigint")] fingerprint: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let id = read_id(&id)?;
+        let fp = read_value("fingerprint", &fingerprint, self.inner.width())?;
+        let old = self.inner.insert(id, fp).map_err(err)?;
+        Ok(old.map_or(JsValue::UNDEFINED, |f| JsValue::from(f.value())))
+    }
+
+    /// Stores many at once (much faster than one insert at a time): `ids` as a Uint32Array,
+    /// Float64Array or array of numbers; `fingerprints` as a BigUint64Array (two words per
+    /// fingerprint, high first, above 64 bits) or an array of BigInts, of matching length.
+    /// A repeated id keeps its last fingerprint. Checks everything first: on an error nothing
+    /// is stored.
+    #[wasm_bindgen(js_name = insertMany)]
+    pub fn insert_many(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "Uint32Array | Float64Array | number[]")] ids: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "BigUint64Array | bigint[]")] fingerprints: JsValue,
+    ) -> Result<(), JsError> {
+        let width = self.inner.width();
+        let ids = read_ids(&ids)?;
+        let fps = read_fps(&fingerprints, width)?;
+        if ids.len() != fps.len() {
+            return Err(JsError::new(&format!(
+                "{} ids but {} fingerprints: they must pair up",
+                ids.len(),
+                fps.len()
+            )));
+        }
+        let items = ids.into_iter().zip(fps).map(|(id, v)| (id, Fingerprint::from_parts(v, width)));
+        self.inner.insert_many(items).map_err(err)
+    }
+
+    /// Removes `id`, returning its fingerprint, or undefined if it was not stored.
+    #[wasm_bindgen(unchecked_return_type = "bigint | undefined")]
+    pub fn remove(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] id: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let id = read_id(&id)?;
+        Ok(self.inner.remove(id).map_or(JsValue::UNDEFINED, |f| JsValue::from(f.value())))
+    }
+
+    /// The fingerprint stored under `id`, or undefined.
+    #[wasm_bindgen(unchecked_return_type = "bigint | undefined")]
+    pub fn get(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] id: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let id = read_id(&id)?;
+        Ok(self.inner.get(id).map_or(JsValue::UNDEFINED, |f| JsValue::from(f.value())))
+    }
+
+    /// True when `id` is stored.
+    pub fn has(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] id: JsValue,
+    ) -> Result<bool, JsError> {
+        Ok(self.inner.get(read_id(&id)?).is_some())
+    }
+
+    /// Removes everything (the width, k and plan stay).
+    pub fn clear(&mut self) {
+        self.inner.clear();
+    }
+
+    /// Every stored fingerprint within `k` (default: the index's k; any k up to the width,
+    /// scanning above the index's) of `fingerprint`, sorted by distance, then id.
+    #[wasm_bindgen(unchecked_return_type = "IndexMatch[]")]
+    pub fn query(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "bigint")] fingerprint: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number")] k: Option<JsValue>,
+    ) -> Result<JsValue, JsError> {
+        let fp = read_value("fingerprint", &fingerprint, self.inner.width())?;
+        let k = read_k(&k, self.inner.k())?;
+        let found = self.inner.query_within(fp, k).map_err(err)?;
+        let out: Vec<JsMatch> =
+            found.iter().map(|m| JsMatch { id: m.id as f64, distance: m.distance }).collect();
+        to_js(&out)
+    }
+
+    /// Every pair of stored fingerprints within `k` (default: the index's k), sorted by
+    /// distance, then ids.
+    #[wasm_bindgen(unchecked_return_type = "IndexPair[]")]
+    pub fn pairs(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "number")] k: Option<JsValue>,
+    ) -> Result<JsValue, JsError> {
+        let k = read_k(&k, self.inner.k())?;
+        let pairs = self.inner.pairs_within(k).map_err(err)?;
+        let out: Vec<JsPair> = pairs
+            .iter()
+            .map(|p| JsPair { a: p.a as f64, b: p.b as f64, distance: p.distance })
+            .collect();
+        to_js(&out)
+    }
+
+    /// Groups of ids connected by pairs within `k` (default: the index's k): each sorted,
+    /// groups sorted by first id; ids with no neighbour are left out.
+    #[wasm_bindgen(unchecked_return_type = "number[][]")]
+    pub fn clusters(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "number")] k: Option<JsValue>,
+    ) -> Result<JsValue, JsError> {
+        let k = read_k(&k, self.inner.k())?;
+        let clusters = self.inner.clusters_within(k).map_err(err)?;
+        let out: Vec<Vec<f64>> =
+            clusters.iter().map(|c| c.iter().map(|&id| id as f64).collect()).collect();
+        to_js(&out)
+    }
+
+    /// Every stored id, ascending.
+    #[wasm_bindgen(unchecked_return_type = "number[]")]
+    pub fn ids(&self) -> Result<JsValue, JsError> {
+        let out: Vec<f64> = self.inner.entries().iter().map(|e| e.0 as f64).collect();
+        to_js(&out)
+    }
+
+    /// Bytes of memory the index holds.
+    #[wasm_bindgen(js_name = memoryBytes)]
+    pub fn memory_bytes(&self) -> f64 {
+        self.inner.memory_bytes() as f64
+    }
+
+    /// The index in its versioned byte format (see the README).
+    #[wasm_bindgen(js_name = toBytes)]
+    pub fn to_bytes(&self) -> Uint8Array {
+        Uint8Array::from(self.inner.to_bytes().as_slice())
+    }
+
+    /// Reads bytes written by `toBytes`; throws a clear Error on a truncated, corrupted,
+    /// wrong-version or hostile buffer.
+    #[wasm_bindgen(js_name = fromBytes)]
+    pub fn from_bytes(
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array")] bytes: JsValue,
+    ) -> Result<Index, JsError> {
+        let Some(bytes) = bytes.dyn_ref::<Uint8Array>() else {
+            return Err(JsError::new(&format!(
+                "bytes must be a Uint8Array, got {}",
+                type_name(&bytes)
+            )));
+        };
+        let inner = crate::Index::from_bytes(&bytes.to_vec()).map_err(err)?;
+        if let Some(&(id, _)) = inner.entries().last() {
+            if id as f64 > MAX_SAFE_ID {
+                return Err(JsError::new(&format!(
+                    "index bytes: id {id} is above 2^53 - 1, which JavaScript numbers cannot hold exactly"
+                )));
+            }
+        }
+        Ok(Index { inner })
+    }
+}
+
+/// The distance from `fingerprint` to every element of `fingerprints` (a BigUint64Array of
+/// fingerprints up to 64 bits), in order, one byte each.
+#[wasm_bindgen]
+pub fn distances(
+    #[wasm_bindgen(unchecked_param_type = "bigint")] fingerprint: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "BigUint64Array")] fingerprints: JsValue,
+) -> Result<Uint8Array, JsError> {
+    let q = read_value("fingerprint", &fingerprint, 64)?.value() as u64;
+    let Some(fps) = fingerprints.dyn_ref::<BigUint64Array>() else {
+        return Err(JsError::new(&format!(
+            "fingerprints must be a BigUint64Array, got {}",
+            type_name(&fingerprints)
+        )));
+    };
+    let mut out = Vec::new();
+    crate::distances64(q, &fps.to_vec(), &mut out);
+    Ok(Uint8Array::from(out.as_slice()))
+}
+
+/// Every position of `fingerprints` (a BigUint64Array — two words per fingerprint above 64
+/// bits — or an array of BigInts) within `k` of `fingerprint`, sorted by distance, then
+/// position. `width` defaults to 64.
+#[wasm_bindgen(unchecked_return_type = "ScanHit[]")]
+pub fn scan(
+    #[wasm_bindgen(unchecked_param_type = "bigint")] fingerprint: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "BigUint64Array | bigint[]")] fingerprints: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] k: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "number")] width: Option<JsValue>,
+) -> Result<JsValue, JsError> {
+    let width = read_width(&width)?;
+    let q = read_value("fingerprint", &fingerprint, width)?.value();
+    let k = read_k(&Some(k).filter(|v| !v.is_undefined()), u32::MAX)
+        .and_then(|k| if k == u32::MAX { Err(JsError::new("k is required")) } else { Ok(k) })?;
+    crate::index::plan::check_k(width, k).map_err(err)?;
+    let fps = read_fps(&fingerprints, width)?;
+    let hits = if width <= 64 {
+        let fps: Vec<u64> = fps.iter().map(|&v| v as u64).collect();
+        crate::scan64(q as u64, &fps, k)
+    } else {
+        crate::scan128(q, &fps, k)
+    };
+    let out: Vec<JsHit> =
+        hits.iter().map(|h| JsHit { index: h.index as u32, distance: h.distance }).collect();
+    to_js(&out)
+}

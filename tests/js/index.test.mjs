@@ -1,0 +1,192 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import sp from './load.mjs';
+
+// splitmix64 in BigInt: deterministic test data.
+function rng(seed) {
+  let s = BigInt(seed);
+  const M = (1n << 64n) - 1n;
+  return () => {
+    s = (s + 0x9e3779b97f4a7c15n) & M;
+    let z = s;
+    z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & M;
+    z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & M;
+    return z ^ (z >> 31n);
+  };
+}
+
+const popcount = (x) => {
+  let n = 0;
+  for (; x; x &= x - 1n) n++;
+  return n;
+};
+
+function brute(model, q, k) {
+  return [...model]
+    .map(([id, fp]) => ({ id, distance: popcount(fp ^ q) }))
+    .filter((m) => m.distance <= k)
+    .sort((a, b) => a.distance - b.distance || a.id - b.id);
+}
+
+function clusteredSet(next, n, width) {
+  const mask = (1n << BigInt(width)) - 1n;
+  const centres = Array.from({ length: 1 + Math.floor(n / 40) }, () =>
+    width > 64 ? ((next() << 64n) | next()) & mask : next() & mask);
+  return Array.from({ length: n }, () => {
+    let v = centres[Number(next() % BigInt(centres.length))];
+    const flips = Number(next() % 6n);
+    for (let i = 0; i < flips; i++) v ^= 1n << (next() % BigInt(width));
+    return v;
+  });
+}
+
+for (const width of [64, 128]) {
+  test(`index queries equal a brute-force scan (width ${width})`, () => {
+    const next = rng(width);
+    const values = clusteredSet(next, 3000, width);
+    const index = new sp.Index({ width, k: 3 });
+    const ids = Float64Array.from(values, (_, i) => i * 2 + 1);
+    let fps;
+    if (width <= 64) {
+      fps = BigUint64Array.from(values);
+    } else {
+      fps = new BigUint64Array(values.length * 2);
+      values.forEach((v, i) => { fps[2 * i] = v >> 64n; fps[2 * i + 1] = v & ((1n << 64n) - 1n); });
+    }
+    index.insertMany(ids, fps);
+    const model = new Map(values.map((v, i) => [i * 2 + 1, v]));
+    assert.equal(index.size, 3000);
+    assert.equal(index.width, width);
+    assert.equal(index.plan().scan, false);
+    for (let i = 0; i < 60; i++) {
+      const q = values[i * 37] ^ (1n << BigInt(i % width));
+      for (const k of [undefined, 0, 2, 3, 6]) {
+        assert.deepEqual(index.query(q, k), brute(model, q, k ?? 3), `query ${i} k ${k}`);
+      }
+    }
+    // Pairs equal the brute-force pairs.
+    const pairs = index.pairs();
+    const entries = [...model];
+    let expected = 0;
+    for (let a = 0; a < entries.length; a++) {
+      for (let b = a + 1; b < entries.length; b++) {
+        if (popcount(entries[a][1] ^ entries[b][1]) <= 3) expected++;
+      }
+    }
+    assert.equal(pairs.length, expected);
+    for (const p of pairs) {
+      assert.ok(p.a < p.b);
+      assert.equal(popcount(model.get(p.a) ^ model.get(p.b)), p.distance);
+    }
+    // Bytes round trip keeps every answer.
+    const bytes = index.toBytes();
+    assert.ok(bytes instanceof Uint8Array);
+    const loaded = sp.Index.fromBytes(bytes);
+    assert.equal(loaded.size, index.size);
+    for (let i = 0; i < 20; i++) {
+      const q = values[i * 101];
+      assert.deepEqual(loaded.query(q), index.query(q));
+    }
+    assert.deepEqual(loaded.ids(), [...model.keys()].sort((a, b) => a - b));
+    index.free();
+    loaded.free();
+  });
+}
+
+test('insert, replace, get, has, remove, clear and the same fingerprint under many ids', () => {
+  const index = new sp.Index();
+  assert.equal(index.k, 3);
+  assert.equal(index.width, 64);
+  assert.equal(index.insert(1, 0xffn), undefined);
+  assert.equal(index.insert(2, 0xffn), undefined);
+  assert.equal(index.insert(Number.MAX_SAFE_INTEGER, 0xf0n), undefined);
+  assert.deepEqual(index.query(0xffn), [{ id: 1, distance: 0 }, { id: 2, distance: 0 }]);
+  assert.equal(index.insert(1, 0x1n), 0xffn, 'replacing returns the old fingerprint');
+  assert.equal(index.get(1), 0x1n);
+  assert.equal(index.has(2), true);
+  assert.equal(index.remove(2), 0xffn);
+  assert.equal(index.remove(2), undefined);
+  assert.equal(index.has(2), false);
+  assert.equal(index.get(2), undefined);
+  assert.equal(index.size, 2);
+  assert.deepEqual(index.query(0xf1n, 1), [{ id: Number.MAX_SAFE_INTEGER, distance: 1 }]);
+  assert.deepEqual(index.query(0xf1n, 64).length, 2, 'k above the index k scans');
+  index.clear();
+  assert.equal(index.size, 0);
+  index.free();
+});
+
+test('pairs and clusters for batch dedup', () => {
+  const index = new sp.Index({ k: 1 });
+  index.insertMany([1, 2, 3, 4, 5], [0b00n, 0b01n, 0b11n, 0xff00n, 0xff01n]);
+  assert.deepEqual(index.pairs(), [
+    { a: 1, b: 2, distance: 1 }, { a: 2, b: 3, distance: 1 }, { a: 4, b: 5, distance: 1 },
+  ]);
+  assert.deepEqual(index.clusters(), [[1, 2, 3], [4, 5]]);
+  assert.deepEqual(index.clusters(0), []);
+  assert.equal(index.pairs(2).length, 4, 'k above the index k still exact');
+  index.free();
+});
+
+test('explicit plans and the plan description', () => {
+  const index = new sp.Index({ k: 3, blocks: 5 });
+  const plan = index.plan();
+  assert.equal(plan.tables.length, 10);
+  assert.deepEqual(plan.blocks.map((b) => b.len), [13, 13, 13, 13, 12]);
+  assert.deepEqual(plan.tables[0], { blocks: [0, 1], keyBits: 26 });
+  assert.equal(new sp.Index({ scan: true }).plan().scan, true);
+  const big = new sp.Index({ k: 3 });
+  big.insertMany(new Uint32Array(100000).map((_, i) => i),
+    BigUint64Array.from({ length: 100000 }, rng(5)));
+  assert.equal(big.plan().tables.length, 4);
+  assert.ok(big.memoryBytes() / big.size < 100, `${big.memoryBytes() / big.size} bytes each`);
+  big.free();
+});
+
+test('linear scan and distances', () => {
+  const fps = BigUint64Array.from([0b1010n, 0n, 0b1011n, 0xffffn]);
+  assert.deepEqual(sp.scan(0b1010n, fps, 1), [{ index: 0, distance: 0 }, { index: 2, distance: 1 }]);
+  assert.deepEqual(sp.scan(0b1010n, [0b1010n, 0n], 2), [{ index: 0, distance: 0 }, { index: 1, distance: 2 }]);
+  assert.deepEqual([...sp.distances(0n, fps)], [2, 0, 3, 16]);
+  const wide = new BigUint64Array([1n, 0n, 0n, 1n]); // (1 << 64) and 1
+  assert.deepEqual(sp.scan(1n << 64n, wide, 0, 128), [{ index: 0, distance: 0 }]);
+});
+
+// Bad arguments and bad buffers: a clear Error, and the index keeps working afterwards.
+const index = new sp.Index({ k: 3 });
+index.insert(7, 7n);
+const good = index.toBytes();
+const bad = [
+  ['k above width', () => new sp.Index({ k: 65 }), /k must be between 0 and the width \(64\), got 65/],
+  ['width 0', () => new sp.Index({ width: 0 }), /width must be between 1 and 128, got 0/],
+  ['blocks too few', () => new sp.Index({ k: 3, blocks: 3 }), /invalid plan: blocks must be more than k/],
+  ['blocks and scan', () => new sp.Index({ blocks: 5, scan: true }), /either blocks or scan/],
+  ['unknown option', () => new sp.Index({ kk: 3 }), /unknown field `kk`/],
+  ['negative id', () => index.insert(-1, 1n), /id must be a whole number from 0 to 2\^53 - 1, got -1/],
+  ['fractional id', () => index.insert(1.5, 1n), /got 1.5/],
+  ['huge id', () => index.insert(2 ** 53, 1n), /got 9007199254740992/],
+  ['string id', () => index.insert('a', 1n), /id must be a number, got string/],
+  ['number fingerprint', () => index.insert(1, 5), /fingerprint must be a BigInt, got number/],
+  ['fingerprint too wide', () => index.insert(1, 1n << 64n), /value needs 65 bits but the width is 64/],
+  ['query k above width', () => index.query(1n, 65), /k must be between 0 and the width/],
+  ['query k fraction', () => index.query(1n, 2.5), /k must be a whole number, got 2.5/],
+  ['mismatched lengths', () => index.insertMany([1, 2], BigUint64Array.from([1n])), /2 ids but 1 fingerprints/],
+  ['ids not an array', () => index.insertMany('1,2', [1n, 2n]), /ids must be a Uint32Array, a Float64Array or an array of numbers, got string/],
+  ['bad id in a Float64Array', () => index.insertMany(Float64Array.from([1, NaN]), [1n, 2n]), /got NaN/],
+  ['odd wide array', () => new sp.Index({ width: 128 }).insertMany([1], new BigUint64Array(3)), /length must be even/],
+  ['bytes not a Uint8Array', () => sp.Index.fromBytes([1, 2, 3]), /bytes must be a Uint8Array, got an array/],
+  ['empty bytes', () => sp.Index.fromBytes(new Uint8Array(0)), /shorter than the 32 of an empty index/],
+  ['bad magic', () => sp.Index.fromBytes(new Uint8Array(good.length)), /bad magic/],
+  ['truncated', () => sp.Index.fromBytes(good.slice(0, good.length - 1)), /truncated or corrupted/],
+  ['flipped byte', () => { const b = good.slice(); b[30] ^= 1; return sp.Index.fromBytes(b); }, /checksum mismatch/],
+  ['hostile count', () => { const b = good.slice(); new DataView(b.buffer).setBigUint64(16, 1n << 60n, true); return sp.Index.fromBytes(b); }, /header says 1152921504606846976 entries/],
+  ['scan without k', () => sp.scan(1n, [1n]), /k is required/],
+  ['distances wrong array', () => sp.distances(1n, [1n]), /fingerprints must be a BigUint64Array, got an array/],
+];
+for (const [name, call, message] of bad) {
+  test(`index rejects bad input with a clear Error: ${name}`, () => {
+    assert.throws(call, (e) => e instanceof Error && message.test(e.message), name);
+    assert.deepEqual(index.query(7n), [{ id: 7, distance: 0 }]);
+    assert.equal(index.size, 1);
+  });
+}

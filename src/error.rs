@@ -56,8 +56,6 @@ pub enum Error {
     InvalidPlan(String),
     /// Index bytes that are truncated, corrupted, of another version or inconsistent.
     Bytes(String),
-    /// A JavaScript id that is not a whole number from 0 to 2^53 − 1.
-    InvalidId(f64),
 }
 
 impl fmt::Display for Error {
@@ -87,16 +85,24 @@ impl fmt::Display for Error {
                 f,
                 "cannot compare fingerprints of different widths ({a} and {b})"
             ),
-            Error::InvalidWeight(w) => write!(f, "weight must be a finite number, got {w}"),
+            // Only NaN and infinities are rejected, so they are named rather than formatted
+            // (which keeps float formatting code out of the wasm).
+            Error::InvalidWeight(w) => {
+                let name = if w.is_nan() {
+                    "NaN"
+                } else if *w > 0.0 {
+                    "infinity"
+                } else {
+                    "-infinity"
+                };
+                write!(f, "weight must be a finite number, got {name}")
+            }
             Error::InvalidKey(why) => write!(f, "invalid key: {why}"),
             Error::InvalidK { k, width } => {
                 write!(f, "k must be between 0 and the width ({width}), got {k}")
             }
             Error::InvalidPlan(why) => write!(f, "invalid plan: {why}"),
             Error::Bytes(why) => f.write_str(why),
-            Error::InvalidId(id) => {
-                write!(f, "id must be a whole number from 0 to 2^53 - 1, got {id}")
-            }
         }
     }
 }

@@ -52,6 +52,33 @@ pub struct Pair {
     pub distance: u32,
 }
 
+// Sorting helpers outside the generic engine, so each is compiled once rather than once per
+// fingerprint type (it keeps the wasm smaller).
+
+/// By distance, then id; one entry per id (tables may find an id more than once).
+fn sort_matches(out: &mut Vec<Match>) {
+    out.sort_unstable_by_key(|m| (m.distance, m.id));
+    out.dedup_by_key(|m| m.id);
+}
+
+fn sort_pairs(out: &mut [Pair]) {
+    out.sort_unstable_by_key(|p| (p.distance, p.a, p.b));
+}
+
+/// Positions of the last occurrence of each id, by id: the last of repeated ids wins, as
+/// with one insert after another.
+fn last_of_each_id(ids: &[u64]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..ids.len()).collect();
+    order.sort_unstable_by_key(|&i| (ids[i], usize::MAX - i));
+    order.dedup_by_key(|&mut i| ids[i]);
+    order
+}
+
+fn sort_hits(hits: &mut Vec<(u64, u32)>) {
+    hits.sort_unstable();
+    hits.dedup();
+}
+
 /// The width-specific engine: `u64` fingerprints up to 64 bits, `u128` above.
 #[derive(Clone, Debug)]
 struct Engine<B> {
@@ -143,11 +170,12 @@ impl<B: Bits> Engine<B> {
         }
     }
 
-    fn insert_many(&mut self, mut batch: Vec<(u64, B)>) {
-        // The last of repeated ids wins, as with one insert after another.
-        batch.reverse();
-        batch.sort_by_key(|e| e.0); // stable: the last given comes first
-        batch.dedup_by_key(|e| e.0);
+    fn insert_many(&mut self, batch: Vec<(u64, B)>) {
+        let ids: Vec<u64> = batch.iter().map(|e| e.0).collect();
+        let mut batch: Vec<(u64, B)> = last_of_each_id(&ids)
+            .into_iter()
+            .map(|i| batch[i])
+            .collect();
         for &(id, _) in &batch {
             self.remove(id);
         }
@@ -191,8 +219,7 @@ impl<B: Bits> Engine<B> {
                 found(id, d);
             }
         }
-        out.sort_unstable_by_key(|m| (m.distance, m.id));
-        out.dedup_by_key(|m| m.id);
+        sort_matches(&mut out);
         out
     }
 
@@ -224,8 +251,7 @@ impl<B: Bits> Engine<B> {
                 for (id, fp) in small.entries() {
                     hits.clear();
                     large.query(fp, k, &mut |other_id, d| hits.push((other_id, d)));
-                    hits.sort_unstable();
-                    hits.dedup();
+                    sort_hits(&mut hits);
                     for &(other_id, d) in &hits {
                         push(id, other_id, d);
                     }
@@ -243,13 +269,12 @@ impl<B: Bits> Engine<B> {
             for s in &self.segments {
                 s.query(fp, k, &mut |other_id, d| hits.push((other_id, d)));
             }
-            hits.sort_unstable();
-            hits.dedup();
+            sort_hits(&mut hits);
             for &(other_id, d) in &hits {
                 push(id, other_id, d);
             }
         }
-        out.sort_unstable_by_key(|p| (p.distance, p.a, p.b));
+        sort_pairs(&mut out);
         out
     }
 

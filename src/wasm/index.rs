@@ -13,9 +13,9 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::{err, read_object, read_value, read_width, type_name};
+use super::{err, js_number, read_object, read_value, read_width, type_name};
 use crate::fingerprint::check_fits;
-use crate::{Error, Fingerprint, Plan};
+use crate::{Fingerprint, Plan};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
@@ -57,7 +57,10 @@ const MAX_SAFE_ID: f64 = 9_007_199_254_740_991.0;
 
 fn read_id(value: &JsValue) -> Result<u64, JsError> {
     let Some(x) = value.as_f64() else {
-        return Err(JsError::new(&format!("id must be a number, got {}", type_name(value))));
+        return Err(JsError::new(&format!(
+            "id must be a number, got {}",
+            type_name(value)
+        )));
     };
     id_from_f64(x)
 }
@@ -66,7 +69,10 @@ fn id_from_f64(x: f64) -> Result<u64, JsError> {
     if x.fract() == 0.0 && (0.0..=MAX_SAFE_ID).contains(&x) {
         Ok(x as u64)
     } else {
-        Err(super::err(Error::InvalidId(x)))
+        Err(JsError::new(&format!(
+            "id must be a whole number from 0 to 2^53 - 1, got {}",
+            js_number(x)
+        )))
     }
 }
 
@@ -135,7 +141,10 @@ fn small(what: &str, x: f64) -> Result<u32, JsError> {
     if x.fract() == 0.0 && (0.0..=1024.0).contains(&x) {
         Ok(x as u32)
     } else {
-        Err(JsError::new(&format!("{what} must be a whole number, got {x}")))
+        Err(JsError::new(&format!(
+            "{what} must be a whole number, got {}",
+            js_number(x)
+        )))
     }
 }
 
@@ -226,9 +235,9 @@ impl Index {
             (Some(_), true) => {
                 return Err(JsError::new("give either blocks or scan: true, not both"));
             }
-            (Some(b), false) => {
-                crate::Index::with_plan(Plan::with_blocks(width, k, small("blocks", b)?).map_err(err)?)
-            }
+            (Some(b), false) => crate::Index::with_plan(
+                Plan::with_blocks(width, k, small("blocks", b)?).map_err(err)?,
+            ),
             (None, true) => crate::Index::with_plan(Plan::scan(width, k).map_err(err)?),
             (None, false) => crate::Index::new(width, k),
         }
@@ -262,11 +271,21 @@ impl Index {
             scan: p.is_scan(),
             width: p.width(),
             k: p.k(),
-            blocks: p.blocks().iter().map(|b| JsBlock { start: b.start, len: b.len }).collect(),
+            blocks: p
+                .blocks()
+                .iter()
+                .map(|b| JsBlock {
+                    start: b.start,
+                    len: b.len,
+                })
+                .collect(),
             tables: p
                 .tables()
                 .iter()
-                .map(|t| JsTable { blocks: t.blocks.clone(), key_bits: t.key_bits })
+                .map(|t| JsTable {
+                    blocks: t.blocks.clone(),
+                    key_bits: t.key_bits,
+                })
                 .collect(),
         })
     }
@@ -293,7 +312,8 @@ impl Index {
     #[wasm_bindgen(js_name = insertMany)]
     pub fn insert_many(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "Uint32Array | Float64Array | number[]")] ids: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Uint32Array | Float64Array | number[]")]
+        ids: JsValue,
         #[wasm_bindgen(unchecked_param_type = "BigUint64Array | bigint[]")] fingerprints: JsValue,
     ) -> Result<(), JsError> {
         let width = self.inner.width();
@@ -306,7 +326,10 @@ impl Index {
                 fps.len()
             )));
         }
-        let items = ids.into_iter().zip(fps).map(|(id, v)| (id, Fingerprint::from_parts(v, width)));
+        let items = ids
+            .into_iter()
+            .zip(fps)
+            .map(|(id, v)| (id, Fingerprint::from_parts(v, width)));
         self.inner.insert_many(items).map_err(err)
     }
 
@@ -317,7 +340,10 @@ impl Index {
         #[wasm_bindgen(unchecked_param_type = "number")] id: JsValue,
     ) -> Result<JsValue, JsError> {
         let id = read_id(&id)?;
-        Ok(self.inner.remove(id).map_or(JsValue::UNDEFINED, |f| JsValue::from(f.value())))
+        Ok(self
+            .inner
+            .remove(id)
+            .map_or(JsValue::UNDEFINED, |f| JsValue::from(f.value())))
     }
 
     /// The fingerprint stored under `id`, or undefined.
@@ -327,7 +353,10 @@ impl Index {
         #[wasm_bindgen(unchecked_param_type = "number")] id: JsValue,
     ) -> Result<JsValue, JsError> {
         let id = read_id(&id)?;
-        Ok(self.inner.get(id).map_or(JsValue::UNDEFINED, |f| JsValue::from(f.value())))
+        Ok(self
+            .inner
+            .get(id)
+            .map_or(JsValue::UNDEFINED, |f| JsValue::from(f.value())))
     }
 
     /// True when `id` is stored.
@@ -354,8 +383,13 @@ impl Index {
         let fp = read_value("fingerprint", &fingerprint, self.inner.width())?;
         let k = read_k(&k, self.inner.k())?;
         let found = self.inner.query_within(fp, k).map_err(err)?;
-        let out: Vec<JsMatch> =
-            found.iter().map(|m| JsMatch { id: m.id as f64, distance: m.distance }).collect();
+        let out: Vec<JsMatch> = found
+            .iter()
+            .map(|m| JsMatch {
+                id: m.id as f64,
+                distance: m.distance,
+            })
+            .collect();
         to_js(&out)
     }
 
@@ -370,7 +404,11 @@ impl Index {
         let pairs = self.inner.pairs_within(k).map_err(err)?;
         let out: Vec<JsPair> = pairs
             .iter()
-            .map(|p| JsPair { a: p.a as f64, b: p.b as f64, distance: p.distance })
+            .map(|p| JsPair {
+                a: p.a as f64,
+                b: p.b as f64,
+                distance: p.distance,
+            })
             .collect();
         to_js(&out)
     }
@@ -384,8 +422,10 @@ impl Index {
     ) -> Result<JsValue, JsError> {
         let k = read_k(&k, self.inner.k())?;
         let clusters = self.inner.clusters_within(k).map_err(err)?;
-        let out: Vec<Vec<f64>> =
-            clusters.iter().map(|c| c.iter().map(|&id| id as f64).collect()).collect();
+        let out: Vec<Vec<f64>> = clusters
+            .iter()
+            .map(|c| c.iter().map(|&id| id as f64).collect())
+            .collect();
         to_js(&out)
     }
 
@@ -463,8 +503,13 @@ pub fn scan(
 ) -> Result<JsValue, JsError> {
     let width = read_width(&width)?;
     let q = read_value("fingerprint", &fingerprint, width)?.value();
-    let k = read_k(&Some(k).filter(|v| !v.is_undefined()), u32::MAX)
-        .and_then(|k| if k == u32::MAX { Err(JsError::new("k is required")) } else { Ok(k) })?;
+    let k = read_k(&Some(k).filter(|v| !v.is_undefined()), u32::MAX).and_then(|k| {
+        if k == u32::MAX {
+            Err(JsError::new("k is required"))
+        } else {
+            Ok(k)
+        }
+    })?;
     crate::index::plan::check_k(width, k).map_err(err)?;
     let fps = read_fps(&fingerprints, width)?;
     let hits = if width <= 64 {
@@ -473,7 +518,12 @@ pub fn scan(
     } else {
         crate::scan128(q, &fps, k)
     };
-    let out: Vec<JsHit> =
-        hits.iter().map(|h| JsHit { index: h.index as u32, distance: h.distance }).collect();
+    let out: Vec<JsHit> = hits
+        .iter()
+        .map(|h| JsHit {
+            index: h.index as u32,
+            distance: h.distance,
+        })
+        .collect();
     to_js(&out)
 }

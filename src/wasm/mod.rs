@@ -87,6 +87,14 @@ export interface Comparison {
 }
 "#;
 
+/// A JavaScript number as JavaScript prints it (Rust's float formatting would add ~20 KB).
+fn js_number(x: f64) -> String {
+    js_sys::Number::from(x)
+        .to_string_with_radix(10)
+        .map(String::from)
+        .unwrap_or_default()
+}
+
 fn err(e: Error) -> JsError {
     JsError::new(&e.to_string())
 }
@@ -112,12 +120,14 @@ fn whole(what: &'static str, x: f64) -> Result<u64, JsError> {
         Ok(x as u64)
     } else if what == "width" {
         Err(JsError::new(&format!(
-            "width must be between 1 and 128, got {x}"
+            "width must be between 1 and 128, got {}",
+            js_number(x)
         )))
     } else {
         Err(JsError::new(&format!(
-            "{what} must be between 1 and {}, got {x}",
-            crate::MAX_N
+            "{what} must be between 1 and {}, got {}",
+            crate::MAX_N,
+            js_number(x)
         )))
     }
 }

@@ -1,0 +1,444 @@
+//! The index natively: build time, memory, query latency (median and p99), the linear scan it
+//! replaces, all pairs, and the byte round trip, on random and on clustered real-text
+//! fingerprints, at 100k and 1M fingerprints, k = 3, width 64.
+//!
+//!     python3 scripts/corpus.py          # fetch the corpus once
+//!     cargo bench --bench index          # SIMPRINT_CORPUS=DIR to read another folder
+//!
+//! Plain `Instant` timing, not criterion: latency needs a p99, so each query is timed alone.
+//! Writes the 1M real-text fingerprints (little-endian u64) to
+//! ~/.cache/simprint/bench/realtext-1000000.u64 for bench/index.mjs, and reuses that file
+//! while a sample of it still matches a fresh computation.
+//!
+//! `cargo bench` builds for the baseline x86-64 CPU: no POPCNT instruction unless
+//! `RUSTFLAGS="-C target-cpu=native"` asks for it.
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use simprint::{scan64, Fingerprint, Index};
+
+const WIDTH: u32 = 64;
+const K: u32 = 3;
+const SIZES: [usize; 2] = [100_000, 1_000_000];
+const QUERIES: usize = 20_000;
+const SCAN_QUERIES: usize = 200;
+/// Runs of the all-pairs and byte round-trip measurements (median reported).
+const RUNS: usize = 3;
+const WINDOW_CHARS: (u64, u64) = (300, 800);
+/// Cached fingerprints checked against a fresh computation before reuse.
+const CACHE_SAMPLES: usize = 1000;
+
+// bench/index.mjs uses the same seeds and generator, so its random set and queries are
+// bit-identical to these.
+const RANDOM_SEED: u64 = 0x5eed_0001;
+const QUERY_SEED: u64 = 0x5eed_0002;
+const TEXT_SEED: u64 = 0x5eed_0003;
+
+/// splitmix64: fixed, well-spread values without a rand dependency, easy to mirror in JS.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` by multiply-shift (bias below 2^-40 for these `n`).
+    fn below(&mut self, n: u64) -> u64 {
+        ((u128::from(self.next()) * u128::from(n)) >> 64) as u64
+    }
+}
+
+fn home() -> PathBuf {
+    PathBuf::from(std::env::var_os("HOME").unwrap_or_default())
+}
+
+fn corpus_dir() -> PathBuf {
+    std::env::var_os("SIMPRINT_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| home().join(".cache/simprint/corpus"))
+}
+
+fn cache_path(n: usize) -> PathBuf {
+    home().join(format!(".cache/simprint/bench/realtext-{n}.u64"))
+}
+
+/// en.txt followed by zh.txt, or a message saying how to get them.
+fn load_corpus() -> Result<String, String> {
+    let dir = corpus_dir();
+    let mut text = String::new();
+    for name in ["en.txt", "zh.txt"] {
+        let path = dir.join(name);
+        let part = std::fs::read_to_string(&path).map_err(|e| {
+            format!(
+                "cannot read {}: {e}\n\
+                 Fetch the corpus first with `python3 scripts/corpus.py` \
+                 (or point SIMPRINT_CORPUS at a folder holding en.txt and zh.txt).",
+                path.display()
+            )
+        })?;
+        text.push_str(&part);
+    }
+    Ok(text)
+}
+
+fn random_set(n: usize) -> Vec<u64> {
+    let mut rng = SplitMix64(RANDOM_SEED);
+    (0..n).map(|_| rng.next()).collect()
+}
+
+/// Byte ranges of `n` random windows of 300–800 characters.
+fn windows(text: &str, n: usize) -> Vec<(usize, usize)> {
+    let bounds: Vec<usize> = text
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain([text.len()])
+        .collect();
+    let chars = (bounds.len() - 1) as u64;
+    let mut rng = SplitMix64(TEXT_SEED);
+    (0..n)
+        .map(|_| {
+            let len = WINDOW_CHARS.0 + rng.below(WINDOW_CHARS.1 - WINDOW_CHARS.0 + 1);
+            let start = rng.below(chars - len + 1);
+            (bounds[start as usize], bounds[(start + len) as usize])
+        })
+        .collect()
+}
+
+fn fingerprint64(text: &str) -> u64 {
+    simprint::fingerprint(text).value() as u64
+}
+
+/// Fingerprints every window, on every core (this is set-up, not a measurement).
+fn fingerprint_windows(text: &str, windows: &[(usize, usize)]) -> Vec<u64> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = windows.len().div_ceil(threads).max(1);
+    let mut out = vec![0u64; windows.len()];
+    std::thread::scope(|s| {
+        for (ws, outs) in windows.chunks(chunk).zip(out.chunks_mut(chunk)) {
+            s.spawn(move || {
+                for (o, &(a, b)) in outs.iter_mut().zip(ws) {
+                    *o = fingerprint64(&text[a..b]);
+                }
+            });
+        }
+    });
+    out
+}
+
+fn read_cache(path: &Path, n: usize) -> Option<Vec<u64>> {
+    let bytes = std::fs::read(path).ok()?;
+    (bytes.len() == n * 8).then(|| {
+        bytes
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+            .collect()
+    })
+}
+
+fn write_cache(path: &Path, fps: &[u64]) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let bytes: Vec<u8> = fps.iter().flat_map(|v| v.to_le_bytes()).collect();
+    // Write then rename, so a reader never sees a half-written file.
+    let tmp = path.with_extension("u64.tmp");
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path)
+}
+
+/// The real-text set: from the cache when a spread sample of it matches a fresh computation
+/// (the corpus or the fingerprint may have changed), else computed and cached.
+fn realtext_set(text: &str, n: usize) -> Result<Vec<u64>, String> {
+    let path = cache_path(n);
+    let windows = windows(text, n);
+    let step = (n / CACHE_SAMPLES).max(1);
+    if let Some(cached) = read_cache(&path, n) {
+        let fresh = (0..n).step_by(step).all(|i| {
+            let (a, b) = windows[i];
+            cached[i] == fingerprint64(&text[a..b])
+        });
+        if fresh {
+            println!("real text: {n} fingerprints from {}", path.display());
+            return Ok(cached);
+        }
+        println!("real text: {} is stale; recomputing", path.display());
+    }
+    let t = Instant::now();
+    let fps = fingerprint_windows(text, &windows);
+    write_cache(&path, &fps).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    println!(
+        "real text: fingerprinted {n} windows in {:.1} s, wrote {}",
+        t.elapsed().as_secs_f64(),
+        path.display()
+    );
+    Ok(fps)
+}
+
+/// Alternating: a stored fingerprint with 0–3 distinct random bits flipped, then a random value.
+fn queries(fps: &[u64], count: usize) -> Vec<u64> {
+    let mut rng = SplitMix64(QUERY_SEED);
+    (0..count)
+        .map(|i| {
+            if i % 2 == 1 {
+                return rng.next();
+            }
+            let base = fps[rng.below(fps.len() as u64) as usize];
+            let flips = rng.below(4) as u32;
+            let mut mask = 0u64;
+            while mask.count_ones() < flips {
+                mask |= 1 << rng.below(64);
+            }
+            base ^ mask
+        })
+        .collect()
+}
+
+fn fp(v: u64) -> Fingerprint {
+    Fingerprint::new(u128::from(v), WIDTH).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn median(xs: &[f64]) -> f64 {
+    let mut s = xs.to_vec();
+    s.sort_by(f64::total_cmp);
+    let m = s.len() / 2;
+    if s.len() % 2 == 1 {
+        s[m]
+    } else {
+        (s[m - 1] + s[m]) / 2.0
+    }
+}
+
+/// Nearest-rank percentile.
+fn percentile(xs: &[f64], p: f64) -> f64 {
+    let mut s = xs.to_vec();
+    s.sort_by(f64::total_cmp);
+    let rank = ((p / 100.0 * s.len() as f64).ceil() as usize).clamp(1, s.len());
+    s[rank - 1]
+}
+
+fn us(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e6
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// Median milliseconds of `RUNS` runs of `f`, and its last result.
+fn median_ms<T>(mut f: impl FnMut() -> T) -> (f64, T) {
+    let mut times = Vec::new();
+    let mut last = None;
+    for _ in 0..RUNS {
+        let t = Instant::now();
+        let r = black_box(f());
+        times.push(ms(t.elapsed()));
+        last = Some(r);
+    }
+    (median(&times), last.unwrap_or_else(|| unreachable!()))
+}
+
+fn build(items: &[(u64, Fingerprint)]) -> (Duration, Index) {
+    let t = Instant::now();
+    let mut index = Index::new(WIDTH, K).unwrap_or_else(|e| panic!("{e}"));
+    index
+        .insert_many(items.iter().copied())
+        .unwrap_or_else(|e| panic!("{e}"));
+    (t.elapsed(), index)
+}
+
+/// One column of a set's table: the measurements at one size.
+fn measure(fps: &[u64]) -> Vec<String> {
+    let n = fps.len();
+    let items: Vec<(u64, Fingerprint)> = (0u64..).zip(fps.iter().map(|&v| fp(v))).collect();
+    let (build1, first) = build(&items);
+    drop(first);
+    let (build2, index) = build(&items);
+    drop(items);
+    assert_eq!(index.len(), n);
+    let plan = index.plan();
+
+    let qs = queries(fps, QUERIES);
+    let qfps: Vec<Fingerprint> = qs.iter().map(|&v| fp(v)).collect();
+    let mut hits = 0usize;
+    for &q in &qfps {
+        hits += index.query(black_box(q)).map_or(0, |r| r.len());
+    }
+    let mut times = Vec::with_capacity(QUERIES);
+    for &q in &qfps {
+        let t = Instant::now();
+        // The result is dropped inside the timing: freeing it is part of a query's cost.
+        black_box(index.query(black_box(q)).map(|r| r.len()).ok());
+        times.push(us(t.elapsed()));
+    }
+    let t = Instant::now();
+    for &q in &qfps {
+        black_box(index.query(black_box(q)).map(|r| r.len()).ok());
+    }
+    let mean = us(t.elapsed()) / QUERIES as f64;
+    let near: Vec<f64> = times.iter().copied().step_by(2).collect();
+    let random: Vec<f64> = times.iter().copied().skip(1).step_by(2).collect();
+
+    // The scan is the reference: the index must find exactly what it finds.
+    let mut scan_times = Vec::with_capacity(SCAN_QUERIES);
+    for (&q, &f) in qs.iter().zip(&qfps).take(SCAN_QUERIES) {
+        let t = Instant::now();
+        let found = black_box(scan64(black_box(q), black_box(fps), K));
+        scan_times.push(us(t.elapsed()));
+        let by_index = index.query(f).map_or(usize::MAX, |r| r.len());
+        assert_eq!(
+            found.len(),
+            by_index,
+            "index and scan disagree on {q:#018x}"
+        );
+    }
+
+    let (pairs_ms, pairs) = median_ms(|| index.pairs().map_or(0, |p| p.len()));
+    let (to_ms, bytes) = median_ms(|| index.to_bytes());
+    let (from_ms, loaded) = median_ms(|| Index::from_bytes(&bytes));
+    assert_eq!(loaded.map(|l| l.len()).ok(), Some(n));
+
+    vec![
+        format!("{:.1}", ms(build1)),
+        format!("{:.1}", ms(build2)),
+        format!(
+            "{} blocks, {} tables, {} seg",
+            plan.blocks().len(),
+            plan.tables().len(),
+            index.segments()
+        ),
+        format!("{:.1}", index.memory_bytes() as f64 / n as f64),
+        format!("{:.2}", median(&times)),
+        format!("{:.2}", percentile(&times, 99.0)),
+        format!("{:.2}", mean),
+        format!("{:.2}", median(&near)),
+        format!("{:.2}", median(&random)),
+        format!("{:.2}", hits as f64 / QUERIES as f64),
+        format!("{:.0}", median(&scan_times)),
+        format!("{:.0}", median(&scan_times) / median(&times)),
+        format!("{pairs_ms:.1}"),
+        format!("{pairs}"),
+        format!("{to_ms:.1}"),
+        format!("{from_ms:.1}"),
+        format!("{}", bytes.len()),
+    ]
+}
+
+const ROWS: [&str; 17] = [
+    "build, run 1 (ms)",
+    "build, run 2 (ms)",
+    "plan",
+    "memory per fingerprint (bytes)",
+    "query median (µs)",
+    "query p99 (µs)",
+    "query mean, one loop (µs)",
+    "query median, stored ±0–3 bits (µs)",
+    "query median, random (µs)",
+    "matches per query (mean)",
+    "linear scan median (µs)",
+    "scan median / query median",
+    "all pairs (ms)",
+    "pairs within 3",
+    "to_bytes (ms)",
+    "from_bytes (ms)",
+    "bytes length",
+];
+
+fn print_table(title: &str, columns: &[(usize, Vec<String>)]) {
+    let mut header = vec!["measure".to_string()];
+    header.extend(columns.iter().map(|(n, _)| format!("N = {n}")));
+    let mut rows = vec![header];
+    for (r, name) in ROWS.iter().enumerate() {
+        let mut row = vec![name.to_string()];
+        row.extend(columns.iter().map(|(_, c)| c[r].clone()));
+        rows.push(row);
+    }
+    let width = |i: usize| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..rows[0].len()).map(width).collect();
+    println!("\n{title}");
+    for (i, row) in rows.iter().enumerate() {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(c, (cell, &w))| {
+                let pad = " ".repeat(w - cell.chars().count());
+                if c == 0 {
+                    format!("{cell}{pad}")
+                } else {
+                    format!("{pad}{cell}")
+                }
+            })
+            .collect();
+        println!("{}", cells.join("  "));
+        if i == 0 {
+            let rule: Vec<String> = widths.iter().map(|&w| "-".repeat(w)).collect();
+            println!("{}", rule.join("  "));
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let text = match load_corpus() {
+        Ok(text) => text,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let largest = SIZES[SIZES.len() - 1];
+    let realtext = match realtext_set(&text, largest) {
+        Ok(fps) => fps,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    drop(text);
+    let random = random_set(largest);
+
+    let overhead: Vec<f64> = (0..10_000)
+        .map(|_| {
+            let t = Instant::now();
+            us(black_box(t).elapsed())
+        })
+        .collect();
+    println!(
+        "simprint index, native; k = {K}, width {WIDTH}; {QUERIES} queries (half stored ±0–3 bits, \
+         half random), scan over {SCAN_QUERIES}, pairs and bytes median of {RUNS}"
+    );
+    println!(
+        "POPCNT instruction: {}; timer overhead per timed query: {:.3} µs (median)",
+        if cfg!(target_feature = "popcnt") {
+            "yes"
+        } else {
+            "no (baseline x86-64)"
+        },
+        median(&overhead)
+    );
+    println!(
+        "random set check: fps[0] = {:#018x}, fps[{}] = {:#018x}",
+        random[0],
+        largest - 1,
+        random[largest - 1]
+    );
+
+    for (title, set) in [
+        ("random (splitmix64)", &random),
+        (
+            "real text (clustered): windows of en.txt + zh.txt",
+            &realtext,
+        ),
+    ] {
+        // The smaller sets are prefixes of the largest.
+        let columns: Vec<(usize, Vec<String>)> =
+            SIZES.iter().map(|&n| (n, measure(&set[..n]))).collect();
+        print_table(title, &columns);
+    }
+    ExitCode::SUCCESS
+}

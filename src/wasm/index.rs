@@ -511,12 +511,27 @@ pub fn scan(
         }
     })?;
     crate::index::plan::check_k(width, k).map_err(err)?;
-    let fps = read_fps(&fingerprints, width)?;
-    let hits = if width <= 64 {
-        let fps: Vec<u64> = fps.iter().map(|&v| v as u64).collect();
-        crate::scan64(q as u64, &fps, k)
-    } else {
-        crate::scan128(q, &fps, k)
+    let hits = match fingerprints.dyn_ref::<BigUint64Array>() {
+        // The common case copies the array once and scans it as it is.
+        Some(a) if width <= 64 => {
+            let fps = a.to_vec();
+            if width < 64 {
+                if let Some(i) = fps.iter().position(|&v| v >> width != 0) {
+                    check_fits(u128::from(fps[i]), width)
+                        .map_err(|e| JsError::new(&format!("fingerprints[{i}]: {e}")))?;
+                }
+            }
+            crate::scan64(q as u64, &fps, k)
+        }
+        _ => {
+            let fps = read_fps(&fingerprints, width)?;
+            if width <= 64 {
+                let fps: Vec<u64> = fps.iter().map(|&v| v as u64).collect();
+                crate::scan64(q as u64, &fps, k)
+            } else {
+                crate::scan128(q, &fps, k)
+            }
+        }
     };
     let out: Vec<JsHit> = hits
         .iter()

@@ -180,6 +180,7 @@ const bad = [
   ['truncated', () => sp.Index.fromBytes(good.slice(0, good.length - 1)), /truncated or corrupted/],
   ['flipped byte', () => { const b = good.slice(); b[30] ^= 1; return sp.Index.fromBytes(b); }, /checksum mismatch/],
   ['hostile count', () => { const b = good.slice(); new DataView(b.buffer).setBigUint64(16, 1n << 60n, true); return sp.Index.fromBytes(b); }, /header says 1152921504606846976 entries/],
+  ['scan value wider than width', () => sp.scan(1n, BigUint64Array.from([1n, 256n]), 1, 8), /fingerprints\[1\]: value needs 9 bits but the width is 8/],
   ['scan without k', () => sp.scan(1n, [1n]), /k is required/],
   ['distances wrong array', () => sp.distances(1n, [1n]), /fingerprints must be a BigUint64Array, got an array/],
 ];

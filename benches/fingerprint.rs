@@ -7,41 +7,16 @@
 //! `cargo bench` uses the release profile and builds for the baseline x86-64 CPU (no POPCNT
 //! instruction unless `RUSTFLAGS="-C target-cpu=native"` asks for it).
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use criterion::{Criterion, SamplingMode, Throughput};
 use simprint::{hamming64, Fingerprinter, Options, Tokenizer};
 
+mod common;
+use common::load_corpus;
+
 const HAYSTACK_LEN: usize = 1_000_000;
-
-fn corpus_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("SIMPRINT_CORPUS") {
-        return PathBuf::from(dir);
-    }
-    let home = std::env::var_os("HOME").unwrap_or_default();
-    PathBuf::from(home).join(".cache/simprint/corpus")
-}
-
-/// (name, text) of en.txt and zh.txt, or a message saying how to get them.
-fn load_corpus() -> Result<Vec<(&'static str, String)>, String> {
-    let dir = corpus_dir();
-    let mut texts = Vec::new();
-    for name in ["en.txt", "zh.txt"] {
-        let path = dir.join(name);
-        let text = std::fs::read_to_string(&path).map_err(|e| {
-            format!(
-                "cannot read {}: {e}\n\
-                 Fetch the corpus first with `python3 scripts/corpus.py` \
-                 (or point SIMPRINT_CORPUS at a folder holding en.txt and zh.txt).",
-                path.display()
-            )
-        })?;
-        texts.push((name, text));
-    }
-    Ok(texts)
-}
 
 fn fingerprint_benches(c: &mut Criterion, texts: &[(&'static str, String)]) {
     let variants = [

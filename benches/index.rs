@@ -19,6 +19,9 @@ use std::time::{Duration, Instant};
 
 use simprint::{scan64, Fingerprint, Index};
 
+mod common;
+use common::{home, load_corpus};
+
 const WIDTH: u32 = 64;
 const K: u32 = 3;
 const SIZES: [usize; 2] = [100_000, 1_000_000];
@@ -54,37 +57,8 @@ impl SplitMix64 {
     }
 }
 
-fn home() -> PathBuf {
-    PathBuf::from(std::env::var_os("HOME").unwrap_or_default())
-}
-
-fn corpus_dir() -> PathBuf {
-    std::env::var_os("SIMPRINT_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| home().join(".cache/simprint/corpus"))
-}
-
 fn cache_path(n: usize) -> PathBuf {
     home().join(format!(".cache/simprint/bench/realtext-{n}.u64"))
-}
-
-/// en.txt followed by zh.txt, or a message saying how to get them.
-fn load_corpus() -> Result<String, String> {
-    let dir = corpus_dir();
-    let mut text = String::new();
-    for name in ["en.txt", "zh.txt"] {
-        let path = dir.join(name);
-        let part = std::fs::read_to_string(&path).map_err(|e| {
-            format!(
-                "cannot read {}: {e}\n\
-                 Fetch the corpus first with `python3 scripts/corpus.py` \
-                 (or point SIMPRINT_CORPUS at a folder holding en.txt and zh.txt).",
-                path.display()
-            )
-        })?;
-        text.push_str(&part);
-    }
-    Ok(text)
 }
 
 fn random_set(n: usize) -> Vec<u64> {
@@ -384,8 +358,9 @@ fn print_table(title: &str, columns: &[(usize, Vec<String>)]) {
 }
 
 fn main() -> ExitCode {
+    // en.txt followed by zh.txt.
     let text = match load_corpus() {
-        Ok(text) => text,
+        Ok(texts) => texts.into_iter().map(|(_, t)| t).collect::<String>(),
         Err(message) => {
             eprintln!("{message}");
             return ExitCode::FAILURE;

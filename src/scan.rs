@@ -16,11 +16,6 @@ pub struct Hit {
     pub distance: u32,
 }
 
-fn sorted(mut hits: Vec<Hit>) -> Vec<Hit> {
-    hits.sort_unstable_by_key(|h| (h.distance, h.index));
-    hits
-}
-
 /// Every position `i` with `hamming(query, fps[i]) <= k`, sorted by distance, then position.
 ///
 /// ```
@@ -28,15 +23,7 @@ fn sorted(mut hits: Vec<Hit>) -> Vec<Hit> {
 /// assert_eq!(hits.iter().map(|h| h.index).collect::<Vec<_>>(), [0, 2]);
 /// ```
 pub fn scan64(query: u64, fps: &[u64], k: u32) -> Vec<Hit> {
-    sorted(
-        fps.iter()
-            .enumerate()
-            .filter_map(|(index, &fp)| {
-                let distance = (fp ^ query).count_ones();
-                (distance <= k).then_some(Hit { index, distance })
-            })
-            .collect(),
-    )
+    scan_by(fps, k, |&fp| (fp ^ query).count_ones())
 }
 
 /// [`scan64`] for fingerprints wider than 64 bits.
@@ -46,15 +33,20 @@ pub fn scan64(query: u64, fps: &[u64], k: u32) -> Vec<Hit> {
 /// assert_eq!(hits, [simprint::Hit { index: 1, distance: 0 }]);
 /// ```
 pub fn scan128(query: u128, fps: &[u128], k: u32) -> Vec<Hit> {
-    sorted(
-        fps.iter()
-            .enumerate()
-            .filter_map(|(index, &fp)| {
-                let distance = (fp ^ query).count_ones();
-                (distance <= k).then_some(Hit { index, distance })
-            })
-            .collect(),
-    )
+    scan_by(fps, k, |&fp| (fp ^ query).count_ones())
+}
+
+fn scan_by<T>(fps: &[T], k: u32, distance: impl Fn(&T) -> u32) -> Vec<Hit> {
+    let mut hits: Vec<Hit> = fps
+        .iter()
+        .enumerate()
+        .filter_map(|(index, fp)| {
+            let distance = distance(fp);
+            (distance <= k).then_some(Hit { index, distance })
+        })
+        .collect();
+    hits.sort_unstable_by_key(|h| (h.distance, h.index));
+    hits
 }
 
 /// The distance from `query` to every fingerprint of `fps`, in order, into `out` (cleared

@@ -54,7 +54,7 @@ pub use explain::{explain_hashes, ExplainedFeature, Explanation};
 pub use fingerprint::{Fingerprint, MAX_WIDTH};
 pub use hash::{FeatureHasher, Key};
 pub use index::plan::{Block, Plan, TableSpec, MAX_TABLES};
-pub use index::{Index, Match, Pair};
+pub use index::{Candidate, Index, Match, Pair};
 pub use pipeline::{fingerprint, fingerprint_hashes, Fingerprinter, Options, Weighting};
 pub use scan::{distances64, scan128, scan64, Hit};
 pub use tokenize::{Tokenizer, MAX_N};

@@ -101,6 +101,20 @@ fn check_queries(index: &Index, model: &BTreeMap<u64, u128>, rng: &mut Rng, widt
                 "query {q:x} within {kq} (index k {k}, plan {:?})",
                 index.plan()
             );
+            // The examined candidates, accepted and deduplicated, are the answer.
+            let mut accepted: Vec<Match> = index
+                .explain_query(fp(q, width), kq)
+                .unwrap()
+                .iter()
+                .filter(|c| c.accepted)
+                .map(|c| Match {
+                    id: c.id,
+                    distance: c.distance,
+                })
+                .collect();
+            accepted.sort_by_key(|m| (m.distance, m.id));
+            accepted.dedup();
+            assert_eq!(accepted, brute(model, q, kq));
         }
     }
 }
@@ -145,6 +159,10 @@ proptest! {
         prop_assert_eq!(index.len(), model.len());
         check_queries(&index, &model, &mut rng, width);
         prop_assert_eq!(index.pairs().unwrap(), brute_pairs(&model, k));
+        let mut compacted = index.clone();
+        compacted.compact();
+        prop_assert!(compacted.segments() <= 1);
+        check_queries(&compacted, &model, &mut rng, width);
 
         // The byte format keeps every answer.
         let loaded = Index::from_bytes(&index.to_bytes()).unwrap();

@@ -36,6 +36,28 @@ pub struct Match {
     pub distance: u32,
 }
 
+/// A stored fingerprint a query examined: where it was found and whether the distance check
+/// accepted it (see [`Index::explain_query`]).
+///
+/// ```
+/// let c = simprint::Candidate { id: 3, distance: 5, segment: Some(0), table: Some(2), accepted: false };
+/// assert!(!c.accepted);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Candidate {
+    /// The id it is stored under.
+    pub id: u64,
+    /// Its Hamming distance to the query.
+    pub distance: u32,
+    /// The segment holding it; `None` for the insert buffer, which is scanned.
+    pub segment: Option<u32>,
+    /// The table (index into the segment plan's tables) whose bucket held it; `None` when it
+    /// was scanned (the buffer, a segment planned as a scan, or `k` above the index's `k`).
+    pub table: Option<u32>,
+    /// True when its distance is within the query's `k`.
+    pub accepted: bool,
+}
+
 /// Two stored fingerprints within `k` of each other (`a < b`).
 ///
 /// ```
@@ -200,6 +222,49 @@ impl<B: Bits> Engine<B> {
             .iter()
             .flat_map(|s| s.entries())
             .chain(self.buffer.iter().copied())
+    }
+
+    fn examine(&self, q: B, k: u32) -> Vec<Candidate> {
+        let mut out = Vec::new();
+        for (segment, s) in self.segments.iter().enumerate() {
+            let mut seen = |id, distance, table| {
+                out.push(Candidate {
+                    id,
+                    distance,
+                    segment: Some(segment as u32),
+                    table,
+                    accepted: distance <= k,
+                });
+            };
+            if k <= self.k {
+                s.examine(q, &mut seen);
+            } else {
+                // Beyond the tables' k the query scans.
+                s.scan(q, u32::MAX, &mut |id, d| seen(id, d, None));
+            }
+        }
+        for &(id, fp) in &self.buffer {
+            let distance = fp.distance(q);
+            out.push(Candidate {
+                id,
+                distance,
+                segment: None,
+                table: None,
+                accepted: distance <= k,
+            });
+        }
+        out
+    }
+
+    /// Merges the buffer and every segment into one segment planned for the total.
+    fn compact(&mut self) {
+        let all: Vec<(u64, B)> = self.entries().collect();
+        self.segments.clear();
+        self.buffer.clear();
+        if !all.is_empty() {
+            let plan = self.plan_for(all.len());
+            self.segments.push(Segment::build(plan, all));
+        }
     }
 
     fn query(&self, q: B, k: u32) -> Vec<Match> {
@@ -574,6 +639,44 @@ impl Index {
         let v = self.check(&fp)?;
         check_k(self.width(), k)?;
         Ok(engine!(&self.inner, e => e.query(Bits::from_u128(v), k)))
+    }
+
+    /// Every fingerprint a query within `k` examines, in the order it examines them, with the
+    /// table that found it and whether the distance check accepted it: the lookup made
+    /// visible, for teaching and debugging. An id may appear once per table that holds it in
+    /// the query's bucket. The accepted ones, deduplicated, are [`Index::query_within`]'s answer.
+    ///
+    /// ```
+    /// use simprint::{Fingerprint, Index, Plan};
+    /// let mut index = Index::with_plan(Plan::with_blocks(64, 3, 4)?)?;
+    /// index.insert_many((0..300u64).map(|i| (i, Fingerprint::new(u128::from(i), 64).unwrap())))?;
+    /// index.compact();
+    /// let seen = index.explain_query(Fingerprint::new(0, 64)?, 3)?;
+    /// assert!(seen.iter().all(|c| c.table.is_some()));
+    /// assert!(seen.iter().any(|c| !c.accepted)); // same bucket, too far
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn explain_query(&self, fp: Fingerprint, k: u32) -> Result<Vec<Candidate>, Error> {
+        let v = self.check(&fp)?;
+        check_k(self.width(), k)?;
+        Ok(engine!(&self.inner, e => e.examine(Bits::from_u128(v), k)))
+    }
+
+    /// Merges everything into one segment planned for the total size: the fastest layout
+    /// for queries after loading (bulk loads with [`Index::insert_many`] are one already).
+    ///
+    /// ```
+    /// use simprint::{Fingerprint, Index};
+    /// let mut index = Index::new(64, 3)?;
+    /// for i in 0..1000u64 {
+    ///     index.insert(i, Fingerprint::new(u128::from(i) << 40, 64)?)?;
+    /// }
+    /// index.compact();
+    /// assert_eq!(index.segments(), 1);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn compact(&mut self) {
+        engine!(&mut self.inner, e => e.compact())
     }
 
     /// Every pair of stored fingerprints within the index's `k`, sorted by distance, then ids.

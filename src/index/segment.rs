@@ -231,6 +231,29 @@ impl<B: Bits> Segment<B> {
             .map(|s| (self.ids[s], self.fps[s]))
     }
 
+    /// Calls `seen(id, distance, table)` for every live fingerprint a query for `q` examines:
+    /// each one in `q`'s bucket of each table (`Some(table)`), or every one when the plan is a
+    /// scan (`None`). For teaching and debugging; [`Segment::query`] is the fast path.
+    pub(crate) fn examine(&self, q: B, seen: &mut impl FnMut(u64, u32, Option<u32>)) {
+        if self.tables.is_empty() {
+            for (slot, &fp) in self.fps.iter().enumerate() {
+                if !self.is_dead(slot) {
+                    seen(self.ids[slot], fp.distance(q), None);
+                }
+            }
+            return;
+        }
+        for (t, table) in self.tables.iter().enumerate() {
+            let range = table.bucket(q);
+            for i in range {
+                let slot = table.slots[i] as usize;
+                if !self.is_dead(slot) {
+                    seen(self.ids[slot], table.fps[i].distance(q), Some(t as u32));
+                }
+            }
+        }
+    }
+
     /// Calls `found(id, distance)` for each live fingerprint within `k` of `q`, possibly more
     /// than once per id (one per table that holds it). `k` must not exceed the plan's `k`
     /// unless the plan is a scan.

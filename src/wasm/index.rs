@@ -49,6 +49,17 @@ export interface IndexPlan {
 export interface IndexMatch { id: number; distance: number; }
 /** Two stored fingerprints within k (a < b). */
 export interface IndexPair { a: number; b: number; distance: number; }
+/** A stored fingerprint a query examined (see Index.explainQuery). */
+export interface IndexCandidate {
+  id: number;
+  distance: number;
+  /** The segment holding it, or null for the insert buffer (scanned). */
+  segment: number | null;
+  /** The table of the segment's plan whose bucket held it, or null when it was scanned. */
+  table: number | null;
+  /** True when the distance is within the query's k. */
+  accepted: boolean;
+}
 /** A fingerprint found by a scan: its position in the scanned array. */
 export interface ScanHit { index: number; distance: number; }
 "#;
@@ -181,6 +192,15 @@ struct JsPair {
     a: f64,
     b: f64,
     distance: u32,
+}
+
+#[derive(Serialize)]
+struct JsCandidate {
+    id: f64,
+    distance: u32,
+    segment: Option<u32>,
+    table: Option<u32>,
+    accepted: bool,
 }
 
 #[derive(Serialize)]
@@ -391,6 +411,42 @@ impl Index {
             })
             .collect();
         to_js(&out)
+    }
+
+    /// Every fingerprint a query within `k` (default: the index's k) examines, in order, with
+    /// the table whose bucket held it and whether the distance check accepted it.
+    #[wasm_bindgen(js_name = explainQuery, unchecked_return_type = "IndexCandidate[]")]
+    pub fn explain_query(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "bigint")] fingerprint: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number")] k: Option<JsValue>,
+    ) -> Result<JsValue, JsError> {
+        let fp = read_value("fingerprint", &fingerprint, self.inner.width())?;
+        let k = read_k(&k, self.inner.k())?;
+        let seen = self.inner.explain_query(fp, k).map_err(err)?;
+        let out: Vec<JsCandidate> = seen
+            .iter()
+            .map(|c| JsCandidate {
+                id: c.id as f64,
+                distance: c.distance,
+                segment: c.segment,
+                table: c.table,
+                accepted: c.accepted,
+            })
+            .collect();
+        to_js(&out)
+    }
+
+    /// Merges everything into one segment planned for the total: the fastest layout for
+    /// queries after loading one at a time.
+    pub fn compact(&mut self) {
+        self.inner.compact();
+    }
+
+    /// How many segments (immutable runs with their own tables) the index has.
+    #[wasm_bindgen(getter)]
+    pub fn segments(&self) -> u32 {
+        self.inner.segments() as u32
     }
 
     /// Every pair of stored fingerprints within `k` (default: the index's k), sorted by

@@ -143,6 +143,22 @@ test('explicit plans and the plan description', () => {
   big.free();
 });
 
+test('explainQuery shows the tables at work; compact merges segments', () => {
+  const index = new sp.Index({ k: 3, blocks: 4 });
+  const next = rng(9);
+  for (let i = 0; i < 600; i++) index.insert(i, next());
+  assert.ok(index.segments >= 1);
+  index.compact();
+  assert.equal(index.segments, 1);
+  const q = index.get(17) ^ 0b101n;
+  const seen = index.explainQuery(q);
+  assert.ok(seen.every((c) => c.segment === 0 && c.table >= 0 && c.table < 4));
+  const accepted = [...new Set(seen.filter((c) => c.accepted).map((c) => c.id))];
+  assert.deepEqual(accepted.sort((a, b) => a - b), index.query(q).map((m) => m.id).sort((a, b) => a - b));
+  assert.ok(seen.some((c) => c.id === 17 && c.distance === 2));
+  index.free();
+});
+
 test('linear scan and distances', () => {
   const fps = BigUint64Array.from([0b1010n, 0n, 0b1011n, 0xffffn]);
   assert.deepEqual(sp.scan(0b1010n, fps, 1), [{ index: 0, distance: 0 }, { index: 2, distance: 1 }]);

@@ -12,6 +12,23 @@ test('3-bit worked example: V = (-4, -2, 6), fingerprint 001', () => {
   assert.equal(sp.fingerprintHashes(hashes, 3), 0b001n);
 });
 
+test('Accumulator steps through the 3-bit worked example', () => {
+  const acc = new sp.Accumulator(3);
+  const steps = [];
+  for (const [h, w] of [[0b101n, 1], [0b011n, 2], [0b100n, 0], [0b001n, 3], [0b110n, 0]]) {
+    acc.add(h, w);
+    steps.push([...acc.v]);
+  }
+  assert.deepEqual(steps, [[1, -1, 1], [-1, 1, 3], [-1, 1, 3], [-4, -2, 6], [-4, -2, 6]]);
+  assert.equal(acc.bits, '001');
+  assert.equal(acc.fingerprint, 1n);
+  assert.throws(() => acc.add(0b1000n, 1), /value needs 4 bits but the width is 3/);
+  assert.throws(() => acc.add(1n, NaN), /weight must be a finite number/);
+  assert.deepEqual([...acc.v], [-4, -2, 6], 'a rejected add leaves V unchanged');
+  assert.ok(acc.v instanceof Float64Array);
+  acc.free();
+});
+
 test('6-bit worked example: V = (9, -9, 1, -1, 1, 9), fingerprint 101011', () => {
   const hashes = [[0b100101n, 4], [0b101011n, 5]];
   const e = sp.explainHashes(hashes, 6);

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Fetches real documentation text for measurements (not for tests).
 
-Downloads Debian's `debian-handbook` package with `apt-get download` (nothing is installed),
-unpacks it with `dpkg-deb -x`, and turns the English (en-US) and Simplified Chinese (zh-CN)
+Downloads Debian's `debian-handbook` package (and, as a second, unrelated source,
+`debian-reference-en` and `debian-reference-zh-cn`) with `apt-get download` (nothing is
+installed), unpacks them with `dpkg-deb -x`, and turns the English and Simplified Chinese
 HTML pages into plain-text documents: one file per page, paragraphs separated by blank lines.
 
     python3 scripts/corpus.py [OUT]      # default OUT: ~/.cache/simprint/corpus
 
-Prints the folder; it holds en/*.txt and zh/*.txt, and en.txt / zh.txt (all pages joined).
+Prints the folder; it holds en/*.txt and zh/*.txt (the handbook), en.txt / zh.txt (all its
+pages joined), and other-en/*.txt, other-zh/*.txt (the Debian Reference).
 """
 import html.parser
 import os
@@ -17,6 +19,7 @@ import sys
 import tempfile
 
 PACKAGE = "debian-handbook"
+OTHER = {"en": "debian-reference-en", "zh": "debian-reference-zh-cn"}
 
 
 class Text(html.parser.HTMLParser):
@@ -55,7 +58,7 @@ class Text(html.parser.HTMLParser):
 def main():
     out = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else
                        os.path.expanduser("~/.cache/simprint/corpus"))
-    if (out / "en.txt").exists() and (out / "zh.txt").exists():
+    if (out / "en.txt").exists() and (out / "zh.txt").exists() and (out / "other-zh").exists():
         print(out)
         return
     with tempfile.TemporaryDirectory() as tmp:
@@ -76,6 +79,21 @@ def main():
                     (out / lang / (page.stem + ".txt")).write_text(text + "\n", encoding="utf-8")
                     joined.append(text)
             (out / f"{lang}.txt").write_text("\n\n".join(joined) + "\n", encoding="utf-8")
+        for lang, package in OTHER.items():
+            subprocess.run(["apt-get", "download", package], cwd=tmp, check=True,
+                           stdout=subprocess.DEVNULL)
+            deb = next(pathlib.Path(tmp).glob(f"{package}_*.deb"))
+            subprocess.run(["dpkg-deb", "-x", str(deb), f"{tmp}/{package}"], check=True)
+            suffix = ".en.html" if lang == "en" else ".zh-cn.html"
+            (out / f"other-{lang}").mkdir(parents=True, exist_ok=True)
+            for page in sorted(pathlib.Path(tmp, package).rglob(f"*{suffix}")):
+                parser = Text()
+                parser.feed(page.read_text(encoding="utf-8"))
+                parser.flush()
+                text = "\n\n".join(parser.paragraphs)
+                if len(text) >= 2000:
+                    name = page.name[: -len(suffix)] + ".txt"
+                    (out / f"other-{lang}" / name).write_text(text + "\n", encoding="utf-8")
     print(out)
 
 

@@ -65,6 +65,13 @@ impl Accumulator {
         if !weight.is_finite() {
             return Err(Error::InvalidWeight(weight));
         }
+        self.add_trusted(hash, weight);
+        Ok(())
+    }
+
+    /// [`Accumulator::add`] for a hash known to fit and a finite weight (the pipeline's own).
+    pub(crate) fn add_trusted(&mut self, hash: u128, weight: f64) {
+        debug_assert!(check_fits(hash, self.width).is_ok() && weight.is_finite());
         for i in 0..self.width {
             let vi = &mut self.v[i as usize];
             if bit(hash, self.width, i) {
@@ -73,7 +80,6 @@ impl Accumulator {
                 *vi -= weight;
             }
         }
-        Ok(())
     }
 
     /// The current `V`, one entry per bit, bit 0 first.

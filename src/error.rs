@@ -28,7 +28,7 @@ pub enum Error {
     },
     /// A tokenizer name that is not `auto`, `words` or `chars`.
     UnknownTokenizer(String),
-    /// A weighting name that is not `tf` or `binary`.
+    /// A weighting name that is not `tf`, `logtf` or `binary`.
     UnknownWeighting(String),
     /// A hex string that is empty, too long, or holds a character that is not a hex digit.
     MalformedHex(String),
@@ -56,6 +56,10 @@ pub enum Error {
     InvalidPlan(String),
     /// Index bytes that are truncated, corrupted, of another version or inconsistent.
     Bytes(String),
+    /// A normalization name that is not `none` or `width`.
+    UnknownNormalization(String),
+    /// Options that do not fit together (why is in the text).
+    InvalidOptions(String),
 }
 
 impl fmt::Display for Error {
@@ -74,7 +78,7 @@ impl fmt::Display for Error {
             Error::UnknownWeighting(name) => {
                 write!(
                     f,
-                    "unknown weighting {name:?}: expected \"tf\" or \"binary\""
+                    "unknown weighting {name:?}: expected \"tf\", \"logtf\" or \"binary\""
                 )
             }
             Error::MalformedHex(why) => write!(f, "malformed hex: {why}"),
@@ -103,6 +107,13 @@ impl fmt::Display for Error {
             }
             Error::InvalidPlan(why) => write!(f, "invalid plan: {why}"),
             Error::Bytes(why) => f.write_str(why),
+            Error::UnknownNormalization(name) => {
+                write!(
+                    f,
+                    "unknown normalization {name:?}: expected \"none\" or \"width\""
+                )
+            }
+            Error::InvalidOptions(why) => write!(f, "invalid options: {why}"),
         }
     }
 }

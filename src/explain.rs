@@ -5,10 +5,10 @@ use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::accumulate::Accumulator;
+use crate::accumulate::{Accumulator, UnitCounter};
 use crate::error::Error;
 use crate::fingerprint::Fingerprint;
-use crate::pipeline::{Fingerprinter, Weighting};
+use crate::pipeline::Fingerprinter;
 
 /// One feature's part in a fingerprint.
 ///
@@ -54,8 +54,9 @@ impl ExplainedFeature {
 /// one row per distinct feature in order of first appearance.
 ///
 /// ```
-/// use simprint::{Fingerprinter, Options};
-/// let fp = Fingerprinter::new(Options { width: 8, ..Options::default() })?;
+/// use simprint::{Fingerprinter, Options, Weighting};
+/// let tf = Options { width: 8, weighting: Weighting::TermFrequency, ..Options::default() };
+/// let fp = Fingerprinter::new(tf)?;
 /// let e = fp.explain("to be or not to be");
 /// assert_eq!(e.fingerprint, fp.fingerprint("to be or not to be"));
 /// assert_eq!(e.v.len(), 8);
@@ -92,8 +93,9 @@ impl Fingerprinter {
     /// feature rows.
     ///
     /// ```
-    /// let fp = simprint::Fingerprinter::new(simprint::Options::default())?;
-    /// let e = fp.explain("回家罗回家罗");
+    /// use simprint::{Fingerprinter, Options, Weighting};
+    /// let tf = Options { weighting: Weighting::TermFrequency, ..Options::default() };
+    /// let e = Fingerprinter::new(tf)?.explain("回家罗回家罗");
     /// let texts: Vec<_> = e.features.iter().map(|f| f.text.clone().unwrap()).collect();
     /// assert_eq!(texts, ["回家", "家罗", "罗回"]);
     /// assert_eq!(e.features[0].weight, 2.0);
@@ -101,40 +103,55 @@ impl Fingerprinter {
     /// ```
     pub fn explain(&self, text: &str) -> Explanation {
         let folded = self.fold(text);
-        let mut rows: Vec<ExplainedFeature> = Vec::new();
+        // (text, full hash, occurrences) per distinct feature, in order of first appearance.
+        let mut found: Vec<(String, u128, u32)> = Vec::new();
         let mut index: BTreeMap<String, usize> = BTreeMap::new();
-        let binary = self.options().weighting == Weighting::Binary;
         self.options()
             .tokenizer
             .for_each_feature(&folded, |parts, sep| {
                 let feature = parts.join(sep);
                 match index.get(&feature) {
-                    Some(&i) if !binary => rows[i].weight += 1.0,
-                    Some(_) => {}
+                    Some(&i) => found[i].2 += 1,
                     None => {
-                        let hash = self.hasher().hash_str(&feature);
-                        index.insert(feature.clone(), rows.len());
-                        rows.push(ExplainedFeature {
-                            text: Some(feature),
-                            weight: 1.0,
-                            hash,
-                        });
+                        let full = self.hasher().full_hash_joined(&[&feature], "");
+                        index.insert(feature.clone(), found.len());
+                        found.push((feature, full, 1));
                     }
                 }
             });
-        let mut acc = crate::accumulate::UnitCounter::new(self.options().width);
-        let mut v = alloc::vec![0.0; self.options().width as usize];
-        for row in &rows {
-            // Counts are exact in f64 far beyond any text length.
-            for _ in 0..row.weight as u64 {
-                acc.add(row.hash);
+        let width = self.options().width;
+        let rows: Vec<ExplainedFeature> = found
+            .iter()
+            .map(|(text, full, count)| ExplainedFeature {
+                text: Some(text.clone()),
+                weight: self.weight_of(*full, *count),
+                hash: self.hasher().cut(*full),
+            })
+            .collect();
+        let (fingerprint, v) = if self.integral_weights() {
+            // Exact integer counts, as the fingerprint itself does.
+            let mut acc = UnitCounter::new(width);
+            for row in &rows {
+                // Counts are exact in f64 far beyond any text length.
+                for _ in 0..row.weight as u64 {
+                    acc.add(row.hash);
+                }
             }
-        }
-        for (out, x) in v.iter_mut().zip(acc.v()) {
-            *out = x as f64;
-        }
+            (acc.fingerprint(), acc.v().map(|x| x as f64).collect())
+        } else {
+            // Float weights are summed in full-hash order, as the fingerprint sums them.
+            let mut order: Vec<usize> = (0..found.len()).collect();
+            order.sort_unstable_by_key(|&i| found[i].1);
+            let mut acc = Accumulator::new(width).unwrap_or_else(|_| {
+                unreachable!("the width was checked when the fingerprinter was built")
+            });
+            for i in order {
+                acc.add_trusted(rows[i].hash, rows[i].weight);
+            }
+            (acc.fingerprint(), acc.v().to_vec())
+        };
         Explanation {
-            fingerprint: acc.fingerprint(),
+            fingerprint,
             v,
             features: rows,
         }
@@ -197,7 +214,7 @@ pub fn explain_hashes(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::Options;
+    use crate::pipeline::{Options, Weighting};
     use crate::tokenize::Tokenizer;
 
     #[test]
@@ -216,7 +233,11 @@ mod tests {
                 Tokenizer::Chars { n: 1 },
                 Tokenizer::Chars { n: 4 },
             ] {
-                for weighting in [Weighting::TermFrequency, Weighting::Binary] {
+                for weighting in [
+                    Weighting::TermFrequency,
+                    Weighting::LogTermFrequency,
+                    Weighting::Binary,
+                ] {
                     let options = Options {
                         width,
                         tokenizer,

@@ -39,7 +39,9 @@ pub mod error;
 pub mod explain;
 pub mod fingerprint;
 pub mod hash;
+pub mod idf;
 pub mod index;
+pub mod normalize;
 pub mod pipeline;
 pub mod scan;
 pub mod tokenize;
@@ -53,9 +55,13 @@ pub use error::Error;
 pub use explain::{explain_hashes, ExplainedFeature, Explanation};
 pub use fingerprint::{Fingerprint, MAX_WIDTH};
 pub use hash::{FeatureHasher, Key};
+pub use idf::DocumentFrequencies;
 pub use index::plan::{Block, Plan, TableSpec, MAX_TABLES};
 pub use index::{Candidate, Index, Match, Pair};
-pub use pipeline::{fingerprint, fingerprint_hashes, Fingerprinter, Options, Weighting};
+pub use pipeline::{
+    fingerprint, fingerprint_hashes, recommended_k, Fingerprinter, Normalization, Options,
+    Weighting,
+};
 pub use scan::{distances64, scan128, scan64, Hit};
 pub use tokenize::{Tokenizer, MAX_N};
 

@@ -1,13 +1,16 @@
 //! The text pipeline: options, and the fingerprinter that runs
-//! case folding → tokenizing → hashing → accumulating.
+//! normalizing → case folding → tokenizing → hashing → weighting → accumulating.
 
 use alloc::borrow::Cow;
+use alloc::string::String;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use crate::accumulate::{Accumulator, UnitCounter};
 use crate::error::Error;
 use crate::fingerprint::{check_width, Fingerprint};
 use crate::hash::{FeatureHasher, Key};
+use crate::idf::DocumentFrequencies;
 use crate::tokenize::Tokenizer;
 
 /// How much each feature of a text weighs.
@@ -15,20 +18,39 @@ use crate::tokenize::Tokenizer;
 /// ```
 /// use simprint::Weighting;
 /// assert_eq!(Weighting::from_name("binary")?, Weighting::Binary);
-/// assert_eq!(Weighting::default(), Weighting::TermFrequency);
+/// assert_eq!(Weighting::default(), Weighting::Binary);
 /// # Ok::<(), simprint::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Weighting {
     /// Each feature weighs the number of times it occurs (`"tf"`).
-    #[default]
     TermFrequency,
-    /// Each distinct feature weighs 1, however often it occurs (`"binary"`).
+    /// Each feature weighs `1 + ln(occurrences)` (`"logtf"`): repeats count, but less.
+    LogTermFrequency,
+    /// Each distinct feature weighs 1, however often it occurs (`"binary"`, the default: it
+    /// measured best, see the README's evaluation).
+    #[default]
     Binary,
 }
 
 impl Weighting {
-    /// The weighting called `"tf"` or `"binary"`.
+    /// The weight of a feature that occurs `count` times.
+    ///
+    /// ```
+    /// use simprint::Weighting;
+    /// assert_eq!(Weighting::TermFrequency.weight(3), 3.0);
+    /// assert_eq!(Weighting::Binary.weight(3), 1.0);
+    /// assert_eq!(Weighting::LogTermFrequency.weight(1), 1.0);
+    /// ```
+    pub fn weight(&self, count: u32) -> f64 {
+        match self {
+            Weighting::TermFrequency => f64::from(count),
+            Weighting::LogTermFrequency => 1.0 + libm::log(f64::from(count)),
+            Weighting::Binary => 1.0,
+        }
+    }
+
+    /// The weighting called `"tf"`, `"logtf"` or `"binary"`.
     ///
     /// ```
     /// assert!(simprint::Weighting::from_name("idf").is_err());
@@ -36,6 +58,7 @@ impl Weighting {
     pub fn from_name(name: &str) -> Result<Weighting, Error> {
         match name {
             "tf" => Ok(Weighting::TermFrequency),
+            "logtf" => Ok(Weighting::LogTermFrequency),
             "binary" => Ok(Weighting::Binary),
             other => Err(Error::UnknownWeighting(other.into())),
         }
@@ -49,15 +72,63 @@ impl Weighting {
     pub fn name(&self) -> &'static str {
         match self {
             Weighting::TermFrequency => "tf",
+            Weighting::LogTermFrequency => "logtf",
             Weighting::Binary => "binary",
+        }
+    }
+}
+
+/// Unicode normalization applied before tokenizing.
+///
+/// ```
+/// use simprint::Normalization;
+/// assert_eq!(Normalization::from_name("width")?, Normalization::Width);
+/// # Ok::<(), simprint::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Normalization {
+    /// The text as given (`"none"`).
+    None,
+    /// Width folding (`"width"`, the default): full-width and half-width forms become their
+    /// ordinary forms, so `Ｔｅｘｔ１` matches `Text1` and `ｶﾀｶﾅ` matches `カタカナ`. See
+    /// [`normalize`](crate::normalize).
+    #[default]
+    Width,
+}
+
+impl Normalization {
+    /// The normalization called `"none"` or `"width"`.
+    ///
+    /// ```
+    /// assert!(simprint::Normalization::from_name("nfc").is_err());
+    /// ```
+    pub fn from_name(name: &str) -> Result<Normalization, Error> {
+        match name {
+            "none" => Ok(Normalization::None),
+            "width" => Ok(Normalization::Width),
+            other => Err(Error::UnknownNormalization(other.into())),
+        }
+    }
+
+    /// The name [`Normalization::from_name`] reads.
+    ///
+    /// ```
+    /// assert_eq!(simprint::Normalization::Width.name(), "width");
+    /// ```
+    pub fn name(&self) -> &'static str {
+        match self {
+            Normalization::None => "none",
+            Normalization::Width => "width",
         }
     }
 }
 
 /// Everything that decides a text's fingerprint.
 ///
-/// The defaults: 64 bits, the script-aware tokenizer (CJK runs as character bigrams, other
-/// text as words), case folding on, term-frequency weights, the documented default key.
+/// The defaults, chosen by measurement (README, "Detection quality"): 64 bits, width
+/// folding, case folding, the script-aware tokenizer (CJK runs as character bigrams,
+/// other text as words), binary weights (each distinct feature counts once), the documented
+/// default key.
 ///
 /// ```
 /// use simprint::{Options, Tokenizer};
@@ -71,7 +142,10 @@ pub struct Options {
     pub width: u32,
     /// How text is cut into features (default [`Tokenizer::Auto`]).
     pub tokenizer: Tokenizer,
-    /// Lowercase the text first with Unicode's default lowercase mapping (default `true`).
+    /// Normalization before everything else (default width folding).
+    pub normalization: Normalization,
+    /// Lowercase the text (after normalizing) with Unicode's default lowercase mapping
+    /// (default `true`).
     pub case_fold: bool,
     /// How features are weighted (default term frequency).
     pub weighting: Weighting,
@@ -84,6 +158,7 @@ impl Default for Options {
         Options {
             width: 64,
             tokenizer: Tokenizer::default(),
+            normalization: Normalization::default(),
             case_fold: true,
             weighting: Weighting::default(),
             key: Key::DEFAULT,
@@ -120,6 +195,7 @@ impl Options {
 pub struct Fingerprinter {
     options: Options,
     hasher: FeatureHasher,
+    idf: Option<Arc<DocumentFrequencies>>,
 }
 
 impl Fingerprinter {
@@ -135,6 +211,7 @@ impl Fingerprinter {
         Ok(Fingerprinter {
             hasher: FeatureHasher::new(options.key, options.width)?,
             options,
+            idf: None,
         })
     }
 
@@ -159,34 +236,130 @@ impl Fingerprinter {
     /// ```
     pub fn fingerprint(&self, text: &str) -> Fingerprint {
         let text = self.fold(text);
-        let mut counter = UnitCounter::new(self.options.width);
-        match self.options.weighting {
-            Weighting::TermFrequency => {
-                // Each occurrence adds weight 1: the same V as one row per feature weighted by
-                // its count, without having to count.
-                self.options
-                    .tokenizer
-                    .for_each_feature(&text, |parts, sep| {
-                        counter.add(self.hasher.hash_joined(parts, sep));
-                    });
+        if self.options.weighting == Weighting::TermFrequency && self.idf.is_none() {
+            // Each occurrence adds weight 1: the same V as one row per feature weighted by its
+            // count, without counting. The common path: no allocation per feature.
+            let mut counter = UnitCounter::new(self.options.width);
+            self.options
+                .tokenizer
+                .for_each_feature(&text, |parts, sep| {
+                    counter.add(self.hasher.hash_joined(parts, sep));
+                });
+            return counter.fingerprint();
+        }
+        self.accumulate(&self.counts(&text))
+    }
+
+    /// [`Fingerprinter::counts`] for the document-frequency table.
+    pub(crate) fn counts_of(&self, folded: &str) -> Vec<(u128, u32)> {
+        self.counts(folded)
+    }
+
+    /// Each distinct feature of already folded `text` as (full hash, occurrences), by hash.
+    /// Distinct by the full 64/128-bit hash, not the cut one, so that at small widths two
+    /// different features with equal cut hashes both count.
+    fn counts(&self, text: &str) -> Vec<(u128, u32)> {
+        let mut full = Vec::new();
+        self.options.tokenizer.for_each_feature(text, |parts, sep| {
+            full.push(self.hasher.full_hash_joined(parts, sep));
+        });
+        full.sort_unstable();
+        let mut counts: Vec<(u128, u32)> = Vec::new();
+        for h in full {
+            match counts.last_mut() {
+                Some((last, n)) if *last == h => *n = n.saturating_add(1),
+                _ => counts.push((h, 1)),
             }
-            Weighting::Binary => {
-                // Distinct by the full 64/128-bit hash, not the cut one, so that at small
-                // widths two different features with equal cut hashes both count.
-                let mut full = Vec::new();
-                self.options
-                    .tokenizer
-                    .for_each_feature(&text, |parts, sep| {
-                        full.push(self.hasher.full_hash_joined(parts, sep));
-                    });
-                full.sort_unstable();
-                full.dedup();
-                for h in full {
+        }
+        counts
+    }
+
+    /// True when every weight is a whole number (tf or binary without IDF), so `V` is counted
+    /// exactly in integers.
+    pub(crate) fn integral_weights(&self) -> bool {
+        self.idf.is_none() && self.options.weighting != Weighting::LogTermFrequency
+    }
+
+    /// A distinct feature's weight: the weighting of its count, times its IDF if any.
+    pub(crate) fn weight_of(&self, full_hash: u128, count: u32) -> f64 {
+        let w = self.options.weighting.weight(count);
+        match &self.idf {
+            Some(idf) => w * idf.idf_of_hash(full_hash),
+            None => w,
+        }
+    }
+
+    /// The fingerprint of distinct features given as (full hash, count), summed in the given
+    /// (hash) order so float weights add up the same everywhere.
+    pub(crate) fn accumulate(&self, counts: &[(u128, u32)]) -> Fingerprint {
+        if self.integral_weights() {
+            // Whole weights: exact integer counting (a count of c adds the hash c times).
+            let mut counter = UnitCounter::new(self.options.width);
+            for &(h, c) in counts {
+                let times = if self.options.weighting == Weighting::Binary {
+                    1
+                } else {
+                    c
+                };
+                for _ in 0..times {
                     counter.add(self.hasher.cut(h));
                 }
             }
+            return counter.fingerprint();
         }
-        counter.fingerprint()
+        let mut acc = Accumulator::new(self.options.width).unwrap_or_else(|_| {
+            unreachable!("the width was checked when the fingerprinter was built")
+        });
+        for &(h, c) in counts {
+            acc.add_trusted(self.hasher.cut(h), self.weight_of(h, c));
+        }
+        acc.fingerprint()
+    }
+
+    /// Uses inverse document frequencies from `df`: each feature's weight is multiplied by
+    /// `ln((1 + N) / (1 + df)) + 1`, so features common across the corpus count less. `df`
+    /// must have been built with the same options, apart from the weighting.
+    ///
+    /// ```
+    /// use simprint::{DocumentFrequencies, Fingerprinter, Options};
+    /// let mut df = DocumentFrequencies::new(Options::default())?;
+    /// for doc in ["the cat sat", "the dog ran", "the bird flew"] {
+    ///     df.add(doc);
+    /// }
+    /// let fp = Fingerprinter::new(Options::default())?.with_document_frequencies(df)?;
+    /// let e = fp.explain("the cat");
+    /// assert!(e.features[0].weight < e.features[1].weight); // "the" is in every document
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn with_document_frequencies(
+        mut self,
+        df: impl Into<Arc<DocumentFrequencies>>,
+    ) -> Result<Fingerprinter, Error> {
+        let df = df.into();
+        let built = df.options();
+        let same = Options {
+            weighting: self.options.weighting,
+            ..*built
+        } == self.options;
+        if !same {
+            return Err(Error::InvalidOptions(String::from(
+                "the document frequencies were built with other options (tokenizer, n, \
+                 normalization, case folding, key or width): build them with these",
+            )));
+        }
+        self.idf = Some(df);
+        Ok(self)
+    }
+
+    /// The document frequencies in use, if any.
+    ///
+    /// ```
+    /// let fp = simprint::Fingerprinter::new(simprint::Options::default())?;
+    /// assert!(fp.document_frequencies().is_none());
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn document_frequencies(&self) -> Option<&DocumentFrequencies> {
+        self.idf.as_deref()
     }
 
     /// The fingerprint of caller-supplied `(feature, weight)` pairs, hashed with this
@@ -224,13 +397,29 @@ impl Fingerprinter {
         &self.hasher
     }
 
-    /// The text as the tokenizer sees it: lowercased when `case_fold` is on.
+    /// The text as the tokenizer sees it: normalized, then lowercased, as the options say.
     pub(crate) fn fold<'t>(&self, text: &'t str) -> Cow<'t, str> {
-        if self.options.case_fold && text.chars().any(|c| c.is_uppercase() || !c.is_ascii()) {
-            Cow::Owned(text.to_lowercase())
-        } else {
-            Cow::Borrowed(text)
+        let mut out = Cow::Borrowed(text);
+        // ASCII has no width variants and only ASCII capitals: the common case copies nothing.
+        let ascii = text.is_ascii();
+        if self.options.normalization == Normalization::Width
+            && !ascii
+            && !crate::normalize::is_width_folded(text)
+        {
+            out = Cow::Owned(crate::normalize::fold_width(text));
         }
+        if self.options.case_fold {
+            let needs = if ascii {
+                text.bytes().any(|b| b.is_ascii_uppercase())
+            } else {
+                out.chars()
+                    .any(|c| c.to_lowercase().ne(core::iter::once(c)))
+            };
+            if needs {
+                out = Cow::Owned(out.to_lowercase());
+            }
+        }
+        out
     }
 }
 
@@ -255,13 +444,47 @@ pub fn fingerprint_hashes(
     Ok(acc.fingerprint())
 }
 
+/// The Hamming distance bound to use for `text` with the default pipeline at `width` bits,
+/// from the evaluation in the README (Debian documentation in English and Chinese, edits of
+/// up to 10 % and reorders counted as duplicates): at 64 bits, 9 for text that is mostly not
+/// CJK, whatever its length; for mostly-CJK text 12, or 15 below 300 characters, where each
+/// edit moves more bits. Scaled by `width / 64` for other widths.
+///
+/// ```
+/// assert_eq!(simprint::recommended_k("A plain English sentence, long or short.", 64), 9);
+/// assert_eq!(simprint::recommended_k("你妈妈喊你回家吃饭哦,回家罗回家罗", 64), 15);
+/// assert_eq!(simprint::recommended_k("A plain English sentence.", 128), 18);
+/// ```
+pub fn recommended_k(text: &str, width: u32) -> u32 {
+    let (mut cjk, mut other) = (0usize, 0usize);
+    for c in text.chars().filter(|c| c.is_alphanumeric()) {
+        if crate::tokenize::is_cjk(c) {
+            cjk += 1;
+        } else {
+            other += 1;
+        }
+    }
+    let k64: u32 = if cjk > other {
+        if text.chars().count() < 300 {
+            15
+        } else {
+            12
+        }
+    } else {
+        9
+    };
+    let width = width.clamp(1, crate::fingerprint::MAX_WIDTH);
+    ((k64 * width + 32) / 64).min(width)
+}
+
 /// The 64-bit fingerprint of `text` with the default [`Options`].
 ///
 /// ```
 /// let a = simprint::fingerprint("你妈妈喊你回家吃饭哦,回家罗回家罗");
 /// let b = simprint::fingerprint("你妈妈叫你回家吃饭啦,回家罗回家罗");
+/// let c = simprint::fingerprint("The quick brown fox jumps over the lazy dog");
 /// assert_eq!(a.width(), 64);
-/// assert!(a.distance(&b).unwrap() < 16);
+/// assert!(a.distance(&b).unwrap() + 10 < a.distance(&c).unwrap());
 /// ```
 pub fn fingerprint(text: &str) -> Fingerprint {
     DEFAULT.fingerprint(text)
@@ -275,11 +498,13 @@ static DEFAULT: Fingerprinter = Fingerprinter {
             word_n: Tokenizer::DEFAULT_WORD_N,
             char_n: Tokenizer::DEFAULT_CHAR_N,
         },
+        normalization: Normalization::Width,
         case_fold: true,
-        weighting: Weighting::TermFrequency,
+        weighting: Weighting::Binary,
         key: Key::DEFAULT,
     },
     hasher: FeatureHasher::DEFAULT_64,
+    idf: None,
 };
 
 #[cfg(test)]
@@ -297,7 +522,11 @@ mod tests {
 
     #[test]
     fn tf_equals_weighted_rows_and_binary_ignores_repeats() {
-        let tf = Fingerprinter::new(Options::default()).unwrap();
+        let tf = Fingerprinter::new(Options {
+            weighting: Weighting::TermFrequency,
+            ..Options::default()
+        })
+        .unwrap();
         let text = "spam spam spam eggs ham spam";
         let rows = [("spam", 4.0), ("eggs", 1.0), ("ham", 1.0)];
         assert_eq!(tf.fingerprint(text), tf.fingerprint_features(rows).unwrap());
@@ -325,6 +554,72 @@ mod tests {
             .unwrap();
             assert_eq!(fp.fingerprint(text).value(), full >> (64 - width));
         }
+    }
+
+    #[test]
+    fn logtf_and_idf_weights() {
+        let text = "spam spam spam eggs";
+        let log = Fingerprinter::new(Options {
+            weighting: Weighting::LogTermFrequency,
+            ..Options::default()
+        })
+        .unwrap();
+        let rows = [("spam", 1.0 + libm::log(3.0)), ("eggs", 1.0)];
+        // Same weights; the pipeline sums in hash order, the rows in given order, and both
+        // must give the same signs.
+        assert_eq!(
+            log.fingerprint(text),
+            log.fingerprint_features(rows).unwrap()
+        );
+        assert_eq!(log.explain(text).fingerprint, log.fingerprint(text));
+
+        let mut df = DocumentFrequencies::new(Options::default()).unwrap();
+        for doc in ["spam and eggs", "spam only", "spam again"] {
+            df.add(doc);
+        }
+        let idf = Fingerprinter::new(Options::default())
+            .unwrap()
+            .with_document_frequencies(df.clone())
+            .unwrap();
+        let e = idf.explain(text);
+        assert_eq!(e.fingerprint, idf.fingerprint(text));
+        let weight = |f: &str| {
+            e.features
+                .iter()
+                .find(|r| r.text.as_deref() == Some(f))
+                .unwrap()
+                .weight
+        };
+        assert_eq!(weight("spam"), libm::log(4.0 / 4.0) + 1.0);
+        assert_eq!(weight("eggs"), libm::log(4.0 / 2.0) + 1.0);
+        // A table built with other options is refused.
+        let other = Fingerprinter::new(Options {
+            case_fold: false,
+            ..Options::default()
+        })
+        .unwrap();
+        assert!(matches!(
+            other.with_document_frequencies(df),
+            Err(Error::InvalidOptions(_))
+        ));
+    }
+
+    #[test]
+    fn width_folding_matches_full_and_half_width_forms() {
+        let fp = Fingerprinter::new(Options::default()).unwrap();
+        assert_eq!(
+            fp.fingerprint("Ｔｅｘｔ　１２３ ｶﾞｲﾄﾞ"),
+            fp.fingerprint("text 123 ガイド")
+        );
+        let raw = Fingerprinter::new(Options {
+            normalization: Normalization::None,
+            ..Options::default()
+        })
+        .unwrap();
+        assert_ne!(
+            raw.fingerprint("Ｔｅｘｔ１２３"),
+            raw.fingerprint("text123")
+        );
     }
 
     #[test]

@@ -180,7 +180,7 @@ impl Default for Tokenizer {
 }
 
 /// Scripts written without spaces between words, where character n-grams stand in for words.
-fn is_cjk(c: char) -> bool {
+pub(crate) fn is_cjk(c: char) -> bool {
     matches!(c as u32,
         0x2E80..=0x2FDF      // CJK and Kangxi radicals
         | 0x3005 | 0x3007    // 々 〇

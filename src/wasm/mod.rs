@@ -16,8 +16,8 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 use crate::{
-    distance, explain, fingerprint::Fingerprint, Error, Explanation, Key, Options, Tokenizer,
-    Weighting,
+    distance, explain, fingerprint::Fingerprint, Error, Explanation, Key, Normalization, Options,
+    Tokenizer, Weighting,
 };
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -35,10 +35,14 @@ export interface Options {
   wordN?: number;
   /** With "auto": characters per n-gram inside CJK runs (default 2). */
   charN?: number;
-  /** Lowercase the text first (default true). */
+  /** "width" (default): fold full-width and half-width forms first, so Ｔｅｘｔ１ matches
+   *  Text1 and ｶﾀｶﾅ matches カタカナ; "none": the text as given. */
+  normalization?: "width" | "none";
+  /** Lowercase the text (after normalizing; default true). */
   caseFold?: boolean;
-  /** "tf" (default): a feature weighs its number of occurrences; "binary": 1 per distinct feature. */
-  weighting?: "tf" | "binary";
+  /** "tf" (default): a feature weighs its number of occurrences; "logtf": 1 + ln(occurrences);
+   *  "binary": 1 per distinct feature. */
+  weighting?: "tf" | "logtf" | "binary";
   /** 128-bit SipHash key as 32 hex digits. Default: the bytes of "simprint-sip-key". */
   key?: string;
 }
@@ -109,6 +113,7 @@ struct JsOptions {
     n: Option<f64>,
     word_n: Option<f64>,
     char_n: Option<f64>,
+    normalization: Option<String>,
     case_fold: Option<bool>,
     weighting: Option<String>,
     key: Option<String>,
@@ -184,6 +189,7 @@ fn read_options(value: &Option<JsValue>) -> Result<Options, JsError> {
             "n",
             "wordN",
             "charN",
+            "normalization",
             "caseFold",
             "weighting",
             "key",
@@ -224,6 +230,11 @@ fn read_options(value: &Option<JsValue>) -> Result<Options, JsError> {
     let options = Options {
         width: width_from(o.width)?,
         tokenizer,
+        normalization: o
+            .normalization
+            .as_deref()
+            .map_or(Ok(Normalization::default()), Normalization::from_name)
+            .map_err(err)?,
         case_fold: o.case_fold.unwrap_or(true),
         weighting: o
             .weighting
@@ -478,7 +489,8 @@ pub struct Fingerprinter {
 #[wasm_bindgen]
 impl Fingerprinter {
     /// Checks the options; throws on a bad one (width outside 1..128, n outside 1..64, an
-    /// unknown tokenizer or weighting, a malformed key, an unknown field).
+    /// unknown tokenizer, weighting or normalization, a malformed key, an unknown field).
+    /// For IDF weights, use `DocumentFrequencies.fingerprinter()`.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_optional_param_type = "Options")] options: Option<JsValue>,
@@ -509,6 +521,103 @@ impl Fingerprinter {
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
     ) -> Result<JsValue, JsError> {
         explanation(self.inner.explain(&read_text(&text)?))
+    }
+}
+
+/// Document frequencies of a corpus, for IDF weights: add the corpus' documents, then get a
+/// fingerprinter that multiplies each feature's weight by its IDF.
+///
+/// ```js
+/// const df = new DocumentFrequencies();          // same options as the fingerprints
+/// for (const doc of corpus) df.add(doc);
+/// const fp = df.fingerprinter();                 // or df.fingerprinter("logtf")
+/// fp.fingerprint(text);
+/// ```
+#[wasm_bindgen]
+pub struct DocumentFrequencies {
+    inner: alloc::sync::Arc<crate::DocumentFrequencies>,
+}
+
+#[wasm_bindgen]
+impl DocumentFrequencies {
+    /// An empty table for texts fingerprinted with `options` (the weighting is ignored).
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_optional_param_type = "Options")] options: Option<JsValue>,
+    ) -> Result<DocumentFrequencies, JsError> {
+        let df = crate::DocumentFrequencies::new(read_options(&options)?).map_err(err)?;
+        Ok(DocumentFrequencies {
+            inner: alloc::sync::Arc::new(df),
+        })
+    }
+
+    /// Counts one document (each distinct feature once).
+    pub fn add(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    ) -> Result<(), JsError> {
+        let text = read_text(&text)?;
+        // Copy-on-write: fingerprinters made earlier keep the table they were given.
+        alloc::sync::Arc::make_mut(&mut self.inner).add(&text);
+        Ok(())
+    }
+
+    /// Documents counted so far.
+    #[wasm_bindgen(getter)]
+    pub fn documents(&self) -> f64 {
+        self.inner.documents() as f64
+    }
+
+    /// Distinct features seen.
+    #[wasm_bindgen(getter)]
+    pub fn features(&self) -> f64 {
+        self.inner.features() as f64
+    }
+
+    /// How many documents held `feature` (as the tokenizer makes it, e.g. a lowercase word).
+    pub fn frequency(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] feature: JsValue,
+    ) -> Result<u32, JsError> {
+        Ok(self.inner.frequency(&read_text(&feature)?))
+    }
+
+    /// A fingerprinter with this table's options and IDF weights; `weighting` ("tf" by
+    /// default, "logtf" or "binary") sets the term weight the IDF multiplies. It keeps the
+    /// table as it is now: later `add` calls do not change it.
+    pub fn fingerprinter(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "\"tf\" | \"logtf\" | \"binary\"")]
+        weighting: Option<JsValue>,
+    ) -> Result<Fingerprinter, JsError> {
+        let weighting = match weighting.filter(|w| !w.is_undefined() && !w.is_null()) {
+            None => Weighting::default(),
+            Some(w) => {
+                let name = w.as_string().ok_or_else(|| {
+                    JsError::new(&format!(
+                        "weighting must be a string, got {}",
+                        type_name(&w)
+                    ))
+                })?;
+                Weighting::from_name(&name).map_err(err)?
+            }
+        };
+        let options = crate::Options {
+            weighting,
+            ..*self.inner.options()
+        };
+        let inner = crate::Fingerprinter::new(options)
+            .and_then(|f| f.with_document_frequencies(self.inner.clone()))
+            .map_err(err)?;
+        Ok(Fingerprinter { inner })
+    }
+
+    /// The IDF factor of `feature`: ln((1 + N) / (1 + df)) + 1.
+    pub fn idf(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] feature: JsValue,
+    ) -> Result<f64, JsError> {
+        Ok(self.inner.idf(&read_text(&feature)?))
     }
 }
 
@@ -578,6 +687,18 @@ pub fn explain_hashes(
 ) -> Result<JsValue, JsError> {
     let width = read_width(&width)?;
     explanation(explain::explain_hashes(width, read_hashes(&hashes, width)?).map_err(err)?)
+}
+
+/// The Hamming distance bound to use for `text` with the default pipeline at `width` bits
+/// (default 64), from the README's evaluation: 9 at 64 bits for mostly non-CJK text, 12 for
+/// mostly-CJK text (15 below 300 characters), scaled by width / 64.
+#[wasm_bindgen(js_name = recommendedK)]
+pub fn recommended_k(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "number")] width: Option<JsValue>,
+) -> Result<u32, JsError> {
+    let width = read_width(&width)?;
+    Ok(crate::recommended_k(&read_text(&text)?, width))
 }
 
 /// Hamming distance between two fingerprints (BigInts from 0 to 2^128 - 1).

@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use serde::Deserialize;
-use simprint::{Key, Options, Tokenizer, Weighting};
+use simprint::{Key, Normalization, Options, Tokenizer, Weighting};
 
 pub const GOLDEN: &str = include_str!("../golden.json");
 
@@ -28,35 +28,49 @@ pub struct JsonOptions {
     n: Option<usize>,
     word_n: Option<usize>,
     char_n: Option<usize>,
+    normalization: Option<String>,
     case_fold: Option<bool>,
     weighting: Option<String>,
     key: Option<String>,
 }
 
 impl JsonOptions {
+    /// Unspecified fields take the library's defaults, as in JavaScript.
     pub fn to_options(&self) -> Options {
-        let tokenizer = match self.tokenizer.as_deref().unwrap_or("auto") {
-            "auto" => Tokenizer::Auto {
-                word_n: self.word_n.unwrap_or(1),
-                char_n: self.char_n.unwrap_or(2),
+        let defaults = Options::default();
+        let tokenizer = match self.tokenizer.as_deref() {
+            None | Some("auto") => Tokenizer::Auto {
+                word_n: self.word_n.unwrap_or(Tokenizer::DEFAULT_WORD_N),
+                char_n: self.char_n.unwrap_or(Tokenizer::DEFAULT_CHAR_N),
             },
-            "words" => Tokenizer::Words {
-                n: self.n.unwrap_or(1),
+            Some(name) => match Tokenizer::from_name(name).expect("golden tokenizer") {
+                Tokenizer::Words { n } => Tokenizer::Words {
+                    n: self.n.unwrap_or(n),
+                },
+                Tokenizer::Chars { n } => Tokenizer::Chars {
+                    n: self.n.unwrap_or(n),
+                },
+                auto => auto,
             },
-            "chars" => Tokenizer::Chars {
-                n: self.n.unwrap_or(2),
-            },
-            other => panic!("golden file names unknown tokenizer {other}"),
         };
         Options {
-            width: self.width.unwrap_or(64),
+            width: self.width.unwrap_or(defaults.width),
             tokenizer,
-            case_fold: self.case_fold.unwrap_or(true),
-            weighting: Weighting::from_name(self.weighting.as_deref().unwrap_or("tf")).unwrap(),
+            normalization: self
+                .normalization
+                .as_deref()
+                .map_or(defaults.normalization, |n| {
+                    Normalization::from_name(n).unwrap()
+                }),
+            case_fold: self.case_fold.unwrap_or(defaults.case_fold),
+            weighting: self
+                .weighting
+                .as_deref()
+                .map_or(defaults.weighting, |w| Weighting::from_name(w).unwrap()),
             key: self
                 .key
                 .as_deref()
-                .map_or(Key::DEFAULT, |k| Key::from_hex(k).unwrap()),
+                .map_or(defaults.key, |k| Key::from_hex(k).unwrap()),
         }
     }
 }

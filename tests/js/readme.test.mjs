@@ -21,13 +21,13 @@ test('the README JavaScript example runs as written', () => {
     writeFileSync(join(dir, 'example.mjs'), block[1]);
     const out = execFileSync(process.execPath, ['example.mjs'], { cwd: dir, encoding: 'utf8' });
     const lines = out.trim().split('\n');
-    // The example prints the Chinese pair's hex fingerprints and their distance, then a
-    // 128-bit fingerprint: check the shapes and that the pair is close.
-    const [hexA, hexB, d] = lines[0].split(' ');
+    // The example prints the pair's hex fingerprints, their distance and the recommended k,
+    // then what the index finds: check the shapes, and that the index found the copy.
+    const [hexA, hexB, d, k] = lines[0].split(' ');
     assert.match(hexA, /^[0-9a-f]{16}$/);
     assert.match(hexB, /^[0-9a-f]{16}$/);
-    assert.ok(Number(d) <= 12, out);
-    assert.match(lines[1], /^0\.\d+ [0-9a-f]{32}$/);
+    assert.ok(Number(d) <= Number(k), out);
+    assert.deepEqual(JSON.parse(lines[1]), [{ id: 1, distance: Number(d) }]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

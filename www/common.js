@@ -1,0 +1,361 @@
+// Pieces every view shares: option controls, the V chart, bit strings, status lines.
+// Nothing here computes a fingerprint; it draws what the library returns.
+import { Fingerprinter, fingerprint } from '../pkg/simprint.js';
+
+export const $ = (id) => document.getElementById(id);
+
+const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => ESCAPES[c]);
+
+/** A number as the page shows it: whole numbers as they are, others to 3 decimals; a real minus. */
+export function fmt(n) {
+  const s = Number.isInteger(n) ? String(n) : n.toFixed(3).replace(/\.?0+$/, '');
+  return s.replace('-', '−');
+}
+
+/** ±w as the page shows a push: "+2" or "−2". */
+export const signed = (w, up) => `${up ? '+' : '−'}${fmt(Math.abs(w))}`;
+
+/** Shows an error (or clears it) in a view's status line and marks the results out of date. */
+export function showStatus(el, error, ready = '') {
+  el.textContent = error ? `Error: ${error.message ?? error}` : ready;
+  el.classList.toggle('error', Boolean(error));
+  el.hidden = !error && !ready;
+  el.closest('.view')?.classList.toggle('stale', Boolean(error));
+}
+
+/**
+ * Builds the labelled pipeline controls into `form` (ids prefixed by `prefix`) and returns
+ * read() → the options object for the library, and onChange(callback).
+ */
+export function optionControls(form, prefix, { width = 64, showWidths = [8, 16, 32, 64, 128] } = {}) {
+  const id = (name) => `${prefix}-${name}`;
+  form.innerHTML = `
+    <div class="control">
+      <label for="${id('width')}">Width (bits)</label>
+      <select id="${id('width')}">${showWidths
+        .map((w) => `<option${w === width ? ' selected' : ''}>${w}</option>`)
+        .join('')}</select>
+    </div>
+    <div class="control">
+      <label for="${id('tokenizer')}">Tokenizer</label>
+      <select id="${id('tokenizer')}" aria-describedby="${id('tokenizer-help')}">
+        <option value="auto" selected>auto</option>
+        <option value="words">words</option>
+        <option value="chars">chars</option>
+      </select>
+    </div>
+    <div class="control control-n">
+      <label for="${id('word-n')}">n (words)</label>
+      <input type="number" id="${id('word-n')}" min="1" max="64" value="1" inputmode="numeric">
+    </div>
+    <div class="control control-n">
+      <label for="${id('char-n')}">n (characters)</label>
+      <input type="number" id="${id('char-n')}" min="1" max="64" value="2" inputmode="numeric">
+    </div>
+    <div class="control">
+      <label for="${id('weighting')}">Weights</label>
+      <select id="${id('weighting')}">
+        <option value="tf" selected>tf: count</option>
+        <option value="logtf">logtf: 1 + ln count</option>
+        <option value="binary">binary: 1 each</option>
+      </select>
+    </div>
+    <div class="control">
+      <label for="${id('normalization')}">Normalization</label>
+      <select id="${id('normalization')}">
+        <option value="width" selected>Width folding</option>
+        <option value="none">none</option>
+      </select>
+    </div>
+    <div class="control control-check">
+      <input type="checkbox" id="${id('case-fold')}" checked>
+      <label for="${id('case-fold')}">Case folding</label>
+    </div>
+    <p class="help" id="${id('tokenizer-help')}">
+      auto: CJK runs as n-character grams, other text as n-word shingles · words: n-word shingles ·
+      chars: n-character grams
+    </p>`;
+  const el = (name) => form.querySelector(`#${id(name)}`);
+  const controls = {
+    width: el('width'),
+    tokenizer: el('tokenizer'),
+    wordN: el('word-n'),
+    charN: el('char-n'),
+    weighting: el('weighting'),
+    normalization: el('normalization'),
+    caseFold: el('case-fold'),
+  };
+  // Offer only what the loaded library accepts (newer builds have more weightings and
+  // Unicode normalization); an option it rejects is removed, a field it does not know hidden.
+  for (const [field, select] of [['weighting', controls.weighting], ['normalization', controls.normalization]]) {
+    for (const option of [...select.options]) {
+      if (!accepts({ [field]: option.value })) option.remove();
+    }
+    if (select.options.length === 0) select.closest('.control').remove();
+  }
+  if (!controls.normalization.isConnected) controls.normalization = null;
+  // Start where the library starts (its defaults may change between versions).
+  const lib = libraryDefaults();
+  for (const field of ['tokenizer', 'weighting', 'normalization']) {
+    if (lib[field] !== undefined && controls[field]) controls[field].value = lib[field];
+  }
+  if (lib.wordN !== undefined) controls.wordN.value = String(lib.wordN);
+  if (lib.charN !== undefined) controls.charN.value = String(lib.charN);
+  if (lib.caseFold !== undefined) controls.caseFold.checked = lib.caseFold;
+  const syncDisabled = () => {
+    const t = controls.tokenizer.value;
+    controls.wordN.disabled = t === 'chars';
+    controls.charN.disabled = t === 'words';
+  };
+  syncDisabled();
+  form.addEventListener('submit', (event) => event.preventDefault());
+  return {
+    controls,
+    read() {
+      const tokenizer = controls.tokenizer.value;
+      // An empty or non-numeric box becomes NaN, which the library rejects with a clear message.
+      const wordN = controls.wordN.value === '' ? NaN : Number(controls.wordN.value);
+      const charN = controls.charN.value === '' ? NaN : Number(controls.charN.value);
+      const options = {
+        width: Number(controls.width.value),
+        tokenizer,
+        caseFold: controls.caseFold.checked,
+        weighting: controls.weighting.value,
+      };
+      if (controls.normalization) options.normalization = controls.normalization.value;
+      if (tokenizer === 'auto') Object.assign(options, { wordN, charN });
+      else options.n = tokenizer === 'words' ? wordN : charN;
+      return options;
+    },
+    onChange(callback) {
+      form.addEventListener('input', (event) => {
+        syncDisabled();
+        callback(event);
+      });
+    },
+  };
+}
+
+// Texts on which every choice of an option gives a different fingerprint: repeats (weights),
+// capitals (case folding), a ligature and full-width letters (normalization), Chinese and
+// English (tokenizers and their n).
+const PROBES = [
+  'The the THE cat sat on the ﬁne ＭＡＴ, the cat! 你妈妈喊你回家吃饭哦,回家罗回家罗',
+  'Ｆｕｌｌ-width Ａ and the ﬂag and the the flag; 回家吃饭 回家 回家',
+];
+
+let defaults = null;
+/**
+ * The library's default options, found by asking it which explicit value of each field gives
+ * the same fingerprints as no options at all, so the controls start where the library does.
+ */
+export function libraryDefaults() {
+  if (defaults) return defaults;
+  const same = (o) => accepts(o) && PROBES.every((t) => fingerprint(t, o) === fingerprint(t));
+  const pick = (field, values) => values.find((v) => same({ [field]: v }));
+  defaults = {
+    width: new Fingerprinter().width,
+    tokenizer: pick('tokenizer', ['auto', 'words', 'chars']),
+    wordN: pick('wordN', [1, 2, 3, 4]),
+    charN: pick('charN', [2, 1, 3, 4]),
+    weighting: pick('weighting', ['tf', 'logtf', 'binary']),
+    normalization: pick("normalization", ["width", "none"]),
+    caseFold: pick('caseFold', [true, false]),
+  };
+  return defaults;
+}
+
+/** True when the library takes these options. */
+function accepts(options) {
+  try {
+    new Fingerprinter(options).free();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Fills `el` with the bits in nibble groups; `marks[i]` highlights bit i. */
+export function drawBinary(el, bits, marks = null) {
+  let html = '';
+  for (let start = 0; start < bits.length; start += 4) {
+    html += '<span class="nibble">';
+    for (let i = start; i < Math.min(start + 4, bits.length); i++) {
+      html += marks?.[i] ? `<mark>${bits[i]}</mark>` : bits[i];
+    }
+    html += '</span>';
+  }
+  el.innerHTML = html;
+  el.setAttribute('aria-label', bits);
+}
+
+/**
+ * One bar per bit of V, up for positive and down for negative, the bit under each bar. Bars
+ * are a roving-focus list (one tab stop; arrow keys move) so hover details work by keyboard.
+ */
+export class VChart {
+  constructor(el, { label, onActive = null, values = 'auto' } = {}) {
+    this.el = el;
+    this.label = label;
+    this.values = values;
+    this.onActive = onActive;
+    this.cells = [];
+    this.active = -1;
+    el.classList.add('vchart');
+    if (onActive) {
+      el.setAttribute('role', 'listbox');
+      el.setAttribute('aria-label', label);
+      el.tabIndex = 0;
+      el.addEventListener('keydown', (e) => this.#key(e));
+      el.addEventListener('focus', () => this.#activate(Math.max(0, this.active), false));
+      el.addEventListener('blur', () => this.#activate(-1, false));
+      el.addEventListener('pointerover', (e) => {
+        const cell = e.target.closest('.cell');
+        if (cell && Number(cell.dataset.i) !== this.active) this.#activate(Number(cell.dataset.i), false);
+      });
+      el.addEventListener('pointerleave', () => {
+        if (document.activeElement !== el) this.#activate(-1, false);
+      });
+    } else {
+      el.setAttribute('role', 'img');
+    }
+  }
+
+  /** v: numbers; bits: '0'/'1' string; scale: the |V| that fills half the track. */
+  draw({ v, bits, scale, marks = null, fragile = null }) {
+    const f = v.length;
+    if (this.cells.length !== f) this.#build(f);
+    const showValues = this.values === true || (this.values === 'auto' && f <= 16);
+    this.el.classList.toggle('with-values', showValues);
+    for (let i = 0; i < f; i++) {
+      const c = this.cells[i];
+      const x = v[i];
+      const sign = x > 0 ? 'pos' : x < 0 ? 'neg' : 'zero';
+      c.root.className = `cell ${sign}${marks?.[i] ? ' diff' : ''}${fragile?.[i] ? ' fragile' : ''}${
+        i === this.active ? ' active' : ''}`;
+      c.bar.style.height = `${Math.min(50, (Math.abs(x) / scale) * 50)}%`;
+      c.digit.textContent = bits[i];
+      if (showValues) c.value.textContent = fmt(x);
+      const label = `bit ${i}: V = ${fmt(x)}, bit ${bits[i]}${fragile?.[i] ? ', fragile' : ''}${
+        marks?.[i] ? ', differs' : ''}`;
+      c.root.setAttribute('aria-label', label);
+      if (!this.onActive) c.root.title = label;
+    }
+    this.scale = scale;
+    this.el.dataset.width = String(f);
+    // Up to 16 bits: one row. Wider: the stylesheet picks 16, 32 or 64 columns by the card's width.
+    if (f <= 16) this.el.style.setProperty('--cols', String(Math.max(1, f)));
+    else this.el.style.removeProperty('--cols');
+    if (!this.onActive) this.el.setAttribute('aria-label', `${this.label}: bits ${bits}`);
+  }
+
+  /** Outlines one feature's push (+w where bits has a 1, −w where 0) on every bar, or clears it. */
+  showPush(bits, weight) {
+    // A weight of 0 pushes nothing, so there is nothing to outline.
+    if (!weight) bits = null;
+    this.el.classList.toggle('pushing', bits != null);
+    if (bits == null) return;
+    const h = `${Math.min(50, (Math.abs(weight) / this.scale) * 50)}%`;
+    for (let i = 0; i < this.cells.length; i++) {
+      const p = this.cells[i].push;
+      const up = (bits[i] === '1') === weight >= 0;
+      p.className = `push ${up ? 'up' : 'down'}`;
+      p.style.height = h;
+    }
+  }
+
+  #build(f) {
+    const frag = document.createDocumentFragment();
+    this.cells = [];
+    for (let i = 0; i < f; i++) {
+      const root = document.createElement('div');
+      root.dataset.i = String(i);
+      root.id = `${this.el.id}-bit-${i}`;
+      if (this.onActive) root.setAttribute('role', 'option');
+      const track = document.createElement('div');
+      track.className = 'track';
+      const bar = document.createElement('div');
+      bar.className = 'bar';
+      const push = document.createElement('div');
+      push.className = 'push';
+      track.append(bar, push);
+      const value = document.createElement('span');
+      value.className = 'value';
+      const digit = document.createElement('span');
+      digit.className = 'digit';
+      root.append(track, value, digit);
+      frag.append(root);
+      this.cells.push({ root, bar, push, value, digit });
+    }
+    this.el.replaceChildren(frag);
+    this.active = -1;
+  }
+
+  #activate(i, scroll) {
+    if (i >= this.cells.length) i = this.cells.length - 1;
+    if (this.active >= 0) {
+      this.cells[this.active]?.root.classList.remove('active');
+      this.cells[this.active]?.root.setAttribute('aria-selected', 'false');
+    }
+    this.active = i;
+    if (i >= 0) {
+      const c = this.cells[i].root;
+      c.classList.add('active');
+      c.setAttribute('aria-selected', 'true');
+      this.el.setAttribute('aria-activedescendant', c.id);
+      if (scroll) c.scrollIntoView({ block: 'nearest' });
+    } else {
+      this.el.removeAttribute('aria-activedescendant');
+    }
+    this.onActive?.(i);
+  }
+
+  #key(e) {
+    const n = this.cells.length;
+    const cols = Math.max(1, Math.round(this.el.clientWidth / (this.cells[0]?.root.offsetWidth || 1)));
+    const moves = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: cols, ArrowUp: -cols };
+    let i = this.active < 0 ? 0 : this.active;
+    if (e.key in moves) i = Math.min(n - 1, Math.max(0, i + moves[e.key]));
+    else if (e.key === 'Home') i = 0;
+    else if (e.key === 'End') i = n - 1;
+    else return;
+    e.preventDefault();
+    this.#activate(i, true);
+  }
+}
+
+/**
+ * Roving focus over the buttons matching `selector` inside `container`: one tab stop, arrow
+ * keys, Home and End move between them.
+ */
+export function rovingFocus(container, selector) {
+  container.addEventListener('keydown', (e) => {
+    const items = [...container.querySelectorAll(selector)];
+    const at = items.indexOf(document.activeElement);
+    if (at < 0) return;
+    const moves = { ArrowDown: 1, ArrowUp: -1 };
+    let next;
+    if (e.key in moves) next = Math.min(items.length - 1, Math.max(0, at + moves[e.key]));
+    else if (e.key === 'Home') next = 0;
+    else if (e.key === 'End') next = items.length - 1;
+    else return;
+    e.preventDefault();
+    items[at].tabIndex = -1;
+    items[next].tabIndex = 0;
+    items[next].focus();
+  });
+}
+
+/** A feature's hash as f small bars: up where the bit is 1 (+w), down where it is 0 (−w). */
+export function stripSvg(bits) {
+  const f = bits.length;
+  let up = '';
+  let down = '';
+  for (let i = 0; i < f; i++) {
+    if (bits[i] === '1') up += `M${i + 0.15} 1h.7v8h-.7z`;
+    else down += `M${i + 0.15} 11h.7v8h-.7z`;
+  }
+  return `<svg class="strip" viewBox="0 0 ${f} 20" preserveAspectRatio="none" aria-hidden="true">` +
+    `<path class="up" d="${up}"/><path class="down" d="${down}"/></svg>`;
+}

@@ -391,7 +391,8 @@ fn fingerprinter(options: Options, idf: bool, data: &Data) -> Fingerprinter {
 
 /// Precision, recall and F1 at each of `ks` for each language and length, and the best k.
 fn detail(data: &Data, d: &[u32], ks: std::ops::RangeInclusive<usize>) {
-    let groups: Vec<(String, Box<dyn Fn(&Pair) -> bool>)> = vec![
+    type Group = (String, Box<dyn Fn(&Pair) -> bool>);
+    let groups: Vec<Group> = vec![
         ("English".into(), Box::new(|p: &Pair| p.lang == Lang::En)),
         ("Chinese".into(), Box::new(|p: &Pair| p.lang == Lang::Zh)),
         ("both".into(), Box::new(|_: &Pair| true)),

@@ -204,6 +204,11 @@ impl FeatureHasher {
     #[inline]
     pub(crate) fn full_hash_joined(&self, parts: &[&str], separator: &str) -> u128 {
         if self.width <= 64 {
+            if let [one] = parts {
+                // One-shot: skips the streaming hasher's tail bookkeeping (single words are
+                // the common feature). Same function, same value.
+                return u128::from(Sip64::new_with_keys(self.k0, self.k1).hash(one.as_bytes()));
+            }
             let mut s = Sip64::new_with_keys(self.k0, self.k1);
             write_joined(&mut s, parts, separator);
             u128::from(s.finish())

@@ -34,7 +34,9 @@ extern crate alloc;
 extern crate std;
 
 pub mod accumulate;
+mod ascii_words;
 pub mod distance;
+mod distinct;
 pub mod error;
 pub mod explain;
 pub mod fingerprint;

@@ -53,7 +53,7 @@ fn voiced(base: char, semi: bool) -> Option<char> {
     let u = base as u32;
     let offset = match (u, semi) {
         // カ…ヂ rows: every other code point takes the voiced mark.
-        (0x30AB..=0x30C1, false) if (u - 0x30AB) % 2 == 0 => 1,
+        (0x30AB..=0x30C1, false) if (u - 0x30AB).is_multiple_of(2) => 1,
         (0x30C4 | 0x30C6 | 0x30C8, false) => 1,
         // ハ ヒ フ ヘ ホ: +1 voiced, +2 semi-voiced.
         (0x30CF | 0x30D2 | 0x30D5 | 0x30D8 | 0x30DB, false) => 1,

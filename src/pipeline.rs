@@ -7,6 +7,7 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use crate::accumulate::{Accumulator, UnitCounter};
+use crate::distinct::Distinct;
 use crate::error::Error;
 use crate::fingerprint::{check_width, Fingerprint};
 use crate::hash::{FeatureHasher, Key};
@@ -236,18 +237,42 @@ impl Fingerprinter {
     /// ```
     pub fn fingerprint(&self, text: &str) -> Fingerprint {
         let text = self.fold(text);
-        if self.options.weighting == Weighting::TermFrequency && self.idf.is_none() {
-            // Each occurrence adds weight 1: the same V as one row per feature weighted by its
-            // count, without counting. The common path: no allocation per feature.
-            let mut counter = UnitCounter::new(self.options.width);
-            self.options
-                .tokenizer
-                .for_each_feature(&text, |parts, sep| {
-                    counter.add(self.hasher.hash_joined(parts, sep));
-                });
-            return counter.fingerprint();
+        if self.idf.is_none() {
+            match self.options.weighting {
+                Weighting::TermFrequency => {
+                    // Each occurrence adds weight 1: the same V as one row per feature weighted
+                    // by its count, without counting. No allocation per feature.
+                    let mut counter = UnitCounter::new(self.options.width);
+                    self.options
+                        .tokenizer
+                        .for_each_feature(&text, |parts, sep| {
+                            counter.add(self.hasher.hash_joined(parts, sep));
+                        });
+                    return counter.fingerprint();
+                }
+                Weighting::Binary => {
+                    // Each distinct feature once; integer counts, so order does not matter.
+                    let distinct = self.distinct(&text);
+                    let mut counter = UnitCounter::new(self.options.width);
+                    for (h, _) in distinct.iter() {
+                        counter.add(self.hasher.cut(h));
+                    }
+                    return counter.fingerprint();
+                }
+                Weighting::LogTermFrequency => {}
+            }
         }
         self.accumulate(&self.counts(&text))
+    }
+
+    /// The distinct features of already folded `text`, by full 64/128-bit hash (not the cut
+    /// one, so that at small widths two different features with equal cut hashes both count).
+    fn distinct(&self, text: &str) -> Distinct {
+        let mut distinct = Distinct::new();
+        self.options.tokenizer.for_each_feature(text, |parts, sep| {
+            distinct.add(self.hasher.full_hash_joined(parts, sep));
+        });
+        distinct
     }
 
     /// [`Fingerprinter::counts`] for the document-frequency table.
@@ -255,22 +280,11 @@ impl Fingerprinter {
         self.counts(folded)
     }
 
-    /// Each distinct feature of already folded `text` as (full hash, occurrences), by hash.
-    /// Distinct by the full 64/128-bit hash, not the cut one, so that at small widths two
-    /// different features with equal cut hashes both count.
+    /// Each distinct feature of already folded `text` as (full hash, occurrences), sorted by
+    /// hash: the order float weights are summed in, everywhere.
     fn counts(&self, text: &str) -> Vec<(u128, u32)> {
-        let mut full = Vec::new();
-        self.options.tokenizer.for_each_feature(text, |parts, sep| {
-            full.push(self.hasher.full_hash_joined(parts, sep));
-        });
-        full.sort_unstable();
-        let mut counts: Vec<(u128, u32)> = Vec::new();
-        for h in full {
-            match counts.last_mut() {
-                Some((last, n)) if *last == h => *n = n.saturating_add(1),
-                _ => counts.push((h, 1)),
-            }
-        }
+        let mut counts: Vec<(u128, u32)> = self.distinct(text).iter().collect();
+        counts.sort_unstable();
         counts
     }
 
@@ -409,14 +423,12 @@ impl Fingerprinter {
             out = Cow::Owned(crate::normalize::fold_width(text));
         }
         if self.options.case_fold {
-            let needs = if ascii {
-                text.bytes().any(|b| b.is_ascii_uppercase())
+            if ascii {
+                if text.bytes().any(|b| b.is_ascii_uppercase()) {
+                    out = Cow::Owned(text.to_ascii_lowercase());
+                }
             } else {
-                out.chars()
-                    .any(|c| c.to_lowercase().ne(core::iter::once(c)))
-            };
-            if needs {
-                out = Cow::Owned(out.to_lowercase());
+                out = Cow::Owned(lowercase(&out));
             }
         }
         out
@@ -442,6 +454,34 @@ pub fn fingerprint_hashes(
         acc.add(hash, weight)?;
     }
     Ok(acc.fingerprint())
+}
+
+/// `str::to_lowercase`, faster: ASCII runs are lowercased byte-wise and other characters one
+/// by one with `char::to_lowercase`, which is what `str::to_lowercase` does for every character
+/// but a context-dependent final sigma (Σ); text holding a Σ takes the standard path.
+fn lowercase(text: &str) -> String {
+    if text.contains('Σ') {
+        return text.to_lowercase();
+    }
+    let mut out = String::with_capacity(text.len());
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let start = i;
+        while i < bytes.len() && bytes[i].is_ascii() {
+            i += 1;
+        }
+        if i > start {
+            let from = out.len();
+            out.push_str(&text[start..i]);
+            out[from..].make_ascii_lowercase();
+        }
+        if let Some(c) = text[i..].chars().next() {
+            out.extend(c.to_lowercase());
+            i += c.len_utf8();
+        }
+    }
+    out
 }
 
 /// The Hamming distance bound to use for `text` with the default pipeline at `width` bits,
@@ -620,6 +660,23 @@ mod tests {
             raw.fingerprint("Ｔｅｘｔ１２３"),
             raw.fingerprint("text123")
         );
+    }
+
+    #[test]
+    fn fast_lowercase_equals_the_standard_one() {
+        for text in [
+            "ÉCOLE Straße İstanbul ǅemal ΑΒΓ ΟΔΥΣΣΕΥΣ ὈΔΥΣΣΕΎΣ Ꭰ 𐐀 ＡＢＣ Hello, World!",
+            "no sigma here: ĀĒĪŌŪ ǄǅǆǇ ꞫꞬ Ⰰ ᾈ",
+            "",
+        ] {
+            assert_eq!(lowercase(text), text.to_lowercase(), "{text}");
+        }
+        // Every character outside the final-sigma rule, one at a time and in a run.
+        let all: String = (0..=0x10FFFFu32)
+            .filter_map(char::from_u32)
+            .filter(|&c| c != 'Σ')
+            .collect();
+        assert_eq!(lowercase(&all), all.to_lowercase());
     }
 
     #[test]

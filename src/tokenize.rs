@@ -125,8 +125,14 @@ impl Tokenizer {
         match *self {
             Tokenizer::Words { n } => {
                 let mut words = Window::new(n, " ");
-                for w in text.unicode_words() {
-                    words.push(w, &mut emit);
+                for piece in pieces(text) {
+                    if piece.is_ascii() {
+                        crate::ascii_words::for_each_word(piece, |w| words.push(w, &mut emit));
+                    } else {
+                        for w in piece.unicode_words() {
+                            words.push(w, &mut emit);
+                        }
+                    }
                 }
                 words.flush(&mut emit);
             }
@@ -149,13 +155,58 @@ impl Tokenizer {
             Tokenizer::Auto { word_n, char_n } => {
                 let mut words = Window::new(word_n, " ");
                 let mut run = Window::new(char_n, "");
+                for piece in pieces(text) {
+                    if piece.is_ascii() {
+                        // No CJK here, and the whitespace before the piece ended any run.
+                        run.flush(&mut emit);
+                        crate::ascii_words::for_each_word(piece, |w| words.push(w, &mut emit));
+                        continue;
+                    }
+                    for segment in piece.split_word_bounds() {
+                        if segment.chars().next().is_some_and(is_cjk) {
+                            for g in segment.graphemes(true) {
+                                run.push(g, &mut emit);
+                            }
+                        } else {
+                            // Anything else (a space, punctuation, a non-CJK word) ends the run.
+                            run.flush(&mut emit);
+                            if segment.chars().any(char::is_alphanumeric) {
+                                words.push(segment, &mut emit);
+                            }
+                        }
+                    }
+                }
+                run.flush(&mut emit);
+                words.flush(&mut emit);
+            }
+        }
+    }
+
+    /// The tokenizer without the ASCII fast path, for tests to compare against.
+    #[cfg(test)]
+    pub(crate) fn for_each_feature_reference<'t>(
+        &self,
+        text: &'t str,
+        mut emit: impl FnMut(&[&'t str], &'static str),
+    ) {
+        match *self {
+            Tokenizer::Words { n } => {
+                let mut words = Window::new(n, " ");
+                for w in text.unicode_words() {
+                    words.push(w, &mut emit);
+                }
+                words.flush(&mut emit);
+            }
+            Tokenizer::Chars { .. } => self.for_each_feature(text, emit),
+            Tokenizer::Auto { word_n, char_n } => {
+                let mut words = Window::new(word_n, " ");
+                let mut run = Window::new(char_n, "");
                 for segment in text.split_word_bounds() {
                     if segment.chars().next().is_some_and(is_cjk) {
                         for g in segment.graphemes(true) {
                             run.push(g, &mut emit);
                         }
                     } else {
-                        // Anything else (a space, punctuation, a non-CJK word) ends the run.
                         run.flush(&mut emit);
                         if segment.chars().any(char::is_alphanumeric) {
                             words.push(segment, &mut emit);
@@ -167,6 +218,31 @@ impl Tokenizer {
             }
         }
     }
+}
+
+/// Cuts `text` where an ASCII whitespace run is followed by an ASCII non-whitespace character.
+/// UAX #29 always has a word boundary there and no rule looks across it, so segmenting each
+/// piece alone gives the same words as segmenting the whole text — and pieces that are all
+/// ASCII (most of them, in most text) can take the fast path.
+fn pieces(text: &str) -> impl Iterator<Item = &str> {
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    core::iter::from_fn(move || {
+        if start >= bytes.len() {
+            return None;
+        }
+        let mut i = start + 1;
+        while i < bytes.len() {
+            let (prev, next) = (bytes[i - 1], bytes[i]);
+            if prev.is_ascii_whitespace() && next.is_ascii() && !next.is_ascii_whitespace() {
+                break;
+            }
+            i += 1;
+        }
+        let piece = &text[start..i];
+        start = i;
+        Some(piece)
+    })
 }
 
 impl Default for Tokenizer {
@@ -306,6 +382,44 @@ mod tests {
             ),
             ["東京", "京タ", "タワ", "ワー", "猫", "and dogs"]
         );
+    }
+
+    fn features_by(fast: bool, t: Tokenizer, text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let f = |parts: &[&str], sep: &str| out.push(parts.join(sep));
+        if fast {
+            t.for_each_feature(text, f);
+        } else {
+            t.for_each_feature_reference(text, f);
+        }
+        out
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 2000, ..Default::default() })]
+
+        /// The ASCII fast path (and cutting text into pieces) changes no feature, on random
+        /// ASCII with apostrophes, periods, colons, underscores and separators in numbers,
+        /// and on ASCII mixed with letters, marks, CJK and emoji that interact with it.
+        #[test]
+        fn fast_path_equals_unicode_segmentation(
+            chars in proptest::collection::vec(proptest::sample::select(alloc::vec![
+                'a', 'b', 'Z', '1', '2', '0', '_', '\'', '.', ':', ',', ';', ' ', ' ', '\n', '\r',
+                '\t', '-', '"', '!', '/', 'é', '\u{301}', '\u{200d}', '中', '文', 'カ', '🙂', '\u{1f3fd}',
+                '٣', '\u{a0}', '\u{2019}', '\u{ff0c}', 'ß',
+            ]), 0..40),
+            ascii_only in proptest::prelude::any::<bool>(),
+            n in 1usize..4,
+        ) {
+            let text: String = chars.into_iter().filter(|c| !ascii_only || c.is_ascii()).collect();
+            for t in [
+                Tokenizer::Words { n },
+                Tokenizer::Auto { word_n: n, char_n: 2 },
+                Tokenizer::Auto { word_n: 1, char_n: n },
+            ] {
+                proptest::prop_assert_eq!(features_by(true, t, &text), features_by(false, t, &text), "{:?} {:?}", t, text);
+            }
+        }
     }
 
     #[test]

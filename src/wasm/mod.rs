@@ -514,6 +514,39 @@ impl Fingerprinter {
         Ok(bigint(self.inner.fingerprint(&read_text(&text)?)))
     }
 
+    /// The fingerprints of many texts in one call (one crossing into wasm): a BigUint64Array
+    /// for widths up to 64, two words per text (high first) above 64.
+    #[wasm_bindgen(js_name = fingerprintMany)]
+    pub fn fingerprint_many(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string[]")] texts: JsValue,
+    ) -> Result<js_sys::BigUint64Array, JsError> {
+        if !Array::is_array(&texts) {
+            return Err(JsError::new(&format!(
+                "texts must be an array of strings, got {}",
+                type_name(&texts)
+            )));
+        }
+        let texts = Array::from(&texts);
+        let wide = self.inner.options().width > 64;
+        let mut out: Vec<u64> =
+            Vec::with_capacity(texts.length() as usize * if wide { 2 } else { 1 });
+        for (i, t) in texts.iter().enumerate() {
+            let text = t.as_string().ok_or_else(|| {
+                JsError::new(&format!(
+                    "texts[{i}] must be a string, got {}",
+                    type_name(&t)
+                ))
+            })?;
+            let v = self.inner.fingerprint(&text).value();
+            if wide {
+                out.push((v >> 64) as u64);
+            }
+            out.push(v as u64);
+        }
+        Ok(js_sys::BigUint64Array::from(out.as_slice()))
+    }
+
     /// V, the bits and the feature rows behind `fingerprint(text)`.
     #[wasm_bindgen(unchecked_return_type = "Explanation")]
     pub fn explain(

@@ -67,6 +67,20 @@ test('explain agrees with fingerprint and describes every feature', () => {
   assert.equal(once.weight, 1, 'binary weights by default');
 });
 
+test('fingerprintMany: many texts in one call, as a BigUint64Array', () => {
+  const texts = ['one text', '第二个文本', '', 'The quick brown fox'];
+  const fp = new sp.Fingerprinter();
+  const many = fp.fingerprintMany(texts);
+  assert.ok(many instanceof BigUint64Array);
+  assert.deepEqual([...many], texts.map((t) => sp.fingerprint(t)));
+  const wide = new sp.Fingerprinter({ width: 128 }).fingerprintMany(texts);
+  assert.equal(wide.length, 8);
+  assert.equal((wide[6] << 64n) | wide[7], sp.fingerprint('The quick brown fox', { width: 128 }));
+  assert.throws(() => fp.fingerprintMany(['a', 5]), /texts\[1\] must be a string, got number/);
+  assert.throws(() => fp.fingerprintMany('a'), /texts must be an array of strings/);
+  fp.free();
+});
+
 test('Fingerprinter reuses checked options', () => {
   const fp = new sp.Fingerprinter({ width: 128, tokenizer: 'words', n: 2 });
   assert.equal(fp.width, 128);

@@ -46,6 +46,7 @@ pub mod index;
 pub mod normalize;
 pub mod pipeline;
 pub mod scan;
+pub mod stream;
 pub mod tokenize;
 
 #[cfg(target_arch = "wasm32")]
@@ -65,6 +66,7 @@ pub use pipeline::{
     Weighting,
 };
 pub use scan::{distances64, scan128, scan64, Hit};
+pub use stream::Stream;
 pub use tokenize::{Tokenizer, MAX_N};
 
 // Runs the README's Rust example as a doctest, so the README cannot drift from the API.

@@ -181,6 +181,12 @@ impl Options {
     }
 }
 
+/// Features on their way into a fingerprint (see [`Fingerprinter::sink`]).
+pub(crate) enum Sink {
+    Unit(UnitCounter),
+    Distinct(Distinct),
+}
+
 /// A validated set of options, ready to fingerprint any number of texts.
 ///
 /// ```
@@ -237,32 +243,55 @@ impl Fingerprinter {
     /// ```
     pub fn fingerprint(&self, text: &str) -> Fingerprint {
         let text = self.fold(text);
-        if self.idf.is_none() {
-            match self.options.weighting {
-                Weighting::TermFrequency => {
-                    // Each occurrence adds weight 1: the same V as one row per feature weighted
-                    // by its count, without counting. No allocation per feature.
-                    let mut counter = UnitCounter::new(self.options.width);
-                    self.options
-                        .tokenizer
-                        .for_each_feature(&text, |parts, sep| {
-                            counter.add(self.hasher.hash_joined(parts, sep));
-                        });
-                    return counter.fingerprint();
+        let mut sink = self.sink();
+        self.options
+            .tokenizer
+            .for_each_feature(&text, |parts, sep| self.feed(&mut sink, parts, sep));
+        self.finish(sink)
+    }
+
+    /// Where this fingerprinter's features go: straight into per-bit counts for term
+    /// frequencies (each occurrence adds weight 1, the same `V` as one row per feature weighted
+    /// by its count, with nothing allocated per feature), else into a table of distinct features.
+    pub(crate) fn sink(&self) -> Sink {
+        if self.idf.is_none() && self.options.weighting == Weighting::TermFrequency {
+            Sink::Unit(UnitCounter::new(self.options.width))
+        } else {
+            Sink::Distinct(Distinct::new())
+        }
+    }
+
+    /// Adds one feature (`parts` joined by `separator`) to `sink`.
+    #[inline]
+    pub(crate) fn feed(&self, sink: &mut Sink, parts: &[&str], separator: &str) {
+        match sink {
+            Sink::Unit(counter) => counter.add(self.hasher.hash_joined(parts, separator)),
+            // By full 64/128-bit hash, not the cut one, so that at small widths two different
+            // features with equal cut hashes both count.
+            Sink::Distinct(d) => d.add(self.hasher.full_hash_joined(parts, separator)),
+        }
+    }
+
+    /// The fingerprint of everything fed to `sink`.
+    pub(crate) fn finish(&self, sink: Sink) -> Fingerprint {
+        match sink {
+            Sink::Unit(counter) => counter.fingerprint(),
+            Sink::Distinct(d)
+                if self.idf.is_none() && self.options.weighting == Weighting::Binary =>
+            {
+                // Each distinct feature once; integer counts, so order does not matter.
+                let mut counter = UnitCounter::new(self.options.width);
+                for (h, _) in d.iter() {
+                    counter.add(self.hasher.cut(h));
                 }
-                Weighting::Binary => {
-                    // Each distinct feature once; integer counts, so order does not matter.
-                    let distinct = self.distinct(&text);
-                    let mut counter = UnitCounter::new(self.options.width);
-                    for (h, _) in distinct.iter() {
-                        counter.add(self.hasher.cut(h));
-                    }
-                    return counter.fingerprint();
-                }
-                Weighting::LogTermFrequency => {}
+                counter.fingerprint()
+            }
+            Sink::Distinct(d) => {
+                let mut counts: Vec<(u128, u32)> = d.iter().collect();
+                counts.sort_unstable();
+                self.accumulate(&counts)
             }
         }
-        self.accumulate(&self.counts(&text))
     }
 
     /// The distinct features of already folded `text`, by full 64/128-bit hash (not the cut

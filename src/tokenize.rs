@@ -126,29 +126,15 @@ impl Tokenizer {
             Tokenizer::Words { n } => {
                 let mut words = Window::new(n, " ");
                 for piece in pieces(text) {
-                    if piece.is_ascii() {
-                        crate::ascii_words::for_each_word(piece, |w| words.push(w, &mut emit));
-                    } else {
-                        for w in piece.unicode_words() {
-                            words.push(w, &mut emit);
-                        }
-                    }
+                    words_of(piece, |w| words.push(w, &mut emit));
                 }
                 words.flush(&mut emit);
             }
             Tokenizer::Chars { n } => {
                 let mut chars = Window::new(n, "");
-                let mut pending_space = false;
-                for g in text.graphemes(true) {
-                    if g.chars().all(char::is_whitespace) {
-                        pending_space = chars.seen > 0;
-                    } else {
-                        if pending_space {
-                            chars.push(" ", &mut emit);
-                            pending_space = false;
-                        }
-                        chars.push(g, &mut emit);
-                    }
+                let mut state = CharsState::default();
+                for piece in pieces(text) {
+                    chars_of(piece, &mut state, |g| chars.push(g, &mut emit));
                 }
                 chars.flush(&mut emit);
             }
@@ -156,25 +142,11 @@ impl Tokenizer {
                 let mut words = Window::new(word_n, " ");
                 let mut run = Window::new(char_n, "");
                 for piece in pieces(text) {
-                    if piece.is_ascii() {
-                        // No CJK here, and the whitespace before the piece ended any run.
-                        run.flush(&mut emit);
-                        crate::ascii_words::for_each_word(piece, |w| words.push(w, &mut emit));
-                        continue;
-                    }
-                    for segment in piece.split_word_bounds() {
-                        if segment.chars().next().is_some_and(is_cjk) {
-                            for g in segment.graphemes(true) {
-                                run.push(g, &mut emit);
-                            }
-                        } else {
-                            // Anything else (a space, punctuation, a non-CJK word) ends the run.
-                            run.flush(&mut emit);
-                            if segment.chars().any(char::is_alphanumeric) {
-                                words.push(segment, &mut emit);
-                            }
-                        }
-                    }
+                    auto_of(piece, |token| match token {
+                        AutoToken::Word(w) => words.push(w, &mut emit),
+                        AutoToken::Cjk(g) => run.push(g, &mut emit),
+                        AutoToken::EndOfRun => run.flush(&mut emit),
+                    });
                 }
                 run.flush(&mut emit);
                 words.flush(&mut emit);
@@ -197,7 +169,22 @@ impl Tokenizer {
                 }
                 words.flush(&mut emit);
             }
-            Tokenizer::Chars { .. } => self.for_each_feature(text, emit),
+            Tokenizer::Chars { n } => {
+                let mut chars = Window::new(n, "");
+                let mut pending_space = false;
+                for g in text.graphemes(true) {
+                    if g.chars().all(char::is_whitespace) {
+                        pending_space = chars.seen > 0;
+                    } else {
+                        if pending_space {
+                            chars.push(" ", &mut emit);
+                            pending_space = false;
+                        }
+                        chars.push(g, &mut emit);
+                    }
+                }
+                chars.flush(&mut emit);
+            }
             Tokenizer::Auto { word_n, char_n } => {
                 let mut words = Window::new(word_n, " ");
                 let mut run = Window::new(char_n, "");
@@ -220,29 +207,139 @@ impl Tokenizer {
     }
 }
 
-/// Cuts `text` where an ASCII whitespace run is followed by an ASCII non-whitespace character.
-/// UAX #29 always has a word boundary there and no rule looks across it, so segmenting each
-/// piece alone gives the same words as segmenting the whole text — and pieces that are all
-/// ASCII (most of them, in most text) can take the fast path.
-fn pieces(text: &str) -> impl Iterator<Item = &str> {
-    let bytes = text.as_bytes();
-    let mut start = 0;
+/// The words of one piece (see [`pieces`]), in order.
+#[inline]
+pub(crate) fn words_of<'t>(piece: &'t str, mut word: impl FnMut(&'t str)) {
+    if piece.is_ascii() {
+        crate::ascii_words::for_each_word(piece, word);
+    } else {
+        for w in piece.unicode_words() {
+            word(w);
+        }
+    }
+}
+
+/// Whitespace state of the `chars` tokenizer, carried from piece to piece.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct CharsState {
+    seen: bool,
+    pending_space: bool,
+}
+
+/// The characters of one piece for the `chars` tokenizer: grapheme clusters, each whitespace
+/// run as one space, none before the first character or after the last.
+pub(crate) fn chars_of<'t>(piece: &'t str, state: &mut CharsState, mut char: impl FnMut(&'t str)) {
+    for g in piece.graphemes(true) {
+        if g.chars().all(char::is_whitespace) {
+            state.pending_space = state.seen;
+        } else {
+            if core::mem::take(&mut state.pending_space) {
+                char(" ");
+            }
+            state.seen = true;
+            char(g);
+        }
+    }
+}
+
+/// What the `auto` tokenizer sees in a piece.
+pub(crate) enum AutoToken<'t> {
+    /// A word outside CJK runs.
+    Word(&'t str),
+    /// One character (grapheme cluster) of a CJK run.
+    Cjk(&'t str),
+    /// Something that ends a CJK run (a space, punctuation, a non-CJK word).
+    EndOfRun,
+}
+
+/// The `auto` tokens of one piece, in order.
+pub(crate) fn auto_of<'t>(piece: &'t str, mut token: impl FnMut(AutoToken<'t>)) {
+    if piece.is_ascii() {
+        // No CJK here, and the whitespace before the piece ended any run.
+        token(AutoToken::EndOfRun);
+        crate::ascii_words::for_each_word(piece, |w| token(AutoToken::Word(w)));
+        return;
+    }
+    for segment in piece.split_word_bounds() {
+        if segment.chars().next().is_some_and(is_cjk) {
+            for g in segment.graphemes(true) {
+                token(AutoToken::Cjk(g));
+            }
+        } else {
+            token(AutoToken::EndOfRun);
+            if segment.chars().any(char::is_alphanumeric) {
+                token(AutoToken::Word(segment));
+            }
+        }
+    }
+}
+
+/// Where text may be cut into independent pieces: after ASCII whitespace, or after 。 or 、,
+/// when the next character starts something new (an ASCII non-space, or a CJK character that
+/// is not a combining or voicing mark). UAX #29 always has a word and a grapheme boundary there
+/// and no rule looks across it, and case and width folding do not either, so processing each
+/// piece alone gives exactly the features of the whole text. ASCII pieces (most of them, in
+/// most text) take the fast path; a stream can process every piece it has whole.
+pub(crate) fn is_cut(prev: char, next: char) -> bool {
+    let after_break = prev.is_ascii_whitespace() || prev == '。' || prev == '、';
+    let starts =
+        (next.is_ascii() && !next.is_ascii_whitespace() && !(prev == '。' || prev == '、'))
+            || (is_cjk(next) && !matches!(next, '\u{3099}' | '\u{309A}' | '\u{FF9E}' | '\u{FF9F}'));
+    after_break && starts
+}
+
+/// `text` cut at every [`is_cut`] position.
+pub(crate) fn pieces(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
     core::iter::from_fn(move || {
-        if start >= bytes.len() {
+        if rest.is_empty() {
             return None;
         }
-        let mut i = start + 1;
-        while i < bytes.len() {
-            let (prev, next) = (bytes[i - 1], bytes[i]);
-            if prev.is_ascii_whitespace() && next.is_ascii() && !next.is_ascii_whitespace() {
-                break;
-            }
-            i += 1;
-        }
-        let piece = &text[start..i];
-        start = i;
+        let end = cut_after_first(rest).unwrap_or(rest.len());
+        let (piece, tail) = rest.split_at(end);
+        rest = tail;
         Some(piece)
     })
+}
+
+/// The first cut position in `text` after its first character.
+fn cut_after_first(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    // A cut needs ASCII whitespace or 。/、 (E3 80 82 / E3 80 81) just before it: scan bytes
+    // and decode only there.
+    for i in 1..bytes.len() {
+        let prev = match bytes[i - 1] {
+            b if b.is_ascii_whitespace() => b as char,
+            0x81 | 0x82 if i >= 3 && bytes[i - 3] == 0xE3 && bytes[i - 2] == 0x80 => {
+                if bytes[i - 1] == 0x82 {
+                    '。'
+                } else {
+                    '、'
+                }
+            }
+            _ => continue,
+        };
+        if let Some(next) = text.get(i..).and_then(|t| t.chars().next()) {
+            if is_cut(prev, next) {
+                return Some(i);
+            }
+        }
+    }
+    None
+}
+
+/// The last cut position in `text` (for streams: everything before it can be processed).
+pub(crate) fn last_cut(text: &str) -> Option<usize> {
+    let mut chars = text.char_indices().rev();
+    let (mut next_i, mut next) = chars.next()?;
+    for (i, c) in chars {
+        if is_cut(c, next) {
+            return Some(next_i);
+        }
+        next_i = i;
+        next = c;
+    }
+    None
 }
 
 impl Default for Tokenizer {
@@ -406,7 +503,8 @@ mod tests {
             chars in proptest::collection::vec(proptest::sample::select(alloc::vec![
                 'a', 'b', 'Z', '1', '2', '0', '_', '\'', '.', ':', ',', ';', ' ', ' ', '\n', '\r',
                 '\t', '-', '"', '!', '/', 'é', '\u{301}', '\u{200d}', '中', '文', 'カ', '🙂', '\u{1f3fd}',
-                '٣', '\u{a0}', '\u{2019}', '\u{ff0c}', 'ß',
+                '٣', '\u{a0}', '\u{2019}', '\u{ff0c}', 'ß', '。', '、', '\u{3099}', 'ｶ', '\u{ff9e}',
+                '\u{3000}', '\u{e01}', '\u{e33}',
             ]), 0..40),
             ascii_only in proptest::prelude::any::<bool>(),
             n in 1usize..4,
@@ -414,6 +512,7 @@ mod tests {
             let text: String = chars.into_iter().filter(|c| !ascii_only || c.is_ascii()).collect();
             for t in [
                 Tokenizer::Words { n },
+                Tokenizer::Chars { n },
                 Tokenizer::Auto { word_n: n, char_n: 2 },
                 Tokenizer::Auto { word_n: 1, char_n: n },
             ] {

@@ -14,6 +14,7 @@ mod index;
 use js_sys::Array;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::{
     distance, explain, fingerprint::Fingerprint, Error, Explanation, Key, Normalization, Options,
@@ -514,6 +515,14 @@ impl Fingerprinter {
         Ok(bigint(self.inner.fingerprint(&read_text(&text)?)))
     }
 
+    /// A stream with these options: `update(chunk)` with the text's bytes (Uint8Array) or
+    /// string pieces, then `finish()` gives the same fingerprint as `fingerprint(wholeText)`.
+    pub fn stream(&self) -> FingerprintStream {
+        FingerprintStream {
+            inner: Some(self.inner.stream()),
+        }
+    }
+
     /// The fingerprints of many texts in one call (one crossing into wasm): a BigUint64Array
     /// for widths up to 64, two words per text (high first) above 64.
     #[wasm_bindgen(js_name = fingerprintMany)]
@@ -554,6 +563,62 @@ impl Fingerprinter {
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
     ) -> Result<JsValue, JsError> {
         explanation(self.inner.explain(&read_text(&text)?))
+    }
+}
+
+/// A fingerprint computed from text that arrives in chunks (e.g. a request body): equal to the
+/// one-shot fingerprint for any chunking, holding only the text after the last place it may
+/// be cut (a space, 。 or 、) in memory.
+///
+/// ```js
+/// const stream = new Fingerprinter().stream();
+/// for await (const chunk of request.body) stream.update(chunk);
+/// const fp = stream.finish();
+/// ```
+#[wasm_bindgen]
+pub struct FingerprintStream {
+    inner: Option<crate::Stream>,
+}
+
+#[wasm_bindgen]
+impl FingerprintStream {
+    /// Adds the next chunk: a Uint8Array of UTF-8 bytes (split anywhere, even inside a
+    /// character) or a string (which must not split a surrogate pair).
+    pub fn update(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array | string")] chunk: JsValue,
+    ) -> Result<(), JsError> {
+        let stream = self
+            .inner
+            .as_mut()
+            .ok_or_else(|| JsError::new("the stream is finished"))?;
+        if let Some(bytes) = chunk.dyn_ref::<js_sys::Uint8Array>() {
+            stream.update(&bytes.to_vec());
+        } else if let Some(text) = chunk.as_string() {
+            stream.update(text.as_bytes());
+        } else {
+            return Err(JsError::new(&format!(
+                "chunk must be a Uint8Array or a string, got {}",
+                type_name(&chunk)
+            )));
+        }
+        Ok(())
+    }
+
+    /// Bytes given so far.
+    #[wasm_bindgen(getter)]
+    pub fn bytes(&self) -> f64 {
+        self.inner.as_ref().map_or(0.0, |s| s.bytes() as f64)
+    }
+
+    /// The fingerprint of everything given (a BigInt); the stream cannot be used afterwards.
+    #[wasm_bindgen(unchecked_return_type = "bigint")]
+    pub fn finish(&mut self) -> Result<JsValue, JsError> {
+        let stream = self
+            .inner
+            .take()
+            .ok_or_else(|| JsError::new("the stream is finished"))?;
+        Ok(bigint(stream.finish()))
     }
 }
 

@@ -81,6 +81,33 @@ test('fingerprintMany: many texts in one call, as a BigUint64Array', () => {
   fp.free();
 });
 
+test('streaming equals one-shot for random chunkings, bytes and strings', () => {
+  const text = 'Streaming 指纹, split anywhere: 一字不差。 Ｆｕｌｌ　ｗｉｄｔｈ ｶﾞｲﾄﾞ and emoji 👩‍💻 too.\n'.repeat(20);
+  const bytes = new TextEncoder().encode(text);
+  let seed = 42;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+  for (const options of [{}, { tokenizer: 'words', n: 2 }, { tokenizer: 'chars', n: 3, weighting: 'tf' }, { width: 128 }]) {
+    const fp = new sp.Fingerprinter(options);
+    const expected = fp.fingerprint(text);
+    for (let round = 0; round < 20; round++) {
+      const stream = fp.stream();
+      for (let i = 0; i < bytes.length;) {
+        const n = 1 + (next() % 17);
+        stream.update(bytes.subarray(i, i + n));
+        i += n;
+      }
+      assert.equal(stream.bytes, bytes.length);
+      assert.equal(stream.finish(), expected, JSON.stringify(options));
+    }
+    const s = fp.stream();
+    for (const part of text.split(' ')) s.update(part + ' ');
+    assert.equal(s.finish(), fp.fingerprint(text.split(' ').map((p) => p + ' ').join('')));
+    assert.throws(() => s.update('more'), /the stream is finished/);
+    assert.throws(() => fp.stream().update(5), /chunk must be a Uint8Array or a string, got number/);
+    fp.free();
+  }
+});
+
 test('Fingerprinter reuses checked options', () => {
   const fp = new sp.Fingerprinter({ width: 128, tokenizer: 'words', n: 2 });
   assert.equal(fp.width, 128);

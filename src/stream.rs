@@ -1,0 +1,379 @@
+//! Streaming fingerprints: `update(chunk)` … `finish()` equals the one-shot fingerprint of the
+//! whole text, for any chunking — words, grapheme clusters and UTF-8 sequences split across
+//! chunks included.
+//!
+//! The stream keeps only the bytes after the last place where text may be cut into independent
+//! pieces (after whitespace, or 。/、, before a new character; see the tokenizer), plus the last
+//! `n − 1` tokens of each n-gram window and the table of distinct features. Everything before
+//! the last cut is folded, tokenized and counted as soon as it arrives.
+
+use alloc::borrow::Cow;
+use alloc::collections::VecDeque;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::fingerprint::Fingerprint;
+use crate::pipeline::{Fingerprinter, Sink};
+use crate::tokenize::{
+    auto_of, chars_of, last_cut, pieces, words_of, AutoToken, CharsState, Tokenizer,
+};
+
+/// The last `n` tokens, owned (chunks do not outlive `update`), emitting each full window.
+struct OwnedWindow {
+    n: usize,
+    separator: &'static str,
+    items: VecDeque<String>,
+    seen: usize,
+}
+
+impl OwnedWindow {
+    fn new(n: usize, separator: &'static str) -> OwnedWindow {
+        OwnedWindow {
+            n,
+            separator,
+            items: VecDeque::new(),
+            seen: 0,
+        }
+    }
+
+    fn push(&mut self, item: &str, emit: &mut impl FnMut(&[&str], &str)) {
+        self.seen += 1;
+        if self.n == 1 {
+            // Single tokens need no memory: the common case allocates nothing.
+            emit(&[item], self.separator);
+            return;
+        }
+        if self.items.len() == self.n {
+            self.items.pop_front();
+        }
+        self.items.push_back(String::from(item));
+        if self.seen >= self.n {
+            self.emit_all(emit);
+        }
+    }
+
+    fn emit_all(&self, emit: &mut impl FnMut(&[&str], &str)) {
+        let parts: Vec<&str> = self.items.iter().map(String::as_str).collect();
+        emit(&parts, self.separator);
+    }
+
+    /// Ends the sequence: one shorter than `n` becomes one feature, as in one shot.
+    fn flush(&mut self, emit: &mut impl FnMut(&[&str], &str)) {
+        if self.seen > 0 && self.seen < self.n {
+            self.emit_all(emit);
+        }
+        self.seen = 0;
+        self.items.clear();
+    }
+}
+
+/// A fingerprint computed from a text that arrives in chunks.
+///
+/// ```
+/// use simprint::{Fingerprinter, Options};
+/// let fp = Fingerprinter::new(Options::default())?;
+/// let text = "Streaming gives the same fingerprint, 一字不差, however the bytes are cut.";
+/// let mut stream = fp.stream();
+/// for chunk in text.as_bytes().chunks(5) {
+///     stream.update(chunk); // cuts through words and UTF-8 sequences alike
+/// }
+/// assert_eq!(stream.finish(), fp.fingerprint(text));
+/// # Ok::<(), simprint::Error>(())
+/// ```
+pub struct Stream {
+    fingerprinter: Fingerprinter,
+    pending: Vec<u8>,
+    sink: Sink,
+    words: OwnedWindow,
+    run: OwnedWindow,
+    chars: OwnedWindow,
+    chars_state: CharsState,
+    bytes: u64,
+}
+
+impl Fingerprinter {
+    /// A stream with this fingerprinter's options.
+    ///
+    /// ```
+    /// let fp = simprint::Fingerprinter::new(simprint::Options::default())?;
+    /// let mut s = fp.stream();
+    /// s.update(b"hello ");
+    /// s.update(b"world");
+    /// assert_eq!(s.finish(), fp.fingerprint("hello world"));
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn stream(&self) -> Stream {
+        let (word_n, char_n) = match self.options().tokenizer {
+            Tokenizer::Auto { word_n, char_n } => (word_n, char_n),
+            Tokenizer::Words { n } => (n, 1),
+            Tokenizer::Chars { n } => (1, n),
+        };
+        Stream {
+            fingerprinter: self.clone(),
+            pending: Vec::new(),
+            sink: self.sink(),
+            words: OwnedWindow::new(word_n, " "),
+            run: OwnedWindow::new(char_n, ""),
+            chars: OwnedWindow::new(char_n, ""),
+            chars_state: CharsState::default(),
+            bytes: 0,
+        }
+    }
+}
+
+impl Stream {
+    /// Adds the next bytes of the text (UTF-8; invalid sequences count as U+FFFD, as
+    /// `String::from_utf8_lossy` would read the whole text).
+    ///
+    /// ```
+    /// let fp = simprint::Fingerprinter::new(simprint::Options::default())?;
+    /// let mut s = fp.stream();
+    /// let bytes = "回家罗".as_bytes();
+    /// s.update(&bytes[..1]); // a third of 回
+    /// s.update(&bytes[1..]);
+    /// assert_eq!(s.finish(), fp.fingerprint("回家罗"));
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn update(&mut self, chunk: &[u8]) {
+        self.bytes += chunk.len() as u64;
+        self.pending.extend_from_slice(chunk);
+        let complete = complete_prefix(&self.pending);
+        let text = match core::str::from_utf8(&self.pending[..complete]) {
+            Ok(text) => Cow::Borrowed(text),
+            Err(_) => String::from_utf8_lossy(&self.pending[..complete]),
+        };
+        let Some(cut) = last_cut(&text) else {
+            // No place to cut yet (e.g. one long run of Chinese without 。): keep buffering.
+            if let Cow::Owned(fixed) = text {
+                // Keep the repaired text so its replacement characters are not redone.
+                let tail = self.pending.split_off(complete);
+                self.pending = fixed.into_bytes();
+                self.pending.extend_from_slice(&tail);
+            }
+            return;
+        };
+        let done = String::from(&text[..cut]);
+        let rest: Vec<u8> = match text {
+            Cow::Borrowed(_) => self.pending[cut..].to_vec(),
+            Cow::Owned(fixed) => {
+                let mut rest = fixed.as_bytes()[cut..].to_vec();
+                rest.extend_from_slice(&self.pending[complete..]);
+                rest
+            }
+        };
+        self.pending = rest;
+        self.process(&done);
+    }
+
+    /// Bytes given to [`Stream::update`] so far.
+    ///
+    /// ```
+    /// let fp = simprint::Fingerprinter::new(simprint::Options::default())?;
+    /// let mut s = fp.stream();
+    /// s.update(b"abc");
+    /// assert_eq!(s.bytes(), 3);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// Bytes held back because the text may not be cut before them yet.
+    ///
+    /// ```
+    /// let fp = simprint::Fingerprinter::new(simprint::Options::default())?;
+    /// let mut s = fp.stream();
+    /// s.update(b"one two thr");
+    /// assert_eq!(s.buffered(), 3); // "thr" may go on
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn buffered(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// The fingerprint of everything given, equal to [`Fingerprinter::fingerprint`] of the whole
+    /// text.
+    ///
+    /// ```
+    /// let fp = simprint::Fingerprinter::new(simprint::Options::default())?;
+    /// assert_eq!(fp.stream().finish(), fp.fingerprint(""));
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn finish(mut self) -> Fingerprint {
+        let rest = core::mem::take(&mut self.pending);
+        let text = String::from_utf8_lossy(&rest).into_owned();
+        self.process(&text);
+        let Stream {
+            fingerprinter,
+            mut sink,
+            mut words,
+            mut run,
+            mut chars,
+            ..
+        } = self;
+        let mut emit = |parts: &[&str], sep: &str| fingerprinter.feed(&mut sink, parts, sep);
+        match fingerprinter.options().tokenizer {
+            Tokenizer::Auto { .. } => {
+                run.flush(&mut emit);
+                words.flush(&mut emit);
+            }
+            Tokenizer::Words { .. } => words.flush(&mut emit),
+            Tokenizer::Chars { .. } => chars.flush(&mut emit),
+        }
+        fingerprinter.finish(sink)
+    }
+
+    /// Folds and tokenizes `text`, which starts and ends where the text may be cut.
+    fn process(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        let fingerprinter = &self.fingerprinter;
+        let folded = fingerprinter.fold(text);
+        let sink = &mut self.sink;
+        let mut emit = |parts: &[&str], sep: &str| fingerprinter.feed(sink, parts, sep);
+        let (words, run, chars, chars_state) = (
+            &mut self.words,
+            &mut self.run,
+            &mut self.chars,
+            &mut self.chars_state,
+        );
+        for piece in pieces(&folded) {
+            match fingerprinter.options().tokenizer {
+                Tokenizer::Words { .. } => words_of(piece, |w| words.push(w, &mut emit)),
+                Tokenizer::Chars { .. } => {
+                    chars_of(piece, chars_state, |g| chars.push(g, &mut emit))
+                }
+                Tokenizer::Auto { .. } => auto_of(piece, |token| match token {
+                    AutoToken::Word(w) => words.push(w, &mut emit),
+                    AutoToken::Cjk(g) => run.push(g, &mut emit),
+                    AutoToken::EndOfRun => run.flush(&mut emit),
+                }),
+            }
+        }
+    }
+}
+
+/// The length of `bytes` without a UTF-8 sequence that is incomplete at its end (and could be
+/// completed by the next chunk).
+fn complete_prefix(bytes: &[u8]) -> usize {
+    let n = bytes.len();
+    for back in 1..=core::cmp::min(3, n) {
+        let b = bytes[n - back];
+        if b & 0xC0 == 0x80 {
+            continue; // a continuation byte: look further back for the lead
+        }
+        let needed = match b {
+            0xC2..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF4 => 4,
+            _ => return n, // ASCII or an invalid lead: nothing to wait for
+        };
+        return if back < needed { n - back } else { n };
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::{Normalization, Options, Weighting};
+
+    fn options() -> Vec<Options> {
+        let mut out = Vec::new();
+        for tokenizer in [
+            Tokenizer::default(),
+            Tokenizer::Auto {
+                word_n: 2,
+                char_n: 3,
+            },
+            Tokenizer::Words { n: 1 },
+            Tokenizer::Words { n: 3 },
+            Tokenizer::Chars { n: 1 },
+            Tokenizer::Chars { n: 4 },
+        ] {
+            for weighting in [
+                Weighting::Binary,
+                Weighting::TermFrequency,
+                Weighting::LogTermFrequency,
+            ] {
+                out.push(Options {
+                    tokenizer,
+                    weighting,
+                    ..Options::default()
+                });
+            }
+        }
+        out.push(Options {
+            normalization: Normalization::None,
+            case_fold: false,
+            ..Options::default()
+        });
+        out.push(Options {
+            width: 128,
+            ..Options::default()
+        });
+        out
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 400, ..Default::default() })]
+
+        /// Any chunking, at any byte (inside UTF-8 sequences too), gives the one-shot result.
+        #[test]
+        fn streaming_equals_one_shot(
+            chars in proptest::collection::vec(proptest::sample::select(alloc::vec![
+                'a', 'B', '1', '_', '\'', '.', ':', ',', ' ', ' ', '\n', '\t', '-', 'é', '\u{301}',
+                '中', '文', '。', '、', 'カ', 'ｶ', '\u{ff9e}', 'Ａ', '\u{3000}', 'Σ', '🙂', '\u{200d}',
+                '\u{1f3fd}', 'ß', 'İ',
+            ]), 0..60),
+            cuts in proptest::collection::vec(0usize..200, 0..12),
+            invalid in proptest::prelude::any::<bool>(),
+        ) {
+            let text: String = chars.into_iter().collect();
+            let mut bytes = text.clone().into_bytes();
+            if invalid && !bytes.is_empty() {
+                // An invalid byte in the middle: both sides read it as U+FFFD.
+                let at = cuts.first().copied().unwrap_or(0) % bytes.len();
+                bytes.insert(at, 0xFF);
+            }
+            let whole = String::from_utf8_lossy(&bytes).into_owned();
+            let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c % (bytes.len() + 1)).collect();
+            cuts.sort_unstable();
+            for options in options() {
+                let fp = Fingerprinter::new(options).unwrap();
+                let mut stream = fp.stream();
+                let mut from = 0;
+                for &c in &cuts {
+                    stream.update(&bytes[from..c]);
+                    from = c;
+                }
+                stream.update(&bytes[from..]);
+                proptest::prop_assert_eq!(stream.finish(), fp.fingerprint(&whole), "{:?} {:?} {:?}", options.tokenizer, whole, cuts);
+            }
+        }
+    }
+
+    #[test]
+    fn buffers_only_the_tail() {
+        let fp = Fingerprinter::new(Options::default()).unwrap();
+        let mut s = fp.stream();
+        for _ in 0..10_000 {
+            s.update(b"the same sentence again and again. ");
+            assert!(s.buffered() < 64);
+        }
+        for _ in 0..1_000 {
+            s.update("中文句子。".as_bytes());
+            assert!(s.buffered() < 64);
+        }
+    }
+
+    #[test]
+    fn incomplete_utf8_waits() {
+        assert_eq!(complete_prefix(b"ab\xe4\xb8"), 2);
+        assert_eq!(complete_prefix(b"ab\xe4\xb8\xad"), 5);
+        assert_eq!(complete_prefix(b"ab\xf0\x9f\x99"), 2);
+        assert_eq!(complete_prefix(b"ab\xff"), 3);
+        assert_eq!(complete_prefix(b""), 0);
+    }
+}

@@ -183,7 +183,8 @@ impl Options {
 
 /// Features on their way into a fingerprint (see [`Fingerprinter::sink`]).
 pub(crate) enum Sink {
-    Unit(UnitCounter),
+    // Boxed: the per-bit counts are a kilobyte, the table a few words.
+    Unit(alloc::boxed::Box<UnitCounter>),
     Distinct(Distinct),
 }
 
@@ -255,7 +256,7 @@ impl Fingerprinter {
     /// by its count, with nothing allocated per feature), else into a table of distinct features.
     pub(crate) fn sink(&self) -> Sink {
         if self.idf.is_none() && self.options.weighting == Weighting::TermFrequency {
-            Sink::Unit(UnitCounter::new(self.options.width))
+            Sink::Unit(alloc::boxed::Box::new(UnitCounter::new(self.options.width)))
         } else {
             Sink::Distinct(Distinct::new())
         }

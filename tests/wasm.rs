@@ -62,3 +62,16 @@ fn errors_in_wasm() {
         0
     );
 }
+
+#[wasm_bindgen_test]
+fn streaming_in_wasm() {
+    let fp = Fingerprinter::new(Options::default()).unwrap();
+    let text = "Streaming 指纹 in wasm, split inside characters: 一字不差。 ｶﾞｲﾄﾞ\n".repeat(10);
+    for step in [1, 2, 3, 7, 64] {
+        let mut s = fp.stream();
+        for chunk in text.as_bytes().chunks(step) {
+            s.update(chunk);
+        }
+        assert_eq!(s.finish(), fp.fingerprint(&text), "chunks of {step}");
+    }
+}

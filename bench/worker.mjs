@@ -1,0 +1,157 @@
+// Measures the Cloudflare Worker example (examples/worker/) as it would ship: bundles it with
+// wrangler (deploy --dry-run), runs the bundle in workerd through Miniflare on loopback, and
+// prints the bundle size, the time to first response of fresh runtimes and requests/s.
+//
+//   source scripts/lib.sh && setup_path && node bench/worker.mjs [documents=20000]
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const workerDir = join(root, 'examples', 'worker');
+const tmp = mkdtempSync(join(tmpdir(), 'simprint-worker-bench-'));
+const home = join(tmp, 'home');
+mkdirSync(home);
+Object.assign(process.env, {
+  HOME: home,
+  XDG_CONFIG_HOME: join(home, '.config'),
+  XDG_CACHE_HOME: join(home, '.cache'),
+  XDG_DATA_HOME: join(home, '.local', 'share'),
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+  WRANGLER_SEND_METRICS: 'false',
+  WRANGLER_SEND_ERROR_REPORTS: 'false',
+  WRANGLER_HIDE_BANNER: 'true',
+});
+const { Miniflare } = await import('miniflare');
+const { unstable_getMiniflareWorkerOptions } = await import('wrangler');
+const fromToml = unstable_getMiniflareWorkerOptions(join(workerDir, 'wrangler.toml')).workerOptions;
+const DOCUMENTS = Number(process.argv[2] ?? 20000);
+const IN_FLIGHT = 32;
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+function bundle(minify) {
+  const out = join(tmp, minify ? 'bundle-min' : 'bundle');
+  const hadDotWrangler = existsSync(join(workerDir, '.wrangler'));
+  try {
+    execFileSync(join(root, 'node_modules', '.bin', 'wrangler'),
+      ['deploy', '--dry-run', '--outdir', out, ...(minify ? ['--minify'] : [])],
+      { cwd: workerDir, env: process.env, stdio: 'pipe' });
+  } finally {
+    if (!hadDotWrangler) rmSync(join(workerDir, '.wrangler'), { recursive: true, force: true });
+  }
+  const sizes = {};
+  for (const f of readdirSync(out).filter((name) => /\.(js|wasm)$/.test(name))) {
+    const bytes = readFileSync(join(out, f));
+    const kind = f.endsWith('.wasm') ? 'wasm' : 'js';
+    sizes[kind] = { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+  }
+  return { out, sizes };
+}
+
+function start(out, persist) {
+  return new Miniflare({
+    host: '127.0.0.1',
+    port: 0,
+    cf: false,
+    modules: true,
+    scriptPath: join(out, 'index.js'),
+    modulesRoot: out,
+    modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }, ...fromToml.modulesRules],
+    compatibilityDate: fromToml.compatibilityDate,
+    bindings: fromToml.bindings,
+    durableObjects: fromToml.durableObjects,
+    durableObjectsPersist: persist,
+  });
+}
+
+// A keep-alive HTTP client: lighter than fetch, so the numbers are more the worker's.
+const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
+function request(base, method, path, body) {
+  return new Promise((resolve, reject) => {
+    const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    const req = http.request(new URL(path, base), {
+      method,
+      agent,
+      headers: data ? { 'content-type': 'application/json', 'content-length': data.length } : {},
+    }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+async function rate(label, n, job) {
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
+    while (next < n) {
+      const i = next++;
+      const res = await job(i);
+      if (res.status >= 300) throw new Error(`${label}: ${res.status} ${res.body}`);
+    }
+  }));
+  const perSecond = n / ((performance.now() - t0) / 1000);
+  console.log(`${label.padEnd(58)} ${perSecond.toFixed(0).padStart(6)} requests/s`);
+}
+
+// Distinct texts: 60-120 words made of random syllables (about 3,000 distinct words), so
+// documents are not near-duplicates of each other, as in most real traffic.
+let seed = 1;
+const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'sat', 'vo', 'qui', 'der', 'an', 'tor', 'bel', 'ix', 'nu', 'pra', 'sel'];
+const word = () => Array.from({ length: 1 + Math.floor(random() * 3) }, () => SYLLABLES[Math.floor(random() * SYLLABLES.length)]).join('');
+const text = () => Array.from({ length: 60 + Math.floor(random() * 60) }, word).join(' ');
+
+try {
+  const plain = bundle(false);
+  const min = bundle(true);
+  for (const [label, { sizes }] of [['bundle', plain], ['bundle --minify', min]]) {
+    const raw = sizes.js.raw + sizes.wasm.raw;
+    const gz = sizes.js.gzip + sizes.wasm.gzip;
+    console.log(`${label.padEnd(16)} JS ${sizes.js.raw} B (${sizes.js.gzip} gzip) + wasm ${sizes.wasm.raw} B ` +
+      `(${sizes.wasm.gzip} gzip) = ${raw} B, ${gz} B gzipped`);
+  }
+
+  const firsts = [];
+  for (let i = 0; i < 5; i++) {
+    const t0 = performance.now();
+    const mf = start(plain.out, join(tmp, `cold-${i}`));
+    const base = await mf.ready;
+    await request(base, 'POST', '/documents', { id: 'first', text: text() });
+    firsts.push(performance.now() - t0);
+    await mf.dispose();
+  }
+  console.log(`fresh runtime to first response (new Miniflare, workerd start, first POST): median ` +
+    `${median(firsts).toFixed(0)} ms of ${firsts.map((x) => x.toFixed(0)).join(', ')}`);
+
+  const persist = join(tmp, 'load');
+  let mf = start(plain.out, persist);
+  let base = await mf.ready;
+  console.log(`\n${IN_FLIGHT} requests in flight, workerd through Miniflare on loopback:`);
+  await rate('GET /stats (routing + one Durable Object call)', 3000, () => request(base, 'GET', '/stats'));
+  await rate(`POST /documents, new ids, up to ${DOCUMENTS} stored`, DOCUMENTS,
+    (i) => request(base, 'POST', '/documents', { id: `doc-${i}`, text: text() }));
+  await rate(`POST /check against ${DOCUMENTS} documents`, 3000, () => request(base, 'POST', '/check', { text: text() }));
+  await rate('GET /documents/:id', 3000, (i) => request(base, 'GET', `/documents/doc-${i}`));
+
+  await mf.dispose();
+  const t0 = performance.now();
+  mf = start(plain.out, persist);
+  base = await mf.ready;
+  const stats = JSON.parse((await request(base, 'GET', '/stats')).body);
+  console.log(`\nrestart with ${stats.documents} documents to first response: ${(performance.now() - t0).toFixed(0)} ms ` +
+    `(index rebuilt from SQLite in ${stats.perShard[0].rebuildMs} ms; index memory ${stats.memoryBytes} bytes, ` +
+    `${(stats.memoryBytes / stats.documents).toFixed(0)} per document)`);
+  await mf.dispose();
+} finally {
+  agent.destroy();
+  rmSync(tmp, { recursive: true, force: true });
+}

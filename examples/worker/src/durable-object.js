@@ -1,0 +1,164 @@
+// One shard of the document store: a Durable Object with SQLite-backed storage. The SQLite
+// table is the truth; the simprint Index is a cache of it in memory, rebuilt when the object
+// starts. Every method below runs without awaiting, so the runtime runs them one at a time
+// and each write commits before its answer leaves the object.
+import { DurableObject } from 'cloudflare:workers';
+import { byDistanceThenId } from './shards.js';
+import { Index, fromHex, schemeOf, settings } from './simprint.js';
+
+/** At most this many duplicates are returned, the nearest first. */
+export const MAX_DUPLICATES = 100;
+
+const SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS documents (
+     id TEXT PRIMARY KEY,              -- the client's id
+     num INTEGER NOT NULL UNIQUE,      -- the id in the simprint Index (0 .. 2^53 - 1)
+     fingerprint TEXT NOT NULL,        -- hex, ceil(width / 4) digits
+     text_length INTEGER NOT NULL,     -- UTF-16 code units of the text
+     created_at INTEGER NOT NULL,      -- ms since the epoch
+     updated_at INTEGER NOT NULL
+   )`,
+  `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+];
+
+export class SimprintIndex extends DurableObject {
+  constructor(ctx, env) {
+    super(ctx, env);
+    this.sql = ctx.storage.sql;
+    // No request reaches the object before the index is rebuilt.
+    ctx.blockConcurrencyWhile(async () => this.load());
+  }
+
+  load() {
+    const started = Date.now();
+    const { width, k } = settings(this.env);
+    for (const statement of SCHEMA) this.sql.exec(statement);
+    this.width = width;
+    this.scheme = schemeOf(width);
+    const stored = this.sql.exec(`SELECT value FROM meta WHERE key = 'scheme'`).toArray()[0]?.value;
+    // Fingerprints of another width or pipeline cannot be compared with this one's.
+    this.schemeStored = stored !== undefined;
+    this.stale = stored !== undefined && stored !== this.scheme
+      ? `this object's fingerprints were made with scheme ${stored}, this deployment makes ${this.scheme} ` +
+        '(WIDTH or the simprint version changed): re-add the documents to a new object'
+      : null;
+    this.index = new Index({ width, k });
+    this.numOf = new Map(); // client id -> index id
+    this.idOf = new Map(); // index id -> client id
+    this.nextNum = 0;
+    const rows = this.sql.exec('SELECT id, num, fingerprint FROM documents').toArray();
+    const nums = new Float64Array(rows.length);
+    const fps = width <= 64 ? new BigUint64Array(rows.length) : new Array(rows.length);
+    rows.forEach((row, i) => {
+      nums[i] = row.num;
+      if (!this.stale) fps[i] = fromHex(row.fingerprint, width);
+      this.numOf.set(row.id, row.num);
+      this.idOf.set(row.num, row.id);
+      if (row.num >= this.nextNum) this.nextNum = row.num + 1;
+    });
+    if (rows.length > 0 && !this.stale) this.index.insertMany(nums, fps);
+    this.loadedIn = Date.now() - started;
+    this.instance = crypto.randomUUID(); // tells a restarted object from a running one
+  }
+
+  checkScheme(scheme) {
+    if (this.stale) throw new Error(this.stale);
+    if (scheme !== this.scheme) {
+      throw new Error(`the worker fingerprints with scheme ${scheme}, this object with ${this.scheme} (version skew)`);
+    }
+  }
+
+  duplicatesOf(fp, exceptId) {
+    return this.index
+      .query(fp)
+      .map(({ id, distance }) => ({ id: this.idOf.get(id), distance }))
+      .filter((m) => m.id !== exceptId)
+      .sort(byDistanceThenId)
+      .slice(0, MAX_DUPLICATES);
+  }
+
+  /**
+   * The stored documents within k of `hex` (except `id` itself); with `store`, then stores
+   * (or replaces) `id`'s fingerprint: written to SQLite before the answer leaves the object.
+   */
+  add({ id, hex, textLength, scheme, store }) {
+    this.checkScheme(scheme);
+    const fp = fromHex(hex, this.width);
+    const duplicates = this.duplicatesOf(fp, id);
+    if (!store) return { duplicates, stored: false, created: false };
+    const now = Date.now();
+    const existing = this.numOf.get(id);
+    const num = existing ?? this.nextNum;
+    // SQLite and the index change together or not at all: the index insert is the last step,
+    // and if it throws the SQL write rolls back.
+    this.ctx.storage.transactionSync(() => {
+      if (!this.schemeStored) {
+        this.sql.exec(`INSERT INTO meta (key, value) VALUES ('scheme', ?)`, this.scheme);
+      }
+      if (existing === undefined) {
+        this.sql.exec(
+          'INSERT INTO documents (id, num, fingerprint, text_length, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+          id, num, hex, textLength, now, now);
+      } else {
+        this.sql.exec('UPDATE documents SET fingerprint = ?, text_length = ?, updated_at = ? WHERE id = ?',
+          hex, textLength, now, id);
+      }
+      this.index.insert(num, fp);
+    });
+    this.schemeStored = true;
+    if (existing === undefined) {
+      this.numOf.set(id, num);
+      this.idOf.set(num, id);
+      this.nextNum = num + 1;
+    }
+    return { duplicates, stored: true, created: existing === undefined };
+  }
+
+  /** The stored document `id`, or null. */
+  getDocument(id) {
+    const row = this.sql
+      .exec('SELECT id, fingerprint, text_length, created_at, updated_at FROM documents WHERE id = ?', id)
+      .toArray()[0];
+    if (!row) return null;
+    return {
+      id: row.id,
+      fingerprint: row.fingerprint,
+      textLength: row.text_length,
+      createdAt: new Date(row.created_at).toISOString(),
+      updatedAt: new Date(row.updated_at).toISOString(),
+    };
+  }
+
+  /** Deletes `id`; false when it was not stored. */
+  deleteDocument(id) {
+    const num = this.numOf.get(id);
+    if (num === undefined) return false;
+    this.ctx.storage.transactionSync(() => {
+      this.sql.exec('DELETE FROM documents WHERE id = ?', id);
+      this.index.remove(num);
+    });
+    this.numOf.delete(id);
+    this.idOf.delete(num);
+    return true;
+  }
+
+  /** Up to `limit` stored ids after `after`, ascending (by code point). */
+  listIds(after, limit) {
+    return this.sql
+      .exec('SELECT id FROM documents WHERE id > ? ORDER BY id LIMIT ?', after, limit)
+      .toArray()
+      .map((row) => row.id);
+  }
+
+  stats() {
+    const { n } = this.sql.exec('SELECT count(*) AS n FROM documents').one();
+    return {
+      documents: n,
+      indexed: this.index.size,
+      memoryBytes: this.index.memoryBytes(),
+      rebuildMs: this.loadedIn,
+      instance: this.instance,
+      scheme: this.stale ? 'stale' : this.scheme,
+    };
+  }
+}

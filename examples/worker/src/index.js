@@ -1,0 +1,168 @@
+// Near-duplicate detection at the edge: a module Worker in front of Durable Objects that hold
+// simprint indexes. The Worker parses and fingerprints request bodies (stateless, scales out);
+// the objects (durable-object.js) store fingerprints and answer "what is within k of this?".
+//
+//   POST   /documents            {id, text} -> {id, fingerprint, duplicates: [{id, distance}], stored}
+//   POST   /documents?dryRun=1   the same answer, nothing stored
+//   POST   /check                {text, id?} -> the same answer, nothing stored (id: left out of the answer)
+//   GET    /documents/:id        -> {id, fingerprint, textLength, createdAt, updatedAt}
+//   DELETE /documents/:id        -> {id, deleted: true}
+//   GET    /documents?after=&limit=  -> {ids, next}: every stored id, ascending, paged
+//   GET    /stats                -> sizes, memory and settings
+import { HttpError, parseDocumentBody } from './body.js';
+import { MAX_DUPLICATES, SimprintIndex } from './durable-object.js';
+import { byDistanceThenId, compareIds, shardName, shardOf } from './shards.js';
+import { schemeOf, settings, textSink, toHex } from './simprint.js';
+
+export { SimprintIndex };
+
+const json = (body, status = 200, headers = {}) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  });
+
+export default {
+  async fetch(request, env) {
+    try {
+      return await route(request, env);
+    } catch (err) {
+      if (err instanceof HttpError) return json({ error: err.message }, err.status, err.headers);
+      // Anything else (a library Error, a failed object call) is answered, never left to crash.
+      console.error('simprint worker:', err?.stack ?? err);
+      return json({ error: `internal error: ${err?.message ?? String(err)}` }, 500);
+    }
+  },
+};
+
+function allow(request, methods) {
+  if (!methods.includes(request.method)) {
+    throw new HttpError(405, `method ${request.method} not allowed here; use ${methods.join(' or ')}`, {
+      allow: methods.join(', '),
+    });
+  }
+}
+
+async function route(request, env) {
+  const url = new URL(request.url);
+  const path = url.pathname.replace(/\/+$/, '') || '/';
+  if (path === '/documents') {
+    allow(request, ['GET', 'POST']);
+    if (request.method === 'GET') return listDocuments(url, env);
+    return addDocument(request, env, { store: !flag(url, 'dryRun'), idRequired: true });
+  }
+  if (path === '/check') {
+    allow(request, ['POST']);
+    return addDocument(request, env, { store: false, idRequired: false });
+  }
+  if (path === '/stats') {
+    allow(request, ['GET']);
+    return stats(env);
+  }
+  const item = /^\/documents\/([^/]+)$/.exec(path);
+  if (item) {
+    allow(request, ['GET', 'DELETE']);
+    let id;
+    try {
+      id = decodeURIComponent(item[1]);
+    } catch {
+      throw new HttpError(400, 'the document id in the path is not valid percent-encoding');
+    }
+    return request.method === 'GET' ? getDocument(id, env) : deleteDocument(id, env);
+  }
+  throw new HttpError(404, `no route ${path}; see POST /documents, POST /check, GET|DELETE /documents/:id`);
+}
+
+function flag(url, name) {
+  const v = url.searchParams.get(name);
+  if (v === null || v === '0' || v === 'false') return false;
+  if (v === '' || v === '1' || v === 'true') return true;
+  throw new HttpError(400, `${name} must be 1, true, 0 or false`);
+}
+
+// ---- shards ----
+// SHARDS = 1: one object holds everything. SHARDS = N: a document lives in the object
+// hash(id) mod N; a duplicate check asks all N objects at once and merges by distance.
+// The object names carry N, so changing SHARDS starts from new, empty objects instead of
+// looking for documents in the wrong ones (moving data between shard counts is a migration).
+
+function shard(env, i) {
+  const { shards } = settings(env);
+  if (!env.INDEX) throw new Error('the INDEX Durable Object binding is missing (see wrangler.toml)');
+  return env.INDEX.get(env.INDEX.idFromName(shardName(i, shards)));
+}
+
+const allShards = (env) => Array.from({ length: settings(env).shards }, (_, i) => i);
+
+// ---- handlers ----
+
+async function addDocument(request, env, { store, idRequired }) {
+  const s = settings(env);
+  // The body streams through the parser into the sink's fingerprinter; it is never whole in memory.
+  const sink = textSink(s.width);
+  let id;
+  let hex;
+  try {
+    const parsed = await parseDocumentBody(request, { maxBytes: s.maxBodyBytes, maxIdLength: s.maxIdLength, sink });
+    id = parsed.id;
+    if (id === undefined && idRequired) throw new HttpError(400, 'missing "id" (a non-empty string)');
+    if (id === '') throw new HttpError(400, '"id" must not be empty');
+    if (!parsed.hasText) throw new HttpError(400, 'missing "text" (a string)');
+    hex = toHex(sink.finish(), s.width);
+  } finally {
+    sink.dispose();
+  }
+  const call = { id: id ?? null, hex, textLength: sink.units, scheme: schemeOf(s.width) };
+
+  let answers;
+  if (s.shards === 1) answers = [await shard(env, 0).add({ ...call, store })];
+  else {
+    const home = id === undefined ? -1 : shardOf(id, s.shards);
+    answers = await Promise.all(
+      allShards(env).map((i) => shard(env, i).add({ ...call, store: store && i === home })));
+  }
+  const duplicates = answers.flatMap((a) => a.duplicates).sort(byDistanceThenId).slice(0, MAX_DUPLICATES);
+  const created = answers.some((a) => a.created);
+  const body = { id: id ?? null, fingerprint: hex, duplicates, stored: store };
+  return json(body, created ? 201 : 200);
+}
+
+async function getDocument(id, env) {
+  const doc = await shard(env, shardOf(id, settings(env).shards)).getDocument(id);
+  if (!doc) throw new HttpError(404, `no document ${JSON.stringify(id)}`);
+  return json(doc);
+}
+
+async function deleteDocument(id, env) {
+  const deleted = await shard(env, shardOf(id, settings(env).shards)).deleteDocument(id);
+  if (!deleted) throw new HttpError(404, `no document ${JSON.stringify(id)}`);
+  return json({ id, deleted: true });
+}
+
+async function listDocuments(url, env) {
+  const after = url.searchParams.get('after') ?? '';
+  const limitParam = url.searchParams.get('limit') ?? '100';
+  const limit = Number(limitParam);
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) {
+    throw new HttpError(400, 'limit must be a whole number from 1 to 1000');
+  }
+  const pages = await Promise.all(allShards(env).map((i) => shard(env, i).listIds(after, limit)));
+  const ids = pages.flat().sort(compareIds).slice(0, limit);
+  return json({ ids, next: ids.length === limit ? ids[ids.length - 1] : null });
+}
+
+async function stats(env) {
+  const s = settings(env);
+  const perShard = await Promise.all(allShards(env).map((i) => shard(env, i).stats()));
+  const sum = (key) => perShard.reduce((t, p) => t + p[key], 0);
+  return json({
+    width: s.width,
+    k: s.k,
+    maxBodyBytes: s.maxBodyBytes,
+    shards: s.shards,
+    documents: sum('documents'),
+    indexed: sum('indexed'),
+    memoryBytes: sum('memoryBytes'),
+    perShard,
+  });
+}

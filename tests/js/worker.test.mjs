@@ -1,0 +1,605 @@
+// The Cloudflare Worker example (examples/worker/) in real workerd, through Miniflare's API:
+// the settings come from its wrangler.toml, the Durable Object persists to a temporary
+// directory, and everything talks over loopback HTTP. Also: the body parser against JSON.parse
+// under Node, and the bundle wrangler would upload, run in workerd as well.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import sp from './load.mjs';
+import { DocumentParser } from '../../examples/worker/src/body.js';
+import { compareIds, shardOf } from '../../examples/worker/src/shards.js';
+import { FLUSH_UNITS, TextSink } from '../../examples/worker/src/sink.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const workerDir = join(root, 'examples', 'worker');
+const tmp = mkdtempSync(join(tmpdir(), 'simprint-worker-'));
+
+// wrangler and workerd write under HOME and XDG dirs; wrangler and Miniflare would call
+// Cloudflare (telemetry, the request.cf data) unless told not to.
+const home = join(tmp, 'home');
+mkdirSync(home);
+Object.assign(process.env, {
+  HOME: home,
+  XDG_CONFIG_HOME: join(home, '.config'),
+  XDG_CACHE_HOME: join(home, '.cache'),
+  XDG_DATA_HOME: join(home, '.local', 'share'),
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+  WRANGLER_SEND_METRICS: 'false',
+  WRANGLER_SEND_ERROR_REPORTS: 'false',
+  WRANGLER_HIDE_BANNER: 'true',
+});
+const { Miniflare } = await import('miniflare');
+// The deployment's settings as wrangler reads them: vars, the Durable Object binding (SQLite,
+// from the new_sqlite_classes migration), compatibility date and module rules.
+const { unstable_getMiniflareWorkerOptions } = await import('wrangler');
+const fromToml = unstable_getMiniflareWorkerOptions(join(workerDir, 'wrangler.toml')).workerOptions;
+
+// Miniflare treats .js as CommonJS unless told; the .wasm import is a CompiledWasm module.
+const ES_MODULES = { type: 'ESModule', include: ['**/*.js'] };
+
+function start({ persist, vars = {}, scriptPath = join(workerDir, 'src', 'index.js'), modulesRoot = root }) {
+  return new Miniflare({
+    host: '127.0.0.1',
+    port: 0,
+    cf: false,
+    modules: true,
+    scriptPath,
+    modulesRoot,
+    modulesRules: [ES_MODULES, ...fromToml.modulesRules],
+    compatibilityDate: fromToml.compatibilityDate,
+    compatibilityFlags: fromToml.compatibilityFlags,
+    bindings: { ...fromToml.bindings, ...vars },
+    durableObjects: fromToml.durableObjects,
+    durableObjectsPersist: persist,
+  });
+}
+
+/** A JSON client of one runtime; every answer must be JSON. */
+function client(base) {
+  return async function call(method, path, body, headers = {}) {
+    const init = { method, headers: { ...headers } };
+    if (body !== undefined) {
+      if (body instanceof ReadableStream) {
+        init.body = body;
+        init.duplex = 'half';
+      } else init.body = typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body);
+    }
+    const res = await fetch(new URL(path, base), init);
+    const text = await res.text();
+    assert.match(res.headers.get('content-type') ?? '', /^application\/json/, `${method} ${path}: ${text}`);
+    return { status: res.status, body: JSON.parse(text), headers: res.headers };
+  };
+}
+
+const hex = (text, width = 64) => sp.toHex(sp.fingerprint(text, { width }), width);
+
+// Real-looking text: B is A with three words changed (distance 6 at 64 bits), C is unrelated.
+const A =
+  'The Debian project maintains a large archive of free software packages. Every package is built from ' +
+  'source by automated build daemons, signed with the archive keys and mirrored to hundreds of servers ' +
+  'around the world. Administrators install and upgrade software with APT, which resolves dependencies, ' +
+  'downloads the files it needs and verifies their signatures before anything is unpacked on the system.';
+const B = A.replace('maintains', 'keeps').replace('hundreds', 'dozens').replace('Administrators', 'Users');
+const C =
+  'Preheat the oven to two hundred degrees. Whisk the eggs with the sugar until pale and thick, fold in ' +
+  'the sifted flour and the melted butter, pour the batter into a lined tin and bake the sponge for ' +
+  'twenty minutes, until it is golden and springs back when pressed.';
+const K = Number(fromToml.bindings.K);
+const MAX_BODY = Number(fromToml.bindings.MAX_BODY_BYTES);
+
+// Deterministic pseudo-random numbers (mulberry32) and texts.
+function rng(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'sat', 'vo', 'qui', 'der', 'an', 'tor', 'bel', 'ix', 'nu', 'pra', 'sel'];
+function randomText(next, words) {
+  const out = [];
+  for (let i = 0; i < words; i++) {
+    const n = 1 + Math.floor(next() * 3);
+    let w = '';
+    for (let j = 0; j < n; j++) w += SYLLABLES[Math.floor(next() * SYLLABLES.length)];
+    out.push(w);
+  }
+  return out.join(' ') + '.';
+}
+
+/** Runs `jobs` (functions returning promises) with at most `limit` in flight. */
+async function pool(jobs, limit) {
+  const results = new Array(jobs.length);
+  let nextJob = 0;
+  const runners = Array.from({ length: limit }, async () => {
+    while (nextJob < jobs.length) {
+      const i = nextJob++;
+      results[i] = await jobs[i]();
+    }
+  });
+  await Promise.all(runners);
+  return results;
+}
+
+async function listAll(call) {
+  const ids = [];
+  let after = '';
+  for (;;) {
+    const { status, body } = await call('GET', `/documents?limit=1000&after=${encodeURIComponent(after)}`);
+    assert.equal(status, 200);
+    ids.push(...body.ids);
+    if (body.next === null) return ids;
+    after = body.next;
+  }
+}
+
+const measured = {};
+const persist = join(tmp, 'do');
+let mf;
+let call;
+// Documents the tests below expect to be stored, id -> text.
+const expected = new Map();
+
+before(async () => {
+  const t0 = performance.now();
+  mf = start({ persist });
+  const url = await mf.ready;
+  const ready = performance.now() - t0;
+  call = client(url);
+  const first = await call('POST', '/documents', { id: 'debian', text: A });
+  measured.freshReadyMs = ready;
+  measured.freshFirstResponseMs = performance.now() - t0;
+  assert.equal(first.status, 201, JSON.stringify(first.body));
+  expected.set('debian', A);
+});
+
+after(async () => {
+  await mf?.dispose();
+  rmSync(tmp, { recursive: true, force: true });
+  console.log(`worker measurements: ${JSON.stringify(measured, (k, v) => (typeof v === 'number' ? Math.round(v * 10) / 10 : v))}`);
+});
+
+test('the body parser agrees with JSON.parse for any chunking (Node)', () => {
+  const next = rng(7);
+  const pick = (a) => a[Math.floor(next() * a.length)];
+  const pieces = ['a', 'é', '😀', '中文', '\n', '"', '\\', '\u0001', '\ud83d', ' ', 'word', '/'];
+  const str = () => Array.from({ length: Math.floor(next() * 8) }, () => pick(pieces)).join('');
+  const value = (d) => {
+    const r = Math.floor(next() * (d > 2 ? 4 : 6));
+    if (r === 0) return str();
+    if (r === 1) return (Math.floor(next() * 1e6) / 7) * (next() < 0.5 ? -1 : 1);
+    if (r === 2) return pick([true, false, null]);
+    if (r === 3) return pick([0, 1e21, -0.5]);
+    if (r === 4) return Array.from({ length: Math.floor(next() * 3) }, () => value(d + 1));
+    return Object.fromEntries(Array.from({ length: Math.floor(next() * 3) }, () => [pick(['id', 'text', 'x']), value(d + 1)]));
+  };
+  let compared = 0;
+  for (let iter = 0; iter < 20000; iter++) {
+    const doc = {};
+    for (const key of ['a', 'id', 'b', 'text', 'c']) {
+      if (next() < 0.8) doc[key] = key === 'id' ? str() : key === 'text' ? str() + str() : value(1);
+    }
+    let s = JSON.stringify(doc, null, next() < 0.3 ? 2 : undefined);
+    if (next() < 0.3) s = s.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    if (next() < 0.3) {
+      const i = Math.floor(next() * s.length);
+      s = s.slice(0, i) + pick(['', 'x', '"', ',', '}', ' ', '\\', '1', 'e', '{', '[]']) + s.slice(i + (next() < 0.5 ? 1 : 0));
+    }
+    let want;
+    try {
+      const v = JSON.parse(s);
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('not an object');
+      if (v.id !== undefined && typeof v.id !== 'string') throw new Error('id type');
+      if (v.text !== undefined && typeof v.text !== 'string') throw new Error('text type');
+      want = { id: v.id, text: v.text };
+    } catch {
+      want = null;
+    }
+    let got;
+    try {
+      let text = '';
+      const parser = new DocumentParser({ sink: { update: (p) => (text += p) }, maxIdLength: 1e9 });
+      for (let i = 0; i < s.length; ) {
+        const n = 1 + Math.floor(next() * 6);
+        parser.write(s.slice(i, i + n));
+        i += n;
+      }
+      const { id, hasText } = parser.end();
+      got = { id, text: hasText ? text : undefined };
+    } catch (err) {
+      assert.equal(err.status, 400, err.stack);
+      if (want !== null && /more than once/.test(err.message)) continue; // JSON.parse keeps the last
+      got = null;
+    }
+    assert.deepEqual(got, want, s);
+    compared++;
+  }
+  assert.ok(compared > 15000);
+});
+
+test('the text sink batches pieces without splitting surrogate pairs (Node)', () => {
+  const next = rng(9);
+  const alphabet = ['a', ' ', 'é', '中', '😀', '👍🏽', '\n'];
+  let text = '';
+  while (text.length < 3 * FLUSH_UNITS + 123) text += alphabet[Math.floor(next() * alphabet.length)];
+  const batches = [];
+  const sink = new TextSink(new sp.Fingerprinter()); // the package's streaming fingerprinter
+  const consume = sink.consume.bind(sink);
+  sink.consume = (t) => {
+    batches.push(t);
+    consume(t);
+  };
+  for (let i = 0; i < text.length; ) {
+    const n = 1 + Math.floor(next() * 5000);
+    sink.update(text.slice(i, i + n)); // pieces may end inside a surrogate pair
+    i += n;
+  }
+  assert.equal(sink.finish(), sp.fingerprint(text));
+  assert.equal(batches.join(''), text);
+  assert.equal(sink.units, text.length);
+  assert.ok(batches.length >= 3);
+  for (const b of batches.slice(0, -1)) {
+    assert.ok(b.length >= FLUSH_UNITS - 1);
+    const last = b.charCodeAt(b.length - 1);
+    assert.ok(!(last >= 0xd800 && last <= 0xdbff), 'no batch ends in a high surrogate');
+  }
+});
+
+test('insert; near-duplicate, exact duplicate found; unrelated not found', async () => {
+  assert.ok(sp.hamming(sp.fingerprint(A), sp.fingerprint(B)) <= K, 'the fixture is a near-duplicate');
+  const near = await call('POST', '/documents', { id: 'debian-edited', text: B });
+  assert.equal(near.status, 201);
+  assert.equal(near.body.fingerprint, hex(B), 'the fingerprint equals the package under Node');
+  const d = sp.hamming(sp.fingerprint(A), sp.fingerprint(B));
+  assert.ok(d > 0);
+  assert.deepEqual(near.body, { id: 'debian-edited', fingerprint: hex(B), duplicates: [{ id: 'debian', distance: d }], stored: true });
+  expected.set('debian-edited', B);
+
+  const exact = await call('POST', '/documents', { id: 'debian-copy', text: A });
+  assert.equal(exact.status, 201);
+  assert.deepEqual(exact.body.duplicates, [{ id: 'debian', distance: 0 }, { id: 'debian-edited', distance: d }]);
+  expected.set('debian-copy', A);
+
+  const unrelated = await call('POST', '/documents', { id: 'sponge-cake', text: C });
+  assert.equal(unrelated.status, 201);
+  assert.deepEqual(unrelated.body.duplicates, []);
+  expected.set('sponge-cake', C);
+
+  // Posting the same document again (a client's retry) gives the same answer, without itself.
+  const retry = await call('POST', '/documents', { id: 'debian-copy', text: A });
+  assert.equal(retry.status, 200, 'a replace is 200, a creation 201');
+  assert.deepEqual(retry.body, exact.body);
+});
+
+test('GET, DELETE, dry runs and /check', async () => {
+  const got = await call('GET', '/documents/debian');
+  assert.equal(got.status, 200);
+  assert.equal(got.body.id, 'debian');
+  assert.equal(got.body.fingerprint, hex(A));
+  assert.equal(got.body.textLength, A.length);
+
+  // Ids are any strings: percent-encoded in the path.
+  const odd = 'a/b c?d#é😀';
+  assert.equal((await call('POST', '/documents', { id: odd, text: C + ' Serve warm.' })).status, 201);
+  assert.equal((await call('GET', `/documents/${encodeURIComponent(odd)}`)).body.id, odd);
+  const del = await call('DELETE', `/documents/${encodeURIComponent(odd)}`);
+  assert.deepEqual([del.status, del.body], [200, { id: odd, deleted: true }]);
+  assert.equal((await call('GET', `/documents/${encodeURIComponent(odd)}`)).status, 404);
+  assert.equal((await call('DELETE', `/documents/${encodeURIComponent(odd)}`)).status, 404);
+  const after = await call('POST', '/check', { text: C });
+  assert.deepEqual(after.body.duplicates, [{ id: 'sponge-cake', distance: 0 }], 'a deleted document is not found');
+
+  const dry = await call('POST', '/documents?dryRun=1', { id: 'dry', text: B });
+  assert.equal(dry.status, 200);
+  assert.equal(dry.body.stored, false);
+  assert.deepEqual(dry.body.duplicates.map((m) => m.id), ['debian-edited', 'debian', 'debian-copy']);
+  assert.equal((await call('GET', '/documents/dry')).status, 404, 'a dry run stores nothing');
+
+  const check = await call('POST', '/check', { text: A });
+  assert.equal(check.status, 200);
+  assert.deepEqual(check.body.duplicates.map((m) => [m.id, m.distance]).slice(0, 2), [['debian', 0], ['debian-copy', 0]]);
+  const own = await call('POST', '/check', { id: 'debian', text: A });
+  assert.ok(!own.body.duplicates.some((m) => m.id === 'debian'), 'an id given to /check leaves itself out');
+  const stats = await call('GET', '/stats');
+  assert.equal(stats.body.documents, expected.size);
+  assert.equal(stats.body.indexed, expected.size);
+});
+
+test('a body streamed in small chunks, split inside UTF-8 sequences and escapes', async () => {
+  // Over FLUSH_UNITS of text, so the sink hands it on in batches.
+  const text = `${A} Ünïcödé 中文文本 😀👍🏽 "quoted" back\\slash\n${'tail 😀 end '.repeat(12000)}`;
+  assert.ok(text.length > 2 * FLUSH_UNITS);
+  // Escape some characters so \u sequences and surrogate pairs are split too.
+  const json = JSON.stringify({ text, id: 'streamed' }).replace(/[😀é]/gu, (c) =>
+    [...c].map((u) => u.split('').map((x) => `\\u${x.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')).join(''));
+  const bytes = new TextEncoder().encode(json);
+  const next = rng(3);
+  let pos = 0;
+  const body = new ReadableStream({
+    pull(controller) {
+      if (pos >= bytes.length) return controller.close();
+      const n = pos < 4096 ? 1 + Math.floor(next() * 7) : 1 + Math.floor(next() * 5000);
+      controller.enqueue(bytes.slice(pos, pos + n));
+      pos += n;
+    },
+  });
+  const res = await call('POST', '/documents', body, { 'content-type': 'application/json' });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  assert.equal(res.body.fingerprint, hex(text));
+  assert.equal((await call('GET', '/documents/streamed')).body.textLength, text.length);
+  expected.set('streamed', text);
+});
+
+test('bad input: 413, 400, 404, 405 with JSON errors, and the isolate keeps serving', async () => {
+  const instance = (await call('GET', '/stats')).body.perShard[0].instance;
+  const expectError = async (status, method, path, body, pattern, headers) => {
+    const res = await call(method, path, body, headers);
+    assert.equal(res.status, status, `${method} ${path} ${String(body).slice(0, 80)}: ${JSON.stringify(res.body)}`);
+    assert.equal(typeof res.body.error, 'string');
+    assert.deepEqual(Object.keys(res.body), ['error']);
+    if (pattern) assert.match(res.body.error, pattern);
+    return res;
+  };
+  // 413: a declared length over MAX_BODY_BYTES, and a chunked body that only grows past it.
+  const big = JSON.stringify({ id: 'big', text: 'x'.repeat(MAX_BODY) });
+  await expectError(413, 'POST', '/documents', big, /larger than/);
+  const chunk = new Uint8Array(64 * 1024).fill(0x78);
+  let sent = 0;
+  const stream = new ReadableStream({
+    start(c) {
+      c.enqueue(new TextEncoder().encode('{"id":"big","text":"'));
+    },
+    pull(c) {
+      if (sent > MAX_BODY * 2) return c.close();
+      sent += chunk.length;
+      c.enqueue(chunk);
+    },
+  });
+  await expectError(413, 'POST', '/documents', stream, /larger than/);
+  // Exactly at the limit is fine.
+  const atLimit = JSON.stringify({ id: 'at-limit', text: '' });
+  const padded = atLimit.slice(0, -1) + ' '.repeat(MAX_BODY - atLimit.length) + '}';
+  assert.equal(Buffer.byteLength(padded), MAX_BODY);
+  assert.equal((await call('POST', '/check', padded)).status, 200);
+
+  // 400: JSON, fields, types, UTF-8, ids, flags.
+  const bad = [
+    ['', /empty/],
+    ['   ', /end of input/],
+    ['not json', /invalid JSON/],
+    ['{"id": "x", "text": "abc"', /end of input/],
+    ['{"id": "x", "text": "abc"} extra', /after the end/],
+    ['{"id": "x", "text": "a\u0001b"}', /control character/],
+    ['{"id": "x", "text": "\\q"}', /bad escape/],
+    ['{"id": "x", "text": 01}', /text" must be a string/],
+    ['[]', /must be a JSON object/],
+    ['"text"', /must be a JSON object/],
+    ['null', /must be a JSON object/],
+    ['{}', /missing "id"/],
+    ['{"id": "x"}', /missing "text"/],
+    ['{"text": "abc"}', /missing "id"/],
+    ['{"id": 5, "text": "abc"}', /"id" must be a string/],
+    ['{"id": null, "text": "abc"}', /"id" must be a string/],
+    ['{"id": "x", "text": 5}', /"text" must be a string/],
+    ['{"id": "x", "text": ["a"]}', /"text" must be a string/],
+    ['{"id": "x", "text": {"a": 1}}', /"text" must be a string/],
+    ['{"id": "", "text": "abc"}', /must not be empty/],
+    [JSON.stringify({ id: 'i'.repeat(257), text: 'abc' }), /longer than 256/],
+    // Errors after the text has started streaming into the fingerprinter.
+    [`{"text": "${'streamed '.repeat(10000)}", "id": 5}`, /"id" must be a string/],
+    [`{"text": "${'streamed '.repeat(10000)}", "id": "x", "text": "again"}`, /more than once/],
+    [`{"id": "x", "text": "${'streamed '.repeat(10000)}`, /end of input/],
+    ['{"id": "x", "id": "y", "text": "abc"}', /more than once/],
+    ['{"id": "x", "text": "a", "meta": [1, {"b": tru}]}', /invalid JSON/],
+    ['{"id": "x", "text": "a", "n": 1.}', /invalid JSON/],
+    [Uint8Array.of(...new TextEncoder().encode('{"id":"x","text":"'), 0xc3, 0x28, 0x22, 0x7d), /UTF-8/],
+    ['{"a": ' + '['.repeat(100), /nesting too deep/],
+  ];
+  for (const [body, pattern] of bad) await expectError(400, 'POST', '/documents', body, pattern);
+  await expectError(400, 'POST', '/check', '{"text": 1}', /"text" must be a string/);
+  await expectError(400, 'POST', '/documents?dryRun=maybe', { id: 'x', text: 'a' }, /dryRun/);
+  await expectError(400, 'GET', '/documents?limit=0', undefined, /limit/);
+  await expectError(400, 'GET', '/documents/%E0%A4%A', undefined, /percent-encoding/);
+
+  // 404: unknown routes and missing documents.
+  for (const path of ['/', '/nope', '/documents/a/b', '/check/x', '/documentsx']) {
+    await expectError(404, 'GET', path, undefined, /no route/);
+  }
+  await expectError(404, 'GET', '/documents/missing', undefined, /no document/);
+  await expectError(404, 'DELETE', '/documents/missing', undefined, /no document/);
+
+  // 405: wrong methods, with Allow.
+  for (const [method, path, allow] of [
+    ['GET', '/check', 'POST'],
+    ['PUT', '/documents', 'GET, POST'],
+    ['DELETE', '/documents', 'GET, POST'],
+    ['POST', '/documents/x', 'GET, DELETE'],
+    ['PATCH', '/documents/x', 'GET, DELETE'],
+    ['POST', '/stats', 'GET'],
+  ]) {
+    const res = await expectError(405, method, path, method === 'GET' ? undefined : '{}', /not allowed/);
+    assert.equal(res.headers.get('allow'), allow);
+  }
+
+  // Nothing above changed the store, and the same isolate still answers.
+  const stats = await call('GET', '/stats');
+  assert.equal(stats.body.documents, expected.size);
+  assert.equal(stats.body.perShard[0].instance, instance, 'the object was not restarted');
+  assert.equal((await call('POST', '/check', { text: A })).body.duplicates[0].id, 'debian');
+});
+
+test('bounded concurrent load: 2,000 requests, 32 in flight; every acknowledged document present once', async (t) => {
+  const next = rng(11);
+  const docs = Array.from({ length: 1500 }, (_, i) => ({ id: `load-${i}`, text: randomText(next, 30 + Math.floor(next() * 40)) }));
+  const ops = docs.map((d) => ({ op: 'post', ...d }));
+  for (let i = 0; i < 300; i++) ops.push({ op: 'post', ...docs[Math.floor(next() * docs.length)] }); // retries
+  for (let i = 0; i < 200; i++) ops.push({ op: 'get', id: docs[Math.floor(next() * docs.length)].id });
+  for (let i = ops.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [ops[i], ops[j]] = [ops[j], ops[i]];
+  }
+  assert.equal(ops.length, 2000);
+
+  const t0 = performance.now();
+  const results = await pool(ops.map((o) => () =>
+    o.op === 'post' ? call('POST', '/documents', { id: o.id, text: o.text }) : call('GET', `/documents/${o.id}`)), 32);
+  const seconds = (performance.now() - t0) / 1000;
+  measured.loadRequestsPerSecond = ops.length / seconds;
+  t.diagnostic(`2,000 requests, 32 in flight: ${seconds.toFixed(2)} s, ${(ops.length / seconds).toFixed(0)} requests/s`);
+
+  const created = new Map();
+  ops.forEach((o, i) => {
+    const { status, body } = results[i];
+    if (o.op === 'get') {
+      assert.ok(status === 200 || status === 404, `GET ${o.id}: ${status}`);
+      if (status === 200) assert.equal(body.fingerprint, hex(o.text ?? docs.find((d) => d.id === o.id).text));
+      return;
+    }
+    assert.ok(status === 200 || status === 201, `POST ${o.id}: ${status} ${JSON.stringify(body)}`);
+    assert.equal(body.id, o.id);
+    assert.equal(body.fingerprint, hex(o.text));
+    assert.ok(!body.duplicates.some((m) => m.id === o.id));
+    if (status === 201) created.set(o.id, (created.get(o.id) ?? 0) + 1);
+    expected.set(o.id, o.text);
+  });
+  // Serialized writes: each id was created by exactly one of its concurrent posts.
+  assert.equal(created.size, docs.length);
+  assert.ok([...created.values()].every((n) => n === 1));
+
+  const ids = await listAll(call);
+  assert.equal(new Set(ids).size, ids.length, 'no id listed twice');
+  assert.deepEqual(ids, [...expected.keys()].sort(compareIds));
+  const stats = await call('GET', '/stats');
+  assert.equal(stats.body.documents, expected.size);
+  assert.equal(stats.body.indexed, expected.size, 'the index holds exactly the stored documents');
+  const stored = await pool(docs.map((d) => () => call('GET', `/documents/${d.id}`)), 32);
+  docs.forEach((d, i) => assert.equal(stored[i].body.fingerprint, hex(d.text), d.id));
+});
+
+test('restart of the runtime: every document still there, queries still find them', async (t) => {
+  const listed = await listAll(call);
+  await mf.dispose();
+  const t0 = performance.now();
+  mf = start({ persist });
+  call = client(await mf.ready);
+  const first = await call('GET', '/stats'); // wakes the object: rebuilds its index from SQLite
+  measured.restartFirstResponseMs = performance.now() - t0;
+  measured.rebuildMs = first.body.perShard[0].rebuildMs;
+  t.diagnostic(`restart to first response with ${first.body.documents} documents: ` +
+    `${measured.restartFirstResponseMs.toFixed(0)} ms (index rebuilt in ${measured.rebuildMs} ms)`);
+  assert.equal(first.body.documents, expected.size);
+  assert.equal(first.body.indexed, expected.size);
+  assert.deepEqual(await listAll(call), listed);
+  for (const [id, text] of expected) {
+    if (!id.startsWith('load-') || id.endsWith('7')) {
+      const got = await call('GET', `/documents/${encodeURIComponent(id)}`);
+      assert.equal(got.body.fingerprint, hex(text), id);
+    }
+  }
+  const near = await call('POST', '/check', { text: B });
+  assert.deepEqual(near.body.duplicates.map((m) => m.id), ['debian-edited', 'debian', 'debian-copy']);
+  const load = await call('POST', '/check', { text: expected.get('load-42') });
+  assert.equal(load.body.duplicates[0].id, 'load-42');
+  assert.equal(load.body.duplicates[0].distance, 0);
+  assert.equal((await call('POST', '/documents', { id: 'after-restart', text: C })).status, 201);
+  expected.set('after-restart', C);
+});
+
+test('a changed WIDTH or a bad setting is a JSON 500, never mixed fingerprints or a crash', async () => {
+  await mf.dispose();
+  mf = start({ persist, vars: { WIDTH: 32 } });
+  call = client(await mf.ready);
+  const post = await call('POST', '/documents', { id: 'w32', text: A });
+  assert.equal(post.status, 500);
+  assert.match(post.body.error, /scheme/);
+  assert.equal((await call('GET', '/documents/debian')).status, 200, 'stored documents stay readable');
+  await mf.dispose();
+
+  mf = start({ persist: join(tmp, 'bad-config'), vars: { K: 99 } });
+  call = client(await mf.ready);
+  const bad = await call('POST', '/documents', { id: 'x', text: A });
+  assert.equal(bad.status, 500);
+  assert.match(bad.body.error, /K must be a whole number from 0 to 64/);
+  await mf.dispose();
+
+  mf = start({ persist });
+  call = client(await mf.ready);
+  assert.equal((await call('GET', '/stats')).body.documents, expected.size, 'nothing was written meanwhile');
+});
+
+test('SHARDS = 4: documents spread by id, checks fan out to every shard and merge', async () => {
+  const sharded = start({ persist: join(tmp, 'sharded'), vars: { SHARDS: 4 } });
+  try {
+    const s = client(await sharded.ready);
+    let nearId = 'debian-edited';
+    for (let j = 0; shardOf(nearId, 4) === shardOf('debian', 4); j++) nearId = `debian-edited-${j}`;
+    assert.equal((await s('POST', '/documents', { id: 'debian', text: A })).status, 201);
+    const near = await s('POST', '/documents', { id: nearId, text: B });
+    assert.deepEqual(near.body.duplicates, [{ id: 'debian', distance: sp.hamming(sp.fingerprint(A), sp.fingerprint(B)) }],
+      'found in another shard');
+    const next = rng(5);
+    const docs = Array.from({ length: 60 }, (_, i) => ({ id: `s-${i}`, text: randomText(next, 40) }));
+    const posted = await pool(docs.map((d) => () => s('POST', '/documents', d)), 16);
+    assert.ok(posted.every((r) => r.status === 201));
+    const stats = (await s('GET', '/stats')).body;
+    assert.equal(stats.shards, 4);
+    assert.equal(stats.documents, 62);
+    assert.ok(stats.perShard.every((p) => p.documents > 0 && p.documents === p.indexed), JSON.stringify(stats.perShard));
+    assert.deepEqual(await listAll(s), ['debian', nearId, ...docs.map((d) => d.id)].sort(compareIds));
+    const check = await s('POST', '/check', { text: A });
+    assert.deepEqual(check.body.duplicates.map((m) => m.id), ['debian', nearId]);
+    assert.equal((await s('GET', `/documents/${nearId}`)).body.fingerprint, hex(B));
+    assert.equal((await s('DELETE', `/documents/${nearId}`)).status, 200);
+    assert.deepEqual((await s('POST', '/check', { text: A })).body.duplicates.map((m) => m.id), ['debian']);
+  } finally {
+    await sharded.dispose();
+  }
+});
+
+test('the bundle wrangler would upload runs in workerd; its size', async (t) => {
+  const out = join(tmp, 'bundle');
+  const hadDotWrangler = existsSync(join(workerDir, '.wrangler'));
+  try {
+    execFileSync(join(root, 'node_modules', '.bin', 'wrangler'), ['deploy', '--dry-run', '--outdir', out], {
+      cwd: workerDir,
+      env: process.env,
+      stdio: 'pipe',
+    });
+  } finally {
+    if (!hadDotWrangler) rmSync(join(workerDir, '.wrangler'), { recursive: true, force: true });
+  }
+  const files = readdirSync(out).filter((f) => f.endsWith('.js') || f.endsWith('.wasm'));
+  assert.deepEqual(files.map((f) => f.split('.').pop()).sort(), ['js', 'wasm']);
+  let raw = 0;
+  let gzip = 0;
+  for (const f of files) {
+    const bytes = readFileSync(join(out, f));
+    raw += bytes.length;
+    gzip += gzipSync(bytes, { level: 9 }).length;
+    measured[`bundle ${f.endsWith('.js') ? 'js' : 'wasm'} bytes`] = bytes.length;
+  }
+  measured.bundleBytes = raw;
+  measured.bundleGzipBytes = gzip;
+  t.diagnostic(`bundle (JS + wasm): ${raw} bytes, ${gzip} gzipped`);
+
+  const t0 = performance.now();
+  const bundled = start({ persist: join(tmp, 'bundled'), scriptPath: join(out, 'index.js'), modulesRoot: out });
+  try {
+    const b = client(await bundled.ready);
+    const res = await b('POST', '/documents', { id: 'debian', text: A });
+    measured.bundleFreshFirstResponseMs = performance.now() - t0;
+    assert.equal(res.status, 201);
+    assert.equal(res.body.fingerprint, hex(A));
+    assert.equal((await b('POST', '/check', { text: B })).body.duplicates[0].id, 'debian');
+  } finally {
+    await bundled.dispose();
+  }
+});

@@ -400,8 +400,7 @@ impl Index {
         #[wasm_bindgen(unchecked_param_type = "bigint")] fingerprint: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "number")] k: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
-        let fp = read_value("fingerprint", &fingerprint, self.inner.width())?;
-        let k = read_k(&k, self.inner.k())?;
+        let (fp, k) = self.query_args(&fingerprint, &k)?;
         let found = self.inner.query_within(fp, k).map_err(err)?;
         let out: Vec<JsMatch> = found
             .iter()
@@ -421,8 +420,7 @@ impl Index {
         #[wasm_bindgen(unchecked_param_type = "bigint")] fingerprint: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "number")] k: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
-        let fp = read_value("fingerprint", &fingerprint, self.inner.width())?;
-        let k = read_k(&k, self.inner.k())?;
+        let (fp, k) = self.query_args(&fingerprint, &k)?;
         let seen = self.inner.explain_query(fp, k).map_err(err)?;
         let out: Vec<JsCandidate> = seen
             .iter()
@@ -525,6 +523,18 @@ impl Index {
             }
         }
         Ok(Index { inner })
+    }
+}
+
+impl Index {
+    /// A query's fingerprint (checked against the width) and `k` (default: the index's).
+    fn query_args(
+        &self,
+        fingerprint: &JsValue,
+        k: &Option<JsValue>,
+    ) -> Result<(Fingerprint, u32), JsError> {
+        let fp = read_value("fingerprint", fingerprint, self.inner.width())?;
+        Ok((fp, read_k(k, self.inner.k())?))
     }
 }
 

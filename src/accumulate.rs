@@ -124,20 +124,32 @@ fn signs(positive: impl Iterator<Item = bool>) -> u128 {
 /// Counts, per bit, how many unit-weight hashes had a 1 there: `V[i] = 2·ones[i] − total`.
 ///
 /// This is the text pipeline's path (every occurrence, or every distinct feature, weighs 1), so
-/// it stays in exact integers and never sees an invalid hash or weight.
+/// it stays in exact integers and never sees an invalid hash or weight. The counts are kept
+/// bit-sliced (a vertical counter): `planes[l]` holds bit `l` of every position's count, so
+/// adding a hash is a ripple-carry over at most 8 words instead of 64 additions; every 255
+/// hashes the planes are flushed into plain counters.
 #[derive(Clone)]
 pub(crate) struct UnitCounter {
     width: u32,
     total: u64,
-    ones: [u64; MAX_WIDTH as usize],
+    /// Flushed counts by value bit (0 = least significant), two 64-bit lanes.
+    counts: [u64; MAX_WIDTH as usize],
+    planes: [[u64; PLANES]; 2],
+    pending: u32,
 }
+
+const PLANES: usize = 8;
+/// Hashes the planes can count before they must be flushed (2^PLANES − 1).
+const PLANE_LIMIT: u32 = (1 << PLANES) - 1;
 
 impl UnitCounter {
     pub(crate) fn new(width: u32) -> UnitCounter {
         UnitCounter {
             width,
             total: 0,
-            ones: [0; MAX_WIDTH as usize],
+            counts: [0; MAX_WIDTH as usize],
+            planes: [[0; PLANES]; 2],
+            pending: 0,
         }
     }
 
@@ -145,36 +157,60 @@ impl UnitCounter {
     #[inline]
     pub(crate) fn add(&mut self, hash: u128) {
         self.total += 1;
-        let w = self.width;
-        if w <= 64 {
-            let h = hash as u64;
-            for (i, one) in self.ones[..w as usize].iter_mut().enumerate() {
-                *one += (h >> (w - 1 - i as u32)) & 1;
-            }
-        } else {
-            // Two u64 halves: u128 shifts per bit are several instructions, notably in wasm.
-            let (hi_bits, lo) = (w - 64, hash as u64);
-            let hi = (hash >> 64) as u64;
-            let (top, bottom) = self.ones[..w as usize].split_at_mut(hi_bits as usize);
-            for (i, one) in top.iter_mut().enumerate() {
-                *one += (hi >> (hi_bits - 1 - i as u32)) & 1;
-            }
-            for (i, one) in bottom.iter_mut().enumerate() {
-                *one += (lo >> (63 - i as u32)) & 1;
-            }
+        ripple(&mut self.planes[0], hash as u64);
+        if self.width > 64 {
+            ripple(&mut self.planes[1], (hash >> 64) as u64);
+        }
+        self.pending += 1;
+        if self.pending == PLANE_LIMIT {
+            self.flush();
         }
     }
 
-    /// `V` as exact integers, bit 0 first.
-    pub(crate) fn v(&self) -> impl Iterator<Item = i64> + '_ {
+    fn flush(&mut self) {
+        let counts = self.all_counts();
+        self.counts = counts;
+        self.planes = [[0; PLANES]; 2];
+        self.pending = 0;
+    }
+
+    /// Flushed counts plus what the planes hold, by value bit.
+    fn all_counts(&self) -> [u64; MAX_WIDTH as usize] {
+        let mut counts = self.counts;
+        for (lane, planes) in self.planes.iter().enumerate() {
+            for (p, count) in counts[lane * 64..lane * 64 + 64].iter_mut().enumerate() {
+                for (l, plane) in planes.iter().enumerate() {
+                    *count += ((plane >> p) & 1) << l;
+                }
+            }
+        }
+        counts
+    }
+
+    /// `V` as exact integers, bit 0 (the most significant of the width) first.
+    pub(crate) fn v(&self) -> impl Iterator<Item = i64> {
         let total = self.total as i64;
-        self.ones[..self.width as usize]
-            .iter()
-            .map(move |&ones| 2 * ones as i64 - total)
+        let counts = self.all_counts();
+        let w = self.width as usize;
+        (0..w).map(move |i| 2 * counts[w - 1 - i] as i64 - total)
     }
 
     pub(crate) fn fingerprint(&self) -> Fingerprint {
         Fingerprint::from_parts(signs(self.v().map(|x| x > 0)), self.width)
+    }
+}
+
+/// Adds the bits of `x` to the bit-sliced counters: a binary ripple-carry, one word per level.
+#[inline]
+fn ripple(planes: &mut [u64; PLANES], x: u64) {
+    let mut carry = x;
+    for plane in planes.iter_mut() {
+        let next = *plane & carry;
+        *plane ^= carry;
+        carry = next;
+        if carry == 0 {
+            break;
+        }
     }
 }
 
@@ -205,7 +241,7 @@ mod tests {
             let mut acc = Accumulator::new(width).unwrap();
             let mut unit = UnitCounter::new(width);
             let mut x: u128 = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c834;
-            for _ in 0..37 {
+            for _ in 0..1037 {
                 x = x
                     .wrapping_mul(0x2360_ed05_1fc6_5da4_4385_df64_9fcc_f645)
                     .wrapping_add(1);

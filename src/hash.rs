@@ -203,19 +203,32 @@ impl FeatureHasher {
     /// The whole SipHash-1-3 output (64 bits for widths up to 64, else 128) before cutting.
     #[inline]
     pub(crate) fn full_hash_joined(&self, parts: &[&str], separator: &str) -> u128 {
+        // One-shot hashing of one contiguous buffer skips the streaming hasher's tail
+        // bookkeeping: single words directly, short shingles and CJK n-grams after copying
+        // their parts to the stack. Same function, same value.
+        let mut buf = [0u8; 64];
+        let bytes: Option<&[u8]> = match parts {
+            [one] => Some(one.as_bytes()),
+            _ => join_into(&mut buf, parts, separator),
+        };
         if self.width <= 64 {
-            if let [one] = parts {
-                // One-shot: skips the streaming hasher's tail bookkeeping (single words are
-                // the common feature). Same function, same value.
-                return u128::from(Sip64::new_with_keys(self.k0, self.k1).hash(one.as_bytes()));
+            let sip = Sip64::new_with_keys(self.k0, self.k1);
+            if let Some(bytes) = bytes {
+                return u128::from(sip.hash(bytes));
             }
-            let mut s = Sip64::new_with_keys(self.k0, self.k1);
+            let mut s = sip;
             write_joined(&mut s, parts, separator);
             u128::from(s.finish())
         } else {
-            let mut s = Sip128::new_with_keys(self.k0, self.k1);
-            write_joined(&mut s, parts, separator);
-            let (h1, h2) = s.finish128().as_u64();
+            let sip = Sip128::new_with_keys(self.k0, self.k1);
+            let (h1, h2) = match bytes {
+                Some(bytes) => sip.hash(bytes).as_u64(),
+                None => {
+                    let mut s = sip;
+                    write_joined(&mut s, parts, separator);
+                    s.finish128().as_u64()
+                }
+            };
             (u128::from(h2) << 64) | u128::from(h1)
         }
     }
@@ -229,6 +242,19 @@ impl FeatureHasher {
             full >> (128 - self.width)
         }
     }
+}
+
+/// `parts` joined by `separator` in `buf`, if they fit.
+fn join_into<'b>(buf: &'b mut [u8; 64], parts: &[&str], separator: &str) -> Option<&'b [u8]> {
+    let mut len = 0;
+    for (i, p) in parts.iter().enumerate() {
+        for piece in [if i > 0 { separator } else { "" }, p] {
+            let end = len + piece.len();
+            buf.get_mut(len..end)?.copy_from_slice(piece.as_bytes());
+            len = end;
+        }
+    }
+    Some(&buf[..len])
 }
 
 fn write_joined(s: &mut impl core::hash::Hasher, parts: &[&str], separator: &str) {

@@ -86,31 +86,75 @@ pub(crate) fn is_width_folded(text: &str) -> bool {
 /// ```
 pub fn fold_width(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c == '\u{FF9E}' || c == '\u{FF9F}' {
-            let semi = c == '\u{FF9F}';
-            match out
-                .chars()
-                .last()
-                .and_then(|prev| voiced(prev, semi).map(|v| (prev, v)))
-            {
-                Some((prev, v)) => {
-                    out.truncate(out.len() - prev.len_utf8());
-                    out.push(v);
-                }
-                // No kana to combine with: the spacing marks, as NFKC leaves them.
-                None => out.push(if semi { '゜' } else { '゛' }),
-            }
-        } else {
-            out.push(fold(c).unwrap_or(c));
+    let bytes = text.as_bytes();
+    // Copy everything between width variants as whole slices: every variant is U+3000 or
+    // U+FF01..U+FFEE, which start with byte E3 or EF, so only those bytes need a look.
+    let mut copied = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != 0xE3 && bytes[i] != 0xEF {
+            i += 1;
+            continue;
         }
+        // i is a character boundary: E3 and EF only ever lead a sequence.
+        let Some(c) = text[i..].chars().next() else { break };
+        let is_variant = c == '\u{3000}' || ('\u{FF01}'..='\u{FFEE}').contains(&c);
+        if is_variant {
+            out.push_str(&text[copied..i]);
+            push_folded(&mut out, c);
+            copied = i + c.len_utf8();
+        }
+        i += c.len_utf8();
     }
+    out.push_str(&text[copied..]);
     out
+}
+
+/// Appends the folded form of the width variant `c`, composing a voiced sound mark with the
+/// kana before it.
+fn push_folded(out: &mut String, c: char) {
+    if c == '\u{FF9E}' || c == '\u{FF9F}' {
+        let semi = c == '\u{FF9F}';
+        match out.chars().last().and_then(|prev| voiced(prev, semi).map(|v| (prev, v))) {
+            Some((prev, v)) => {
+                out.truncate(out.len() - prev.len_utf8());
+                out.push(v);
+            }
+            // No kana to combine with: the spacing marks, as NFKC leaves them.
+            None => out.push(if semi { '゜' } else { '゛' }),
+        }
+    } else {
+        out.push(fold(c).unwrap_or(c));
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The plain one-character-at-a-time fold the fast one must equal.
+    fn reference(text: &str) -> String {
+        let mut out = String::new();
+        for c in text.chars() {
+            if c == '\u{3000}' || ('\u{FF01}'..='\u{FFEE}').contains(&c) {
+                push_folded(&mut out, c);
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn fast_fold_equals_reference(chars in proptest::collection::vec(proptest::sample::select(alloc::vec![
+            'a', ' ', 'カ', 'ｶ', 'ﾊ', '\u{ff9e}', '\u{ff9f}', '\u{3000}', 'Ａ', '，', '中', '\u{e3}', '\u{ef}',
+            '\u{3001}', '\u{ffef}', '\u{ff00}', '😀',
+        ]), 0..30)) {
+            let text: String = chars.into_iter().collect();
+            proptest::prop_assert_eq!(fold_width(&text), reference(&text));
+        }
+    }
 
     #[test]
     fn folds_the_block() {

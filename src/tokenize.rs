@@ -306,10 +306,10 @@ pub(crate) fn pieces(text: &str) -> impl Iterator<Item = &str> {
 fn cut_after_first(text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
     // A cut needs ASCII whitespace or 。/、 (E3 80 82 / E3 80 81) just before it: scan bytes
-    // and decode only there.
+    // and decode only there (and only when the next character is not ASCII).
     for i in 1..bytes.len() {
         let prev = match bytes[i - 1] {
-            b if b.is_ascii_whitespace() => b as char,
+            b' ' | b'\n' | b'\t' | b'\r' | b'\x0c' => ' ',
             0x81 | 0x82 if i >= 3 && bytes[i - 3] == 0xE3 && bytes[i - 2] == 0x80 => {
                 if bytes[i - 1] == 0x82 {
                     '。'
@@ -319,10 +319,14 @@ fn cut_after_first(text: &str) -> Option<usize> {
             }
             _ => continue,
         };
-        if let Some(next) = text.get(i..).and_then(|t| t.chars().next()) {
-            if is_cut(prev, next) {
-                return Some(i);
-            }
+        let next = bytes[i];
+        let cut = if next.is_ascii() {
+            is_cut(prev, next as char)
+        } else {
+            text.get(i..).and_then(|t| t.chars().next()).is_some_and(|c| is_cut(prev, c))
+        };
+        if cut {
+            return Some(i);
         }
     }
     None
@@ -391,7 +395,14 @@ impl<'t> Window<'t> {
         }
     }
 
+    #[inline]
     fn push(&mut self, item: &'t str, emit: &mut impl FnMut(&[&'t str], &'static str)) {
+        if self.n == 1 {
+            // Single tokens (the default for words): no ring to keep.
+            self.seen += 1;
+            emit(&[item], self.separator);
+            return;
+        }
         let slot = self.seen % self.n;
         self.buf[slot] = item;
         self.buf[slot + self.n] = item;

@@ -1,6 +1,11 @@
 //! Distinct features of one text, with their counts: an open-addressing hash set keyed by the
 //! features' full SipHash values (already uniformly spread, so they index the table directly).
 //! One table per text, grown by doubling; nothing is allocated per feature.
+//!
+//! Whoever knows the SipHash key (the default one is public) can pick features whose hashes
+//! share their low bits and make probe runs long — quadratic time. So a probe stops after
+//! [`MAX_PROBE`] slots and the occurrence goes to an overflow list instead; the distinct
+//! counts are then merged by sorting, which bounds the work at O(n log n) whatever the input.
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -11,7 +16,13 @@ pub(crate) struct Distinct {
     counts: Vec<u32>,
     zero: u32,
     len: usize,
+    /// Occurrences whose probe run was too long (see the module docs), one entry each.
+    overflow: Vec<u128>,
 }
+
+/// Longest probe run before an occurrence goes to the overflow list. Random keys at the
+/// table's load (at most one half) almost never need more than a dozen.
+const MAX_PROBE: usize = 32;
 
 impl Distinct {
     pub(crate) fn new() -> Distinct {
@@ -20,6 +31,7 @@ impl Distinct {
             counts: vec![0; 64],
             zero: 0,
             len: 0,
+            overflow: Vec::new(),
         }
     }
 
@@ -36,7 +48,7 @@ impl Distinct {
         }
         let mask = self.keys.len() - 1;
         let mut i = (key as usize) & mask;
-        loop {
+        for _ in 0..MAX_PROBE {
             let k = self.keys[i];
             if k == key {
                 self.counts[i] = self.counts[i].saturating_add(1);
@@ -50,6 +62,7 @@ impl Distinct {
             }
             i = (i + 1) & mask;
         }
+        self.overflow.push(key);
     }
 
     fn grow(&mut self) {
@@ -72,13 +85,33 @@ impl Distinct {
     /// Every distinct key with its count, in table order (callers that sum floats sort).
     pub(crate) fn iter(&self) -> impl Iterator<Item = (u128, u32)> + '_ {
         let zero = (self.zero > 0).then_some((0u128, self.zero));
-        zero.into_iter().chain(
-            self.keys
-                .iter()
-                .zip(&self.counts)
-                .filter(|(k, _)| **k != 0)
-                .map(|(&k, &c)| (k, c)),
-        )
+        let table = self
+            .keys
+            .iter()
+            .zip(&self.counts)
+            .filter(|(k, _)| **k != 0)
+            .map(|(&k, &c)| (k, c));
+        let merged = (!self.overflow.is_empty()).then(|| {
+            // A key may sit in the table and in the overflow list (it found room after the
+            // table grew): merge by sorting and add the counts up.
+            let mut all: Vec<(u128, u32)> = table
+                .clone()
+                .chain(self.overflow.iter().map(|&k| (k, 1)))
+                .collect();
+            all.sort_unstable_by_key(|e| e.0);
+            let mut out: Vec<(u128, u32)> = Vec::with_capacity(all.len());
+            for (k, c) in all {
+                match out.last_mut() {
+                    Some((last, n)) if *last == k => *n = n.saturating_add(c),
+                    _ => out.push((k, c)),
+                }
+            }
+            out
+        });
+        let plain = merged.is_none().then_some(table);
+        zero.into_iter()
+            .chain(plain.into_iter().flatten())
+            .chain(merged.into_iter().flatten())
     }
 }
 
@@ -111,6 +144,24 @@ mod tests {
                 _ => expected.push((k, 1)),
             }
         }
+        let mut got: Vec<(u128, u32)> = d.iter().collect();
+        got.sort_unstable();
+        assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn colliding_keys_overflow_and_still_count_right() {
+        // Keys sharing their low 20 bits all start at one slot: crafted collisions.
+        let mut d = Distinct::new();
+        let mut expected = Vec::new();
+        for i in 1..=2000u128 {
+            let key = i << 20;
+            for _ in 0..(i % 3 + 1) {
+                d.add(key);
+            }
+            expected.push((key, (i % 3 + 1) as u32));
+        }
+        assert!(!d.overflow.is_empty());
         let mut got: Vec<(u128, u32)> = d.iter().collect();
         got.sort_unstable();
         assert_eq!(got, expected);

@@ -60,6 +60,8 @@ pub enum Error {
     UnknownNormalization(String),
     /// Options that do not fit together (why is in the text).
     InvalidOptions(String),
+    /// An answer too large to hold in memory (what and why is in the text).
+    TooLarge(String),
 }
 
 impl fmt::Display for Error {
@@ -114,6 +116,7 @@ impl fmt::Display for Error {
                 )
             }
             Error::InvalidOptions(why) => write!(f, "invalid options: {why}"),
+            Error::TooLarge(why) => f.write_str(why),
         }
     }
 }

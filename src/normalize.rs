@@ -97,7 +97,9 @@ pub fn fold_width(text: &str) -> String {
             continue;
         }
         // i is a character boundary: E3 and EF only ever lead a sequence.
-        let Some(c) = text[i..].chars().next() else { break };
+        let Some(c) = text[i..].chars().next() else {
+            break;
+        };
         let is_variant = c == '\u{3000}' || ('\u{FF01}'..='\u{FFEE}').contains(&c);
         if is_variant {
             out.push_str(&text[copied..i]);
@@ -115,7 +117,11 @@ pub fn fold_width(text: &str) -> String {
 fn push_folded(out: &mut String, c: char) {
     if c == '\u{FF9E}' || c == '\u{FF9F}' {
         let semi = c == '\u{FF9F}';
-        match out.chars().last().and_then(|prev| voiced(prev, semi).map(|v| (prev, v))) {
+        match out
+            .chars()
+            .last()
+            .and_then(|prev| voiced(prev, semi).map(|v| (prev, v)))
+        {
             Some((prev, v)) => {
                 out.truncate(out.len() - prev.len_utf8());
                 out.push(v);

@@ -7,7 +7,6 @@
 //! `n − 1` tokens of each n-gram window and the table of distinct features. Everything before
 //! the last cut is folded, tokenized and counted as soon as it arrives.
 
-use alloc::borrow::Cow;
 use alloc::collections::VecDeque;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -83,6 +82,10 @@ impl OwnedWindow {
 pub struct Stream {
     fingerprinter: Fingerprinter,
     pending: Vec<u8>,
+    /// `pending[..scanned]` is valid UTF-8 (invalid bytes already read as U+FFFD) with no cut
+    /// before its end: the next update decodes and searches only what comes after it, so a
+    /// long text without a cut (one huge word or CJK run) costs linear time, not quadratic.
+    scanned: usize,
     sink: Sink,
     words: OwnedWindow,
     run: OwnedWindow,
@@ -111,6 +114,7 @@ impl Fingerprinter {
         Stream {
             fingerprinter: self.clone(),
             pending: Vec::new(),
+            scanned: 0,
             sink: self.sink(),
             words: OwnedWindow::new(word_n, " "),
             run: OwnedWindow::new(char_n, ""),
@@ -137,31 +141,35 @@ impl Stream {
     pub fn update(&mut self, chunk: &[u8]) {
         self.bytes += chunk.len() as u64;
         self.pending.extend_from_slice(chunk);
-        let complete = complete_prefix(&self.pending);
-        let text = match core::str::from_utf8(&self.pending[..complete]) {
-            Ok(text) => Cow::Borrowed(text),
-            Err(_) => String::from_utf8_lossy(&self.pending[..complete]),
-        };
-        let Some(cut) = last_cut(&text) else {
+        // Everything before `scanned` is complete, so an incomplete sequence held back at the
+        // end starts after it.
+        let mut complete = complete_prefix(&self.pending).max(self.scanned);
+        // Decode only the new bytes. The text before them ends at a character boundary, so
+        // reading them lossily on their own gives what reading the whole text would.
+        if core::str::from_utf8(&self.pending[self.scanned..complete]).is_err() {
+            let fixed = String::from_utf8_lossy(&self.pending[self.scanned..complete]).into_owned();
+            let end = self.scanned + fixed.len();
+            // Keep the repaired text, so its replacement characters are not redone.
+            self.pending
+                .splice(self.scanned..complete, fixed.into_bytes());
+            complete = end;
+        }
+        // A cut sits between two characters: search from the last character already seen
+        // (validating only from there, so nothing is decoded twice while no cut comes).
+        let from = last_char_start(&self.pending[..self.scanned]);
+        let fresh = core::str::from_utf8(&self.pending[from..complete])
+            .unwrap_or_else(|_| unreachable!("checked and repaired above"));
+        let Some(cut) = last_cut(fresh).map(|c| from + c) else {
             // No place to cut yet (e.g. one long run of Chinese without 。): keep buffering.
-            if let Cow::Owned(fixed) = text {
-                // Keep the repaired text so its replacement characters are not redone.
-                let tail = self.pending.split_off(complete);
-                self.pending = fixed.into_bytes();
-                self.pending.extend_from_slice(&tail);
-            }
+            self.scanned = complete;
             return;
         };
-        let done = String::from(&text[..cut]);
-        let rest: Vec<u8> = match text {
-            Cow::Borrowed(_) => self.pending[cut..].to_vec(),
-            Cow::Owned(fixed) => {
-                let mut rest = fixed.as_bytes()[cut..].to_vec();
-                rest.extend_from_slice(&self.pending[complete..]);
-                rest
-            }
-        };
-        self.pending = rest;
+        let done = core::str::from_utf8(&self.pending[..cut])
+            .map(String::from)
+            .unwrap_or_else(|_| unreachable!("valid up to `complete`, and cut at a boundary"));
+        self.pending.drain(..cut);
+        // `cut` is the last cut, so nothing up to `complete` can be cut any more.
+        self.scanned = complete - cut;
         self.process(&done);
     }
 
@@ -201,7 +209,11 @@ impl Stream {
     /// ```
     pub fn finish(mut self) -> Fingerprint {
         let rest = core::mem::take(&mut self.pending);
-        let text = String::from_utf8_lossy(&rest).into_owned();
+        self.scanned = 0;
+        // Valid but for at most an incomplete sequence at the end: no copy in the usual case
+        // (the buffer may be the whole text when it never had a place to cut).
+        let text = String::from_utf8(rest)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
         self.process(&text);
         let Stream {
             fingerprinter,
@@ -252,6 +264,14 @@ impl Stream {
             }
         }
     }
+}
+
+/// Where the last character of `valid` (UTF-8) starts; 0 when it is empty.
+fn last_char_start(valid: &[u8]) -> usize {
+    (0..valid.len())
+        .rev()
+        .find(|&i| valid[i] & 0xC0 != 0x80)
+        .unwrap_or(0)
 }
 
 /// The length of `bytes` without a UTF-8 sequence that is incomplete at its end (and could be

@@ -323,7 +323,9 @@ fn cut_after_first(text: &str) -> Option<usize> {
         let cut = if next.is_ascii() {
             is_cut(prev, next as char)
         } else {
-            text.get(i..).and_then(|t| t.chars().next()).is_some_and(|c| is_cut(prev, c))
+            text.get(i..)
+                .and_then(|t| t.chars().next())
+                .is_some_and(|c| is_cut(prev, c))
         };
         if cut {
             return Some(i);

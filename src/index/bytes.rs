@@ -135,6 +135,12 @@ impl Index {
                 "index bytes: checksum mismatch: the buffer is corrupted",
             ));
         }
+        if plan_kind != 1 && blocks != 0 {
+            // Else two buffers would load as the same index: the format has one encoding.
+            return Err(bad(format!(
+                "index bytes: blocks is {blocks} but the plan is not explicit blocks (it must be 0)"
+            )));
+        }
         let plan = match plan_kind {
             0 => None,
             1 => Some(

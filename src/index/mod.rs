@@ -101,6 +101,82 @@ fn sort_hits(hits: &mut Vec<(u64, u32)>) {
     hits.dedup();
 }
 
+/// Connected groups of ids under "within `k`", for [`Index::clusters_within`]: each group
+/// sorted, groups by first id, ids with no neighbour left out. Memory is linear in the number
+/// of fingerprints however many pairs there are: equal fingerprints are joined here directly,
+/// and only one representative of each goes through an engine planned for `k`, whose pairs are
+/// joined as they are found. (Not generic: one copy of this code in the wasm.)
+struct Groups {
+    /// (fingerprint, id), sorted.
+    all: Vec<(u128, u64)>,
+    parent: Vec<usize>,
+    linked: Vec<bool>,
+    /// (position in `all`, fingerprint) of the first of each run of equal fingerprints.
+    distinct: Vec<(usize, u128)>,
+}
+
+impl Groups {
+    fn new(mut all: Vec<(u128, u64)>) -> Groups {
+        all.sort_unstable();
+        let n = all.len();
+        let mut groups = Groups {
+            parent: (0..n).collect(),
+            linked: alloc::vec![false; n],
+            distinct: Vec::new(),
+            all: Vec::new(),
+        };
+        let mut i = 0;
+        while i < n {
+            let mut j = i + 1;
+            while j < n && all[j].0 == all[i].0 {
+                groups.join(i, j);
+                j += 1;
+            }
+            groups.distinct.push((i, all[i].0));
+            i = j;
+        }
+        groups.all = all;
+        groups
+    }
+
+    fn root(&mut self, mut x: usize) -> usize {
+        while self.parent[x] != x {
+            self.parent[x] = self.parent[self.parent[x]];
+            x = self.parent[x];
+        }
+        x
+    }
+
+    fn join(&mut self, a: usize, b: usize) {
+        let (ra, rb) = (self.root(a), self.root(b));
+        self.parent[ra.max(rb)] = ra.min(rb);
+        self.linked[a] = true;
+        self.linked[b] = true;
+    }
+
+    fn finish(mut self) -> Vec<Vec<u64>> {
+        let n = self.all.len();
+        let mut group_of = alloc::vec![usize::MAX; n];
+        let mut groups: Vec<Vec<u64>> = Vec::new();
+        for t in 0..n {
+            if !self.linked[t] {
+                continue;
+            }
+            let r = self.root(t);
+            if group_of[r] == usize::MAX {
+                group_of[r] = groups.len();
+                groups.push(Vec::new());
+            }
+            groups[group_of[r]].push(self.all[t].1);
+        }
+        for g in &mut groups {
+            g.sort_unstable();
+        }
+        groups.sort_unstable_by_key(|g| g[0]);
+        groups
+    }
+}
+
 /// The width-specific engine: `u64` fingerprints up to 64 bits, `u128` above.
 #[derive(Clone, Debug)]
 struct Engine<B> {
@@ -288,23 +364,18 @@ impl<B: Bits> Engine<B> {
         out
     }
 
-    fn pairs(&self, k: u32) -> Vec<Pair> {
+    /// Calls `found(a, b, distance)` once for each pair of stored fingerprints within `k`, in
+    /// no particular order, holding nothing per pair. (`dyn`: one copy of this code per
+    /// fingerprint type, not one per caller, which keeps the wasm smaller.)
+    fn for_each_pair(&self, k: u32, found: &mut dyn FnMut(u64, u64, u32)) {
         if k > self.k {
             // The tables cannot find these; a temporary engine planned for k can.
             let mut wider = Engine::<B>::new(self.width, k, None);
             wider.insert_many(self.entries().collect());
-            return wider.pairs(k);
+            return wider.for_each_pair(k, found);
         }
-        let mut out = Vec::new();
-        let mut push = |a: u64, b: u64, distance| {
-            out.push(Pair {
-                a: a.min(b),
-                b: a.max(b),
-                distance,
-            });
-        };
         for (i, s) in self.segments.iter().enumerate() {
-            s.pairs(k, &mut push);
+            s.pairs(k, &mut |a, b, d| found(a, b, d));
             // Pairs across segments: each live entry of the smaller against the larger.
             for other in &self.segments[i + 1..] {
                 let (small, large) = if s.live() <= other.live() {
@@ -318,29 +389,72 @@ impl<B: Bits> Engine<B> {
                     large.query(fp, k, &mut |other_id, d| hits.push((other_id, d)));
                     sort_hits(&mut hits);
                     for &(other_id, d) in &hits {
-                        push(id, other_id, d);
+                        found(id, other_id, d);
                     }
                 }
             }
         }
+        let mut hits = Vec::new();
         for (i, &(id, fp)) in self.buffer.iter().enumerate() {
             for &(other_id, other_fp) in &self.buffer[i + 1..] {
                 let d = fp.distance(other_fp);
                 if d <= k {
-                    push(id, other_id, d);
+                    found(id, other_id, d);
                 }
             }
-            let mut hits = Vec::new();
+            hits.clear();
             for s in &self.segments {
                 s.query(fp, k, &mut |other_id, d| hits.push((other_id, d)));
             }
             sort_hits(&mut hits);
             for &(other_id, d) in &hits {
-                push(id, other_id, d);
+                found(id, other_id, d);
             }
         }
+    }
+
+    /// Every pair within `k`, sorted; an error rather than an allocation failure (which aborts,
+    /// and in wasm kills the instance) when there are more than memory can hold.
+    fn pairs(&self, k: u32) -> Result<Vec<Pair>, Error> {
+        let mut out: Vec<Pair> = Vec::new();
+        let mut full = false;
+        self.for_each_pair(k, &mut |a, b, distance| {
+            if full || out.try_reserve(1).is_err() {
+                full = true;
+                return;
+            }
+            out.push(Pair {
+                a: a.min(b),
+                b: a.max(b),
+                distance,
+            });
+        });
+        if full {
+            return Err(Error::TooLarge(alloc::format!(
+                "pairs: more than {} pairs within {k} do not fit in memory; \
+                 clusters() groups them without listing every pair",
+                out.len()
+            )));
+        }
         sort_pairs(&mut out);
-        out
+        Ok(out)
+    }
+
+    /// Connected groups of ids under "within `k`" (see [`Groups`]).
+    fn clusters(&self, k: u32) -> Vec<Vec<u64>> {
+        let mut groups = Groups::new(self.entries().map(|(id, fp)| (fp.to_u128(), id)).collect());
+        if groups.distinct.len() > 1 {
+            let mut reps = Engine::<B>::new(self.width, k, None);
+            reps.insert_many(
+                groups
+                    .distinct
+                    .iter()
+                    .map(|&(i, v)| (i as u64, B::from_u128(v)))
+                    .collect(),
+            );
+            reps.for_each_pair(k, &mut |a, b, _| groups.join(a as usize, b as usize));
+        }
+        groups.finish()
     }
 
     fn bytes(&self) -> usize {
@@ -708,7 +822,7 @@ impl Index {
     /// ```
     pub fn pairs_within(&self, k: u32) -> Result<Vec<Pair>, Error> {
         check_k(self.width(), k)?;
-        Ok(engine!(&self.inner, e => e.pairs(k)))
+        engine!(&self.inner, e => e.pairs(k))
     }
 
     /// Groups of ids connected by pairs within the index's `k` (connected components), for
@@ -737,35 +851,8 @@ impl Index {
     /// # Ok::<(), simprint::Error>(())
     /// ```
     pub fn clusters_within(&self, k: u32) -> Result<Vec<Vec<u64>>, Error> {
-        let pairs = self.pairs_within(k)?;
-        let mut ids: Vec<u64> = pairs.iter().flat_map(|p| [p.a, p.b]).collect();
-        ids.sort_unstable();
-        ids.dedup();
-        let at = |id: u64| ids.binary_search(&id).unwrap_or(0);
-        let mut parent: Vec<usize> = (0..ids.len()).collect();
-        fn root(parent: &mut [usize], mut x: usize) -> usize {
-            while parent[x] != x {
-                parent[x] = parent[parent[x]];
-                x = parent[x];
-            }
-            x
-        }
-        for p in &pairs {
-            let (ra, rb) = (root(&mut parent, at(p.a)), root(&mut parent, at(p.b)));
-            // The smaller index is the root, so each group's root is its smallest id.
-            parent[ra.max(rb)] = ra.min(rb);
-        }
-        let mut groups: Vec<Vec<u64>> = Vec::new();
-        let mut group_of = alloc::vec![usize::MAX; ids.len()];
-        for (i, &id) in ids.iter().enumerate() {
-            let r = root(&mut parent, i);
-            if group_of[r] == usize::MAX {
-                group_of[r] = groups.len();
-                groups.push(Vec::new());
-            }
-            groups[group_of[r]].push(id);
-        }
-        Ok(groups)
+        check_k(self.width(), k)?;
+        Ok(engine!(&self.inner, e => e.clusters(k)))
     }
 
     /// Bytes of heap memory the index holds (its arrays and tables).

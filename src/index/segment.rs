@@ -305,11 +305,13 @@ impl<B: Bits> Segment<B> {
             .iter()
             .map(|b| (u128::MAX >> (128 - b.len)) << (self.plan.width() - b.start - b.len))
             .collect();
-        let table_sets: Vec<u64> = self
+        // Sets of blocks as bit masks: u128, since a plan may have up to 128 blocks (C(b, k)
+        // stays small at k = 0 or 1), and a u64 shift by 64 or more would overflow.
+        let table_sets: Vec<u128> = self
             .plan
             .tables()
             .iter()
-            .map(|t| t.blocks.iter().fold(0u64, |m, &b| m | 1 << b))
+            .map(|t| t.blocks.iter().fold(0u128, |m, &b| m | 1 << b))
             .collect();
         for (t, table) in self.tables.iter().enumerate() {
             for w in table.dir.windows(2) {
@@ -324,10 +326,9 @@ impl<B: Bits> Segment<B> {
                         // Report a pair from the first table whose blocks all agree, so
                         // each pair comes out once however many tables hold it together.
                         let diff = x.to_u128() ^ y.to_u128();
-                        let equal = block_masks
-                            .iter()
-                            .enumerate()
-                            .fold(0u64, |m, (b, mask)| m | (u64::from(diff & mask == 0) << b));
+                        let equal = block_masks.iter().enumerate().fold(0u128, |m, (b, mask)| {
+                            m | (u128::from(diff & mask == 0) << b)
+                        });
                         let first = table_sets.iter().position(|s| s & !equal == 0);
                         if first != Some(t) {
                             continue;

@@ -8,12 +8,14 @@
 use alloc::format;
 use alloc::vec::Vec;
 
-use js_sys::{Array, BigUint64Array, Float64Array, Uint32Array, Uint8Array};
-use serde::{Deserialize, Serialize};
+use js_sys::{BigUint64Array, Float64Array, Uint32Array, Uint8Array};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::{err, js_number, read_object, read_value, read_width, type_name};
+use super::{
+    array_item, array_length, err, is_array, js_number, read_value, read_width, type_name, Fields,
+};
 use crate::fingerprint::check_fits;
 use crate::{Fingerprint, Plan};
 
@@ -67,21 +69,33 @@ export interface ScanHit { index: number; distance: number; }
 const MAX_SAFE_ID: f64 = 9_007_199_254_740_991.0;
 
 fn read_id(value: &JsValue) -> Result<u64, JsError> {
+    read_id_at(value, None)
+}
+
+/// An id, called `ids[i]` in messages when it is element `i` of an array, else `id`. (The
+/// name is only formatted on error: bulk reads stay allocation-free.)
+fn read_id_at(value: &JsValue, at: Option<usize>) -> Result<u64, JsError> {
     let Some(x) = value.as_f64() else {
         return Err(JsError::new(&format!(
-            "id must be a number, got {}",
+            "{} must be a number, got {}",
+            id_name(at),
             type_name(value)
         )));
     };
-    id_from_f64(x)
+    id_from_f64(x, at)
 }
 
-fn id_from_f64(x: f64) -> Result<u64, JsError> {
+fn id_name(at: Option<usize>) -> alloc::string::String {
+    at.map_or_else(|| "id".into(), |i| format!("ids[{i}]"))
+}
+
+fn id_from_f64(x: f64, at: Option<usize>) -> Result<u64, JsError> {
     if x.fract() == 0.0 && (0.0..=MAX_SAFE_ID).contains(&x) {
         Ok(x as u64)
     } else {
         Err(JsError::new(&format!(
-            "id must be a whole number from 0 to 2^53 - 1, got {}",
+            "{} must be a whole number from 0 to 2^53 - 1, got {}",
+            id_name(at),
             js_number(x)
         )))
     }
@@ -92,10 +106,19 @@ fn read_ids(value: &JsValue) -> Result<Vec<u64>, JsError> {
         return Ok(a.to_vec().into_iter().map(u64::from).collect());
     }
     if let Some(a) = value.dyn_ref::<Float64Array>() {
-        return a.to_vec().into_iter().map(id_from_f64).collect();
+        return a
+            .to_vec()
+            .into_iter()
+            .enumerate()
+            .map(|(i, x)| id_from_f64(x, Some(i)))
+            .collect();
     }
-    if Array::is_array(value) {
-        return Array::from(value).iter().map(|v| read_id(&v)).collect();
+    if is_array(value) {
+        // Element by element: a getter that throws is an error, and a sparse array's length
+        // allocates nothing.
+        return (0..array_length("ids", value)?)
+            .map(|i| read_id_at(&array_item("ids", value, i)?, Some(i as usize)))
+            .collect();
     }
     Err(JsError::new(&format!(
         "ids must be a Uint32Array, a Float64Array or an array of numbers, got {}",
@@ -126,11 +149,12 @@ fn read_fps(value: &JsValue, width: u32) -> Result<Vec<u128>, JsError> {
         }
         return Ok(values);
     }
-    if Array::is_array(value) {
-        return Array::from(value)
-            .iter()
-            .enumerate()
-            .map(|(i, v)| read_value(&format!("fingerprints[{i}]"), &v, width).map(|f| f.value()))
+    if is_array(value) {
+        return (0..array_length("fingerprints", value)?)
+            .map(|i| {
+                let v = array_item("fingerprints", value, i)?;
+                read_value(&format!("fingerprints[{i}]"), &v, width).map(|f| f.value())
+            })
             .collect();
     }
     Err(JsError::new(&format!(
@@ -139,23 +163,21 @@ fn read_fps(value: &JsValue, width: u32) -> Result<Vec<u128>, JsError> {
     )))
 }
 
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-struct JsIndexOptions {
-    width: Option<f64>,
-    k: Option<f64>,
-    blocks: Option<f64>,
-    scan: Option<bool>,
-}
-
-fn small(what: &str, x: f64) -> Result<u32, JsError> {
-    if x.fract() == 0.0 && (0.0..=1024.0).contains(&x) {
-        Ok(x as u32)
-    } else {
+/// A distance or count (k, blocks) as a whole number; the core checks its range against the
+/// width (and gives the message for a k above it), except for numbers beyond `u32`.
+fn small(what: &str, x: f64, width: u32) -> Result<u32, JsError> {
+    if x.fract() != 0.0 || x < 0.0 || x.is_nan() {
         Err(JsError::new(&format!(
             "{what} must be a whole number, got {}",
             js_number(x)
         )))
+    } else if x > f64::from(u32::MAX) {
+        Err(JsError::new(&format!(
+            "{what} must be between 0 and the width ({width}), got {}",
+            js_number(x)
+        )))
+    } else {
+        Ok(x as u32)
     }
 }
 
@@ -215,14 +237,14 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
         .map_err(|e| JsError::new(&alloc::string::ToString::to_string(&e)))
 }
 
-fn read_k(value: &Option<JsValue>, default: u32) -> Result<u32, JsError> {
+fn read_k(value: &Option<JsValue>, default: u32, width: u32) -> Result<u32, JsError> {
     match value.as_ref().filter(|v| !v.is_undefined() && !v.is_null()) {
         None => Ok(default),
         Some(v) => {
             let x = v.as_f64().ok_or_else(|| {
                 JsError::new(&format!("k must be a number, got {}", type_name(v)))
             })?;
-            small("k", x)
+            small("k", x, width)
         }
     }
 }
@@ -247,16 +269,24 @@ impl Index {
     pub fn new(
         #[wasm_bindgen(unchecked_optional_param_type = "IndexOptions")] options: Option<JsValue>,
     ) -> Result<Index, JsError> {
-        let o: JsIndexOptions =
-            read_object(&options, &["width", "k", "blocks", "scan"])?.unwrap_or_default();
-        let width = super::width_from(o.width)?;
-        let k = o.k.map(|k| small("k", k)).transpose()?.unwrap_or(3);
-        let inner = match (o.blocks, o.scan.unwrap_or(false)) {
+        let (width, k, blocks, scan) =
+            match Fields::read(&options, &["width", "k", "blocks", "scan"])? {
+                Some(o) => (
+                    o.number("width")?,
+                    o.number("k")?,
+                    o.number("blocks")?,
+                    o.boolean("scan")?,
+                ),
+                None => (None, None, None, None),
+            };
+        let width = super::width_from(width)?;
+        let k = k.map(|k| small("k", k, width)).transpose()?.unwrap_or(3);
+        let inner = match (blocks, scan.unwrap_or(false)) {
             (Some(_), true) => {
                 return Err(JsError::new("give either blocks or scan: true, not both"));
             }
             (Some(b), false) => crate::Index::with_plan(
-                Plan::with_blocks(width, k, small("blocks", b)?).map_err(err)?,
+                Plan::with_blocks(width, k, small("blocks", b, width)?).map_err(err)?,
             ),
             (None, true) => crate::Index::with_plan(Plan::scan(width, k).map_err(err)?),
             (None, false) => crate::Index::new(width, k),
@@ -454,7 +484,7 @@ impl Index {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "number")] k: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
-        let k = read_k(&k, self.inner.k())?;
+        let k = read_k(&k, self.inner.k(), self.inner.width())?;
         let pairs = self.inner.pairs_within(k).map_err(err)?;
         let out: Vec<JsPair> = pairs
             .iter()
@@ -474,7 +504,7 @@ impl Index {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "number")] k: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
-        let k = read_k(&k, self.inner.k())?;
+        let k = read_k(&k, self.inner.k(), self.inner.width())?;
         let clusters = self.inner.clusters_within(k).map_err(err)?;
         let out: Vec<Vec<f64>> = clusters
             .iter()
@@ -534,7 +564,7 @@ impl Index {
         k: &Option<JsValue>,
     ) -> Result<(Fingerprint, u32), JsError> {
         let fp = read_value("fingerprint", fingerprint, self.inner.width())?;
-        Ok((fp, read_k(k, self.inner.k())?))
+        Ok((fp, read_k(k, self.inner.k(), self.inner.width())?))
     }
 }
 
@@ -569,13 +599,10 @@ pub fn scan(
 ) -> Result<JsValue, JsError> {
     let width = read_width(&width)?;
     let q = read_value("fingerprint", &fingerprint, width)?.value();
-    let k = read_k(&Some(k).filter(|v| !v.is_undefined()), u32::MAX).and_then(|k| {
-        if k == u32::MAX {
-            Err(JsError::new("k is required"))
-        } else {
-            Ok(k)
-        }
-    })?;
+    if k.is_undefined() || k.is_null() {
+        return Err(JsError::new("k is required"));
+    }
+    let k = read_k(&Some(k), 0, width)?;
     crate::index::plan::check_k(width, k).map_err(err)?;
     let hits = match fingerprints.dyn_ref::<BigUint64Array>() {
         // The common case copies the array once and scans it as it is.

@@ -12,7 +12,7 @@ use alloc::vec::Vec;
 mod index;
 
 use js_sys::Array;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -41,8 +41,8 @@ export interface Options {
   normalization?: "width" | "none";
   /** Lowercase the text (after normalizing; default true). */
   caseFold?: boolean;
-  /** "tf" (default): a feature weighs its number of occurrences; "logtf": 1 + ln(occurrences);
-   *  "binary": 1 per distinct feature. */
+  /** "binary" (default): 1 per distinct feature; "tf": a feature weighs its number of
+   *  occurrences; "logtf": 1 + ln(occurrences). */
   weighting?: "tf" | "logtf" | "binary";
   /** 128-bit SipHash key as 32 hex digits. Default: the bytes of "simprint-sip-key". */
   key?: string;
@@ -104,22 +104,6 @@ fn err(e: Error) -> JsError {
     JsError::new(&e.to_string())
 }
 
-/// The options object as JavaScript spells it. Numbers arrive as `f64` so that a fraction,
-/// a negative or NaN gets our message instead of a generic type error.
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-struct JsOptions {
-    width: Option<f64>,
-    tokenizer: Option<String>,
-    n: Option<f64>,
-    word_n: Option<f64>,
-    char_n: Option<f64>,
-    normalization: Option<String>,
-    case_fold: Option<bool>,
-    weighting: Option<String>,
-    key: Option<String>,
-}
-
 /// A whole number for an option, or our error for it.
 fn whole(what: &'static str, x: f64) -> Result<u64, JsError> {
     if x.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&x) {
@@ -150,39 +134,130 @@ fn size(what: &'static str, x: Option<f64>, default: usize) -> Result<usize, JsE
         .map_or(default, |n| n as usize))
 }
 
-/// An optional options object: `None` for undefined or null, our error for anything else
-/// that is not a plain object, serde's message (e.g. an unknown field) for a bad field.
-fn read_object<T: serde::de::DeserializeOwned>(
-    value: &Option<JsValue>,
-    fields: &[&str],
-) -> Result<Option<T>, JsError> {
-    let Some(value) = value.as_ref().filter(|v| !v.is_undefined() && !v.is_null()) else {
-        return Ok(None);
-    };
-    if !value.is_object() || Array::is_array(value) {
-        return Err(JsError::new(&format!(
-            "options must be an object, got {}",
-            type_name(value)
-        )));
+// JavaScript that can throw (a getter, a proxy trap) is only ever called through imports
+// marked `catch`, which turn the exception into an `Err`. An exception that unwound through
+// wasm frames instead would skip their epilogues and leak the shadow stack: about 1,300 such
+// calls and the instance trapped on every call after ("memory access out of bounds").
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
+    fn object_keys(object: &JsValue) -> Result<Array, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
+    fn array_is_array(value: &JsValue) -> Result<bool, JsValue>;
+}
+
+/// `Array.isArray`, false for a revoked proxy (which makes it throw).
+pub(crate) fn is_array(value: &JsValue) -> bool {
+    array_is_array(value).unwrap_or(false)
+}
+
+/// What a caught JavaScript exception says: its `message`, or the thrown string.
+fn thrown(e: &JsValue) -> String {
+    if let Some(s) = e.as_string() {
+        return s;
     }
-    // serde-wasm-bindgen only reads the fields it knows, so a misspelt option would be
-    // silently ignored; name it instead.
-    for key in js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter() {
-        let key = key.as_string().unwrap_or_default();
-        if !fields.contains(&key.as_str()) {
+    js_sys::Reflect::get(e, &JsValue::from_str("message"))
+        .ok()
+        .and_then(|m| m.as_string())
+        .unwrap_or_else(|| format!("a {} was thrown", type_name(e)))
+}
+
+/// `value.length` of an array (a proxy or getter that throws is an error).
+pub(crate) fn array_length(what: &str, value: &JsValue) -> Result<u32, JsError> {
+    let len = js_sys::Reflect::get(value, &JsValue::from_str("length"))
+        .map_err(|e| JsError::new(&format!("{what} could not be read: {}", thrown(&e))))?;
+    len.as_f64()
+        .filter(|n| n.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(n))
+        .map(|n| n as u32)
+        .ok_or_else(|| JsError::new(&format!("{what} has no valid length")))
+}
+
+/// `value[i]` of an array (a getter or proxy that throws is an error naming the element).
+pub(crate) fn array_item(what: &str, value: &JsValue, i: u32) -> Result<JsValue, JsError> {
+    js_sys::Reflect::get_u32(value, i)
+        .map_err(|e| JsError::new(&format!("{what}[{i}] could not be read: {}", thrown(&e))))
+}
+
+/// The fields of an options object, each read once (with `Reflect.get`, so a getter that
+/// throws is an error, not an exception through wasm) and type-checked by name.
+pub(crate) struct Fields(JsValue);
+
+impl Fields {
+    /// `None` for undefined or null, our error for anything else that is not a plain object or
+    /// has a field not in `fields`.
+    pub(crate) fn read(
+        value: &Option<JsValue>,
+        fields: &[&str],
+    ) -> Result<Option<Fields>, JsError> {
+        let Some(value) = value.as_ref().filter(|v| !v.is_undefined() && !v.is_null()) else {
+            return Ok(None);
+        };
+        if !value.is_object() || is_array(value) {
             return Err(JsError::new(&format!(
-                "options: unknown field `{key}`, expected one of {}",
-                fields.join(", ")
+                "options must be an object, got {}",
+                type_name(value)
             )));
         }
+        // A misspelt option would otherwise be silently ignored: name it instead.
+        let keys = object_keys(value)
+            .map_err(|e| JsError::new(&format!("options could not be read: {}", thrown(&e))))?;
+        // Object.keys returns a fresh array of strings: reading it cannot throw.
+        for key in keys.iter() {
+            let key = key.as_string().unwrap_or_default();
+            if !fields.contains(&key.as_str()) {
+                return Err(JsError::new(&format!(
+                    "options: unknown field `{key}`, expected one of {}",
+                    fields.join(", ")
+                )));
+            }
+        }
+        Ok(Some(Fields(value.clone())))
     }
-    serde_wasm_bindgen::from_value(value.clone())
-        .map(Some)
-        .map_err(|e| JsError::new(&format!("options: {e}")))
+
+    /// The field's value; `None` when undefined or null.
+    fn get(&self, name: &str) -> Result<Option<JsValue>, JsError> {
+        let v = js_sys::Reflect::get(&self.0, &JsValue::from_str(name)).map_err(|e| {
+            JsError::new(&format!("options.{name} could not be read: {}", thrown(&e)))
+        })?;
+        Ok(Some(v).filter(|v| !v.is_undefined() && !v.is_null()))
+    }
+
+    pub(crate) fn number(&self, name: &str) -> Result<Option<f64>, JsError> {
+        self.get(name)?
+            .map(|v| {
+                v.as_f64().ok_or_else(|| {
+                    JsError::new(&format!("{name} must be a number, got {}", type_name(&v)))
+                })
+            })
+            .transpose()
+    }
+
+    pub(crate) fn string(&self, name: &str) -> Result<Option<String>, JsError> {
+        self.get(name)?
+            .map(|v| {
+                v.as_string().ok_or_else(|| {
+                    JsError::new(&format!("{name} must be a string, got {}", type_name(&v)))
+                })
+            })
+            .transpose()
+    }
+
+    pub(crate) fn boolean(&self, name: &str) -> Result<Option<bool>, JsError> {
+        self.get(name)?
+            .map(|v| {
+                v.as_bool().ok_or_else(|| {
+                    JsError::new(&format!(
+                        "{name} must be true or false, got {}",
+                        type_name(&v)
+                    ))
+                })
+            })
+            .transpose()
+    }
 }
 
 fn read_options(value: &Option<JsValue>) -> Result<Options, JsError> {
-    let Some(o) = read_object::<JsOptions>(
+    let Some(o) = Fields::read(
         value,
         &[
             "width",
@@ -199,51 +274,52 @@ fn read_options(value: &Option<JsValue>) -> Result<Options, JsError> {
     else {
         return Ok(Options::default());
     };
-    let tokenizer = match o.tokenizer.as_deref().unwrap_or("auto") {
+    let (n, word_n, char_n) = (o.number("n")?, o.number("wordN")?, o.number("charN")?);
+    let tokenizer = match o.string("tokenizer")?.as_deref().unwrap_or("auto") {
         "auto" => {
-            if o.n.is_some() {
+            if n.is_some() {
                 return Err(JsError::new(
                     "n does not apply to tokenizer \"auto\": use wordN and charN",
                 ));
             }
             Tokenizer::Auto {
-                word_n: size("wordN", o.word_n, Tokenizer::DEFAULT_WORD_N)?,
-                char_n: size("charN", o.char_n, Tokenizer::DEFAULT_CHAR_N)?,
+                word_n: size("wordN", word_n, Tokenizer::DEFAULT_WORD_N)?,
+                char_n: size("charN", char_n, Tokenizer::DEFAULT_CHAR_N)?,
             }
         }
         name => {
-            if o.word_n.is_some() || o.char_n.is_some() {
+            if word_n.is_some() || char_n.is_some() {
                 return Err(JsError::new(&format!(
                     "wordN and charN apply only to tokenizer \"auto\", not {name:?}: use n"
                 )));
             }
             match Tokenizer::from_name(name).map_err(err)? {
-                Tokenizer::Words { n } => Tokenizer::Words {
-                    n: size("n", o.n, n)?,
+                Tokenizer::Words { n: default } => Tokenizer::Words {
+                    n: size("n", n, default)?,
                 },
-                Tokenizer::Chars { n } => Tokenizer::Chars {
-                    n: size("n", o.n, n)?,
+                Tokenizer::Chars { n: default } => Tokenizer::Chars {
+                    n: size("n", n, default)?,
                 },
                 auto => auto,
             }
         }
     };
     let options = Options {
-        width: width_from(o.width)?,
+        width: width_from(o.number("width")?)?,
         tokenizer,
         normalization: o
-            .normalization
+            .string("normalization")?
             .as_deref()
             .map_or(Ok(Normalization::default()), Normalization::from_name)
             .map_err(err)?,
-        case_fold: o.case_fold.unwrap_or(true),
+        case_fold: o.boolean("caseFold")?.unwrap_or(true),
         weighting: o
-            .weighting
+            .string("weighting")?
             .as_deref()
             .map_or(Ok(Weighting::default()), Weighting::from_name)
             .map_err(err)?,
         key: o
-            .key
+            .string("key")?
             .as_deref()
             .map_or(Ok(Key::DEFAULT), Key::from_hex)
             .map_err(err)?,
@@ -253,15 +329,23 @@ fn read_options(value: &Option<JsValue>) -> Result<Options, JsError> {
 }
 
 fn read_text(value: &JsValue) -> Result<String, JsError> {
-    value
-        .as_string()
-        .ok_or_else(|| JsError::new(&format!("text must be a string, got {}", type_name(value))))
+    read_string("text", value)
+}
+
+/// A string argument called `what` in messages.
+fn read_string(what: &str, value: &JsValue) -> Result<String, JsError> {
+    value.as_string().ok_or_else(|| {
+        JsError::new(&format!(
+            "{what} must be a string, got {}",
+            type_name(value)
+        ))
+    })
 }
 
 fn type_name(value: &JsValue) -> String {
     if value.is_null() {
         "null".into()
-    } else if Array::is_array(value) {
+    } else if is_array(value) {
         "an array".into()
     } else {
         value.js_typeof().as_string().unwrap_or_default()
@@ -283,7 +367,7 @@ fn read_value(what: &str, value: &JsValue, width: u32) -> Result<Fingerprint, Js
 
 fn read_width(value: &Option<JsValue>) -> Result<u32, JsError> {
     let Some(value) = value else { return Ok(64) };
-    if value.is_undefined() {
+    if value.is_undefined() || value.is_null() {
         return Ok(64);
     }
     let w = value.as_f64().ok_or_else(|| {
@@ -299,23 +383,23 @@ fn read_pairs<T>(
     value: &JsValue,
     mut item: impl FnMut(usize, &JsValue) -> Result<T, JsError>,
 ) -> Result<Vec<(T, f64)>, JsError> {
-    if !Array::is_array(value) {
+    if !is_array(value) {
         return Err(JsError::new(&format!(
             "{what} must be an array of [item, weight] pairs, got {}",
             type_name(value)
         )));
     }
-    let array = Array::from(value);
-    let mut out = Vec::with_capacity(array.length() as usize);
-    for (i, pair) in array.iter().enumerate() {
-        if !Array::is_array(&pair) || Array::from(&pair).length() != 2 {
+    // Not preallocated from the length: a sparse array's length says nothing about memory.
+    let mut out = Vec::new();
+    for i in 0..array_length(what, value)? {
+        let pair = array_item(what, value, i)?;
+        let what_i = format!("{what}[{i}]");
+        if !is_array(&pair) || array_length(&what_i, &pair)? != 2 {
             return Err(JsError::new(&format!(
                 "{what}[{i}] must be a [item, weight] pair"
             )));
         }
-        let pair = Array::from(&pair);
-        let weight = pair
-            .get(1)
+        let weight = array_item(&what_i, &pair, 1)?
             .as_f64()
             .filter(|w| w.is_finite())
             .ok_or_else(|| {
@@ -323,7 +407,7 @@ fn read_pairs<T>(
                     "{what}[{i}][1] (the weight) must be a finite number"
                 ))
             })?;
-        out.push((item(i, &pair.get(0))?, weight));
+        out.push((item(i as usize, &array_item(&what_i, &pair, 0)?)?, weight));
     }
     Ok(out)
 }
@@ -341,20 +425,15 @@ fn read_hashes(value: &JsValue, width: u32) -> Result<Vec<(u128, f64)>, JsError>
     })
 }
 
-/// Options for caller-supplied features: width and key only.
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-struct JsFeatureOptions {
-    width: Option<f64>,
-    key: Option<String>,
-}
-
+/// A fingerprinter for caller-supplied features: only the width and key options apply.
 fn feature_fingerprinter(value: &Option<JsValue>) -> Result<crate::Fingerprinter, JsError> {
-    let o: JsFeatureOptions = read_object(value, &["width", "key"])?.unwrap_or_default();
+    let (width, key) = match Fields::read(value, &["width", "key"])? {
+        Some(o) => (o.number("width")?, o.string("key")?),
+        None => (None, None),
+    };
     let options = Options {
-        width: width_from(o.width)?,
-        key: o
-            .key
+        width: width_from(width)?,
+        key: key
             .as_deref()
             .map_or(Ok(Key::DEFAULT), Key::from_hex)
             .map_err(err)?,
@@ -530,17 +609,17 @@ impl Fingerprinter {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string[]")] texts: JsValue,
     ) -> Result<js_sys::BigUint64Array, JsError> {
-        if !Array::is_array(&texts) {
+        if !is_array(&texts) {
             return Err(JsError::new(&format!(
                 "texts must be an array of strings, got {}",
                 type_name(&texts)
             )));
         }
-        let texts = Array::from(&texts);
         let wide = self.inner.options().width > 64;
-        let mut out: Vec<u64> =
-            Vec::with_capacity(texts.length() as usize * if wide { 2 } else { 1 });
-        for (i, t) in texts.iter().enumerate() {
+        // Not preallocated from the length: a sparse array's length says nothing about memory.
+        let mut out: Vec<u64> = Vec::new();
+        for i in 0..array_length("texts", &texts)? {
+            let t = array_item("texts", &texts, i)?;
             let text = t.as_string().ok_or_else(|| {
                 JsError::new(&format!(
                     "texts[{i}] must be a string, got {}",
@@ -677,11 +756,11 @@ impl DocumentFrequencies {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] feature: JsValue,
     ) -> Result<u32, JsError> {
-        Ok(self.inner.frequency(&read_text(&feature)?))
+        Ok(self.inner.frequency(&read_string("feature", &feature)?))
     }
 
-    /// A fingerprinter with this table's options and IDF weights; `weighting` ("tf" by
-    /// default, "logtf" or "binary") sets the term weight the IDF multiplies. It keeps the
+    /// A fingerprinter with this table's options and IDF weights; `weighting` ("binary" by
+    /// default, "tf" or "logtf") sets the term weight the IDF multiplies. It keeps the
     /// table as it is now: later `add` calls do not change it.
     pub fn fingerprinter(
         &self,
@@ -715,12 +794,12 @@ impl DocumentFrequencies {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] feature: JsValue,
     ) -> Result<f64, JsError> {
-        Ok(self.inner.idf(&read_text(&feature)?))
+        Ok(self.inner.idf(&read_string("feature", &feature)?))
     }
 }
 
 /// The fingerprint of `text` (a BigInt). Options default to 64 bits, the script-aware
-/// tokenizer, case folding, term-frequency weights and the default key.
+/// tokenizer, case folding, binary weights and the default key.
 #[wasm_bindgen(unchecked_return_type = "bigint")]
 pub fn fingerprint(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,

@@ -1,0 +1,148 @@
+//! `Index::from_bytes` on arbitrary bytes: never panics, and whatever it accepts is the
+//! canonical encoding of what it loaded (`to_bytes` gives the same bytes back), with every
+//! entry findable.
+//!
+//! Random bytes almost never get past the magic and the checksum, so the first input byte
+//! picks how the buffer is made: raw; the rest with a correct checksum appended; or a header
+//! built from fields (any values, right magic), entries from the rest, a count that matches
+//! or not, and a correct checksum — so the field checks behind the checksum are fuzzed too.
+
+use core::hash::Hasher as _;
+
+use arbitrary::{Arbitrary, Unstructured};
+use simprint::Index;
+
+const MAGIC: &[u8; 8] = b"SIMPIDX\0";
+
+/// The format's checksum: SipHash-1-3 with the all-zero key (README, "Bytes").
+pub fn checksum(bytes: &[u8]) -> u64 {
+    let mut h = siphasher::sip::SipHasher13::new_with_keys(0, 0);
+    h.write(bytes);
+    h.finish()
+}
+
+/// `body` followed by its checksum.
+pub fn sealed(mut body: Vec<u8>) -> Vec<u8> {
+    let sum = checksum(&body);
+    body.extend_from_slice(&sum.to_le_bytes());
+    body
+}
+
+#[derive(Arbitrary, Debug)]
+struct Header {
+    version: u16,
+    width: u8,
+    k: u8,
+    plan: u8,
+    blocks: u8,
+    reserved: u16,
+    /// Its sign is added to the true count one time in eight.
+    count_error: i8,
+    /// Entry ids are made ascending by adding these steps (a 0 step repeats an id).
+    ascending: bool,
+}
+
+fn buffer(data: &[u8]) -> Option<Vec<u8>> {
+    let (&mode, rest) = data.split_first()?;
+    match mode % 4 {
+        0 => Some(rest.to_vec()),
+        1 => Some(sealed(rest.to_vec())),
+        _ => {
+            let mut u = Unstructured::new(rest);
+            let h = Header::arbitrary(&mut u).ok()?;
+            // Mostly plausible fields: version 1, width 1..=128, k up to the width, no
+            // reserved bits, plan 0..=2 (each field wrong one time in eight).
+            let pick = |raw: u8, good: u8| if raw % 8 == 0 { raw } else { good };
+            let version = if h.version % 8 == 0 { h.version } else { 1 };
+            let width = pick(h.width, 1 + h.width % 128);
+            let k = pick(h.k, h.k % (width.clamp(1, 11) + 1));
+            let plan = pick(h.plan, h.plan % 3);
+            let blocks = if plan == 1 {
+                pick(h.blocks, k.saturating_add(1 + h.blocks % 8))
+            } else {
+                pick(h.blocks, 0)
+            };
+            let reserved = if h.reserved % 8 == 0 { h.reserved } else { 0 };
+            let fp_bytes = if width <= 64 { 8 } else { 16 };
+            let entries = u.take_rest();
+            let n = entries.len() / (8 + fp_bytes);
+            let off = if h.count_error % 8 == 0 {
+                i64::from(h.count_error.signum())
+            } else {
+                0
+            };
+            let count = (n as i64 + off).max(0) as u64;
+            let mut out = Vec::new();
+            out.extend_from_slice(MAGIC);
+            out.extend_from_slice(&version.to_le_bytes());
+            out.extend_from_slice(&[width, k, plan, blocks]);
+            out.extend_from_slice(&reserved.to_le_bytes());
+            out.extend_from_slice(&count.to_le_bytes());
+            let mut id = 0u64;
+            for e in entries.chunks_exact(8 + fp_bytes) {
+                let mut raw = [0u8; 8];
+                raw.copy_from_slice(&e[..8]);
+                let raw = u64::from_le_bytes(raw);
+                if h.ascending {
+                    // Small steps (repeats included), so neighbours and repeats are common.
+                    id = id.wrapping_add(raw % 4);
+                } else {
+                    id = raw;
+                }
+                out.extend_from_slice(&id.to_le_bytes());
+                let mut fp = e[8..].to_vec();
+                // Mostly fingerprints that fit the width.
+                if raw % 16 != 0 && width < 128 {
+                    let mut v = [0u8; 16];
+                    v[..fp_bytes].copy_from_slice(&fp);
+                    let v = u128::from_le_bytes(v) & ((1u128 << width) - 1);
+                    fp.copy_from_slice(&v.to_le_bytes()[..fp_bytes]);
+                }
+                out.extend_from_slice(&fp);
+            }
+            Some(sealed(out))
+        }
+    }
+}
+
+pub fn check(data: &[u8]) {
+    if let Some(bytes) = buffer(data) {
+        run(&bytes);
+    }
+}
+
+/// Loads `bytes`; on success checks the round trip and the entries. Public for the
+/// regression tests.
+pub fn run(bytes: &[u8]) {
+    let index = match Index::from_bytes(bytes) {
+        Ok(index) => index,
+        Err(e) => {
+            let message = e.to_string();
+            assert!(
+                message.starts_with("index bytes: "),
+                "unclear error: {message}"
+            );
+            return;
+        }
+    };
+    let again = index.to_bytes();
+    assert_eq!(
+        again, bytes,
+        "accepted bytes that are not what to_bytes writes"
+    );
+    let entries = index.entries();
+    assert_eq!(entries.len(), index.len());
+    assert!(entries.windows(2).all(|w| w[0].0 < w[1].0));
+    let fp_bytes = if index.width() <= 64 { 8 } else { 16 };
+    assert_eq!(bytes.len(), 24 + entries.len() * (8 + fp_bytes) + 8);
+    for &(id, fp) in entries.iter().take(64) {
+        assert_eq!(index.get(id), Some(fp));
+        let found = index.query_within(fp, 0).expect("width matches");
+        assert!(
+            found.iter().any(|m| m.id == id && m.distance == 0),
+            "id {id} not found"
+        );
+    }
+    let reloaded = Index::from_bytes(&again).expect("to_bytes output loads");
+    assert_eq!(reloaded.entries(), entries);
+}

@@ -1,0 +1,389 @@
+//! Random operation sequences on the index against a brute-force model (a `BTreeMap` from id
+//! to fingerprint): insert, insert_many, remove, get, query, query_within, explain_query,
+//! pairs, clusters, compact, clear and a to_bytes/from_bytes round trip. Every answer must
+//! equal the model's.
+//!
+//! Fingerprints are drawn near a few random centres (a few bits flipped), so queries and pairs
+//! find things; bulk operations make enough entries to build segments (the insert buffer
+//! holds 256), merge them, and rebuild mostly-dead ones.
+
+use std::collections::BTreeMap;
+
+use arbitrary::{Arbitrary, Unstructured};
+use simprint::{Fingerprint, Index, Match, Pair, Plan};
+
+/// Largest model size; keeps brute-force pairs affordable per input.
+const MAX_ENTRIES: usize = 3000;
+
+#[derive(Arbitrary, Debug, Clone, Copy)]
+pub struct Id(u16);
+
+impl Id {
+    fn get(self) -> u64 {
+        // Mostly a small range (so ids repeat), sometimes near u64::MAX.
+        if self.0 >= 0xfff0 {
+            u64::MAX - u64::from(self.0 & 0xf)
+        } else {
+            u64::from(self.0 % 2048)
+        }
+    }
+}
+
+#[derive(Arbitrary, Debug, Clone, Copy)]
+pub enum Fp {
+    /// Centre `centre % 8` with bits `flips` (each taken modulo the width) flipped.
+    Near {
+        centre: u8,
+        flips: [u8; 3],
+        count: u8,
+    },
+    Raw(u128),
+}
+
+#[derive(Arbitrary, Debug, Clone)]
+pub enum Op {
+    Insert(Id, Fp),
+    InsertMany(Vec<(Id, Fp)>),
+    /// `count % 700` entries with ids from `start`, fingerprints near the centres.
+    InsertRange {
+        start: u16,
+        count: u16,
+        seed: u64,
+    },
+    Remove(Id),
+    /// Removes ids `start .. start + count % 700`.
+    RemoveRange {
+        start: u16,
+        count: u16,
+    },
+    Get(Id),
+    Query(Fp, Option<u8>),
+    ExplainQuery(Fp, Option<u8>),
+    Pairs(Option<u8>),
+    Clusters(Option<u8>),
+    Compact,
+    RoundTrip,
+    Clear,
+}
+
+#[derive(Arbitrary, Debug)]
+pub struct Setup {
+    width: u8,
+    k: u8,
+    /// 0: automatic plan; 1: explicit `blocks`; 2: scan.
+    plan: u8,
+    blocks: u8,
+    seed: u64,
+}
+
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+fn mask(width: u32) -> u128 {
+    if width == 128 {
+        u128::MAX
+    } else {
+        (1u128 << width) - 1
+    }
+}
+
+struct World {
+    width: u32,
+    centres: [u128; 8],
+}
+
+impl World {
+    fn value(&self, fp: Fp) -> u128 {
+        match fp {
+            Fp::Near {
+                centre,
+                flips,
+                count,
+            } => {
+                let mut v = self.centres[usize::from(centre % 8)];
+                for &f in flips.iter().take(usize::from(count % 4)) {
+                    v ^= 1u128 << (u32::from(f) % self.width);
+                }
+                v
+            }
+            Fp::Raw(v) => v & mask(self.width),
+        }
+    }
+
+    fn fp(&self, fp: Fp) -> Fingerprint {
+        Fingerprint::new(self.value(fp), self.width).expect("fits the width")
+    }
+
+    fn random_near(&self, state: &mut u64) -> u128 {
+        let r = splitmix(state);
+        let mut v = self.centres[(r % 8) as usize];
+        for i in 0..(r >> 3) % 5 {
+            v ^= 1u128 << ((r >> (8 + 8 * i)) as u32 % self.width);
+        }
+        v
+    }
+}
+
+fn distance(a: u128, b: u128) -> u32 {
+    (a ^ b).count_ones()
+}
+
+fn brute_query(model: &BTreeMap<u64, u128>, q: u128, k: u32) -> Vec<Match> {
+    let mut out: Vec<Match> = model
+        .iter()
+        .map(|(&id, &v)| Match {
+            id,
+            distance: distance(v, q),
+        })
+        .filter(|m| m.distance <= k)
+        .collect();
+    out.sort_by_key(|m| (m.distance, m.id));
+    out
+}
+
+fn brute_pairs(model: &BTreeMap<u64, u128>, k: u32) -> Vec<Pair> {
+    let entries: Vec<(u64, u128)> = model.iter().map(|(&a, &b)| (a, b)).collect();
+    let mut out = Vec::new();
+    for (i, &(a, va)) in entries.iter().enumerate() {
+        for &(b, vb) in &entries[i + 1..] {
+            let d = distance(va, vb);
+            if d <= k {
+                out.push(Pair { a, b, distance: d });
+            }
+        }
+    }
+    out.sort_by_key(|p| (p.distance, p.a, p.b));
+    out
+}
+
+fn brute_clusters(pairs: &[Pair]) -> Vec<Vec<u64>> {
+    // Connected components with a plain union-find over the ids.
+    let mut parent: BTreeMap<u64, u64> = BTreeMap::new();
+    fn root(parent: &mut BTreeMap<u64, u64>, x: u64) -> u64 {
+        let mut r = x;
+        while let Some(&p) = parent.get(&r).filter(|&&p| p != r) {
+            r = p;
+        }
+        parent.insert(x, r);
+        r
+    }
+    for p in pairs {
+        parent.entry(p.a).or_insert(p.a);
+        parent.entry(p.b).or_insert(p.b);
+        let (ra, rb) = (root(&mut parent, p.a), root(&mut parent, p.b));
+        parent.insert(ra.max(rb), ra.min(rb));
+    }
+    let ids: Vec<u64> = parent.keys().copied().collect();
+    let mut groups: BTreeMap<u64, Vec<u64>> = BTreeMap::new();
+    for id in ids {
+        let r = root(&mut parent, id);
+        groups.entry(r).or_default().push(id);
+    }
+    let mut out: Vec<Vec<u64>> = groups.into_values().collect();
+    out.sort();
+    out
+}
+
+pub fn check(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let Ok(setup) = Setup::arbitrary(&mut u) else {
+        return;
+    };
+    let mut ops = Vec::new();
+    while !u.is_empty() {
+        match Op::arbitrary(&mut u) {
+            Ok(op) => ops.push(op),
+            Err(_) => break,
+        }
+    }
+    run(&setup, &ops);
+}
+
+/// Builds the index `setup` describes and runs `ops` on it and on the model.
+pub fn run(setup: &Setup, ops: &[Op]) {
+    // Widths 64 and 128 (the two engines at full width) most often, any width otherwise.
+    let width = match setup.width % 4 {
+        0 => 64,
+        1 => 128,
+        _ => 1 + u32::from(setup.width) % 128,
+    };
+    let k = u32::from(setup.k) % (width.min(10) + 1);
+    let mut index = match setup.plan % 3 {
+        1 => match Plan::with_blocks(width, k, u32::from(setup.blocks)) {
+            Ok(plan) => Index::with_plan(plan).expect("a valid plan"),
+            Err(_) => Index::new(width, k).expect("valid width and k"),
+        },
+        2 => Index::with_plan(Plan::scan(width, k).expect("valid")).expect("valid"),
+        _ => Index::new(width, k).expect("valid width and k"),
+    };
+    let mut state = setup.seed;
+    let centres = core::array::from_fn(|_| {
+        let hi = splitmix(&mut state);
+        let lo = splitmix(&mut state);
+        ((u128::from(hi) << 64) | u128::from(lo)) & mask(width)
+    });
+    let world = World { width, centres };
+    let mut model: BTreeMap<u64, u128> = BTreeMap::new();
+    // Brute-force pairs cost n²: at most a few per input.
+    let mut pair_budget = 4;
+    // A k of the caller's: any from 0 to the width, or one above it (which must be refused).
+    let k_of = |k: u8| u32::from(k) % (width + 2);
+
+    for op in ops {
+        match op.clone() {
+            Op::Insert(id, fp) => {
+                if model.len() >= MAX_ENTRIES {
+                    continue;
+                }
+                let v = world.value(fp);
+                let old = index.insert(id.get(), world.fp(fp)).expect("width matches");
+                assert_eq!(
+                    old.map(|f| f.value()),
+                    model.insert(id.get(), v),
+                    "insert {op:?}"
+                );
+            }
+            Op::InsertMany(items) => {
+                if model.len() + items.len() > MAX_ENTRIES {
+                    continue;
+                }
+                index
+                    .insert_many(items.iter().map(|&(id, fp)| (id.get(), world.fp(fp))))
+                    .expect("widths match");
+                for &(id, fp) in &items {
+                    model.insert(id.get(), world.value(fp));
+                }
+            }
+            Op::InsertRange { start, count, seed } => {
+                let count = usize::from(count % 700);
+                if model.len() + count > MAX_ENTRIES {
+                    continue;
+                }
+                let mut s = seed;
+                let items: Vec<(u64, u128)> = (0..count)
+                    .map(|i| (u64::from(start) + i as u64, world.random_near(&mut s)))
+                    .collect();
+                index
+                    .insert_many(
+                        items
+                            .iter()
+                            .map(|&(id, v)| (id, Fingerprint::new(v, width).expect("fits"))),
+                    )
+                    .expect("widths match");
+                model.extend(items);
+            }
+            Op::Remove(id) => {
+                let old = index.remove(id.get()).map(|f| f.value());
+                assert_eq!(old, model.remove(&id.get()), "remove {op:?}");
+            }
+            Op::RemoveRange { start, count } => {
+                for id in u64::from(start)..u64::from(start) + u64::from(count % 700) {
+                    let old = index.remove(id).map(|f| f.value());
+                    assert_eq!(old, model.remove(&id), "remove {id}");
+                }
+            }
+            Op::Get(id) => {
+                assert_eq!(
+                    index.get(id.get()).map(|f| f.value()),
+                    model.get(&id.get()).copied()
+                );
+            }
+            Op::Query(fp, k) => {
+                let q = world.fp(fp);
+                let (got, kk) = match k.map(k_of) {
+                    None => (index.query(q).expect("width matches"), index.k()),
+                    Some(kk) => match index.query_within(q, kk) {
+                        Ok(got) => (got, kk),
+                        Err(_) => {
+                            assert!(kk > width, "query_within refused k = {kk} <= {width}");
+                            continue;
+                        }
+                    },
+                };
+                assert_eq!(got, brute_query(&model, q.value(), kk), "query {op:?}");
+            }
+            Op::ExplainQuery(fp, k) => {
+                let q = world.fp(fp);
+                let kk = k.map_or(index.k(), k_of);
+                let Ok(seen) = index.explain_query(q, kk) else {
+                    assert!(kk > width, "explain_query refused k = {kk}");
+                    continue;
+                };
+                let mut accepted: Vec<Match> = seen
+                    .iter()
+                    .filter(|c| c.accepted)
+                    .map(|c| Match {
+                        id: c.id,
+                        distance: c.distance,
+                    })
+                    .collect();
+                for c in &seen {
+                    assert_eq!(
+                        model.get(&c.id).map(|&v| distance(v, q.value())),
+                        Some(c.distance)
+                    );
+                    assert_eq!(c.accepted, c.distance <= kk);
+                }
+                accepted.sort_by_key(|m| (m.distance, m.id));
+                accepted.dedup();
+                assert_eq!(
+                    accepted,
+                    brute_query(&model, q.value(), kk),
+                    "explain {op:?}"
+                );
+            }
+            Op::Pairs(k) | Op::Clusters(k) => {
+                let kk = k.map_or(index.k(), k_of);
+                // Brute force is quadratic, and a large k over many entries is mostly pairs.
+                if pair_budget == 0 || (model.len() > 1000 && kk > index.k() + 4) {
+                    continue;
+                }
+                pair_budget -= 1;
+                let want = brute_pairs(&model, kk);
+                if matches!(op, Op::Pairs(_)) {
+                    match index.pairs_within(kk) {
+                        Ok(got) => assert_eq!(got, want, "pairs {op:?}"),
+                        Err(_) => assert!(kk > width),
+                    }
+                    if k.is_none() {
+                        assert_eq!(index.pairs().expect("index k"), want);
+                    }
+                } else {
+                    match index.clusters_within(kk) {
+                        Ok(got) => assert_eq!(got, brute_clusters(&want), "clusters {op:?}"),
+                        Err(_) => assert!(kk > width),
+                    }
+                }
+            }
+            Op::Compact => index.compact(),
+            Op::RoundTrip => {
+                let bytes = index.to_bytes();
+                let loaded = Index::from_bytes(&bytes).expect("to_bytes output loads");
+                assert_eq!(loaded.to_bytes(), bytes);
+                assert_eq!((loaded.width(), loaded.k()), (index.width(), index.k()));
+                assert_eq!(
+                    loaded.plan(),
+                    index.plan(),
+                    "the plan survives the round trip"
+                );
+                index = loaded;
+            }
+            Op::Clear => {
+                index.clear();
+                model.clear();
+            }
+        }
+        assert_eq!(index.len(), model.len(), "len after {op:?}");
+    }
+    let entries: Vec<(u64, u128)> = index
+        .entries()
+        .iter()
+        .map(|(id, f)| (*id, f.value()))
+        .collect();
+    assert_eq!(entries, model.into_iter().collect::<Vec<_>>());
+}

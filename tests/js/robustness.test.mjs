@@ -1,0 +1,464 @@
+// Bad, hostile and huge input at the JavaScript boundary. Every exported function and method
+// is called with values of every wrong type in every argument position: each call either works
+// (where the value is a legitimate one) or throws an Error — never a WebAssembly trap — whose
+// message names the argument, and after every failure the module still fingerprints a known
+// text to its golden value. Then lone surrogates, strings of 50 MB, getters and proxies that
+// throw, and freed objects.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import sp, { golden } from './load.mjs';
+
+// initSync returns the instance's exports once initialised: its memory, for measurements.
+const wasm = sp.initSync({ module: readFileSync(new URL('../../pkg/simprint_bg.wasm', import.meta.url)) });
+
+const KNOWN = golden.vectors.find((v) => v.name === 'english default');
+assert.ok(KNOWN, 'the golden file has the english default vector');
+
+/** The module still works and gives the golden fingerprint. */
+function stillWorks(context) {
+  let hex;
+  try {
+    hex = sp.toHex(sp.fingerprint(KNOWN.text, KNOWN.options));
+  } catch (e) {
+    assert.fail(`${context}: the module stopped working: ${e}`);
+  }
+  assert.equal(hex, KNOWN.hex, `${context}: the module gives a different fingerprint now`);
+}
+
+/** Calls `fn`; returns { ok: true, value } or { ok: false, error }, checking the error's kind. */
+function attempt(fn, context) {
+  try {
+    return { ok: true, value: fn() };
+  } catch (error) {
+    assert.ok(error instanceof Error, `${context}: threw a non-Error: ${String(error)}`);
+    assert.ok(!(error instanceof WebAssembly.RuntimeError), `${context}: the wasm trapped: ${error.message}`);
+    assert.equal(typeof error.message, 'string');
+    assert.ok(error.message.length > 0, `${context}: an empty message`);
+    return { ok: false, error };
+  }
+}
+
+// An array whose element 0 is a getter that throws, and proxies whose every trap throws.
+const throwingArray = [];
+Object.defineProperty(throwingArray, 0, { get() { throw new Error('getter says no'); }, enumerable: true });
+const hostileHandler = {};
+for (const trap of ['get', 'has', 'ownKeys', 'getOwnPropertyDescriptor', 'getPrototypeOf']) {
+  hostileHandler[trap] = () => { throw new Error(`proxy trap ${trap} says no`); };
+}
+const hostileObject = new Proxy({}, hostileHandler);
+const hostileArray = new Proxy([1n, 2n], hostileHandler);
+const { proxy: revoked, revoke } = Proxy.revocable({}, {});
+revoke();
+
+// One value of every kind that goes where it should not.
+const VALUES = [
+  ['undefined', undefined],
+  ['null', null],
+  ['5', 5],
+  ['0', 0],
+  ['-1', -1],
+  ['1.5', 1.5],
+  ['NaN', NaN],
+  ['Infinity', Infinity],
+  ['-Infinity', -Infinity],
+  ['1e300', 1e300],
+  ['2^53', 2 ** 53],
+  ['2^32 - 1', 2 ** 32 - 1],
+  ["'abc'", 'abc'],
+  ["'64'", '64'],
+  ["''", ''],
+  ['5n', 5n],
+  ['-1n', -1n],
+  ['2n ** 200n', 2n ** 200n],
+  ['true', true],
+  ['[1, 2]', [1, 2]],
+  ['[]', []],
+  ['{ a: 1 }', { a: 1 }],
+  ['a symbol', Symbol('s')],
+  ['a function', () => 1],
+  ['a Uint8Array', new Uint8Array([1, 2])],
+  ['a BigUint64Array', new BigUint64Array([1n, 2n])],
+  ['a Date', new Date(0)],
+  ['a Map', new Map([['width', 8]])],
+  ['an array with a throwing getter', throwingArray],
+  ['a proxy whose traps throw', hostileObject],
+  ['an array proxy whose traps throw', hostileArray],
+  ['a revoked proxy', revoked],
+  ['a sparse array of length 2^32 - 1', new Array(2 ** 32 - 1)],
+];
+
+// Which values a kind of argument legitimately takes (everything else must throw). The
+// predicates never touch the hostile values, which would throw here too.
+const hostile = new Set([hostileObject, hostileArray, revoked, throwingArray]);
+const isWhole = (v, lo, hi) => typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi;
+const absent = (v) => v === undefined || v === null;
+const plainArray = (v) => !hostile.has(v) && Array.isArray(v);
+// An object without own enumerable keys is an empty options object (a Date, a Map).
+const emptyObject = (v) => typeof v === 'object' && v !== null && !hostile.has(v) && !Array.isArray(v) &&
+  Object.keys(v).length === 0;
+const ACCEPTS = {
+  text: (v) => typeof v === 'string',
+  options: (v) => absent(v) || emptyObject(v),
+  width: (v) => absent(v) || isWhole(v, 1, 128),
+  positionalWidth: (v) => absent(v) || isWhole(v, 1, 128),
+  n: (v) => absent(v) || isWhole(v, 1, 64),
+  name: (v) => absent(v), // tokenizer, weighting, normalization: no value here is a valid name
+  hex: (v) => typeof v === 'string' && /^(0x)?[0-9a-f]{1,16}$/i.test(v),
+  key: (v) => absent(v),
+  bool: (v) => absent(v) || typeof v === 'boolean',
+  fp64: (v) => typeof v === 'bigint' && v >= 0n && v < 1n << 64n,
+  fp128: (v) => typeof v === 'bigint' && v >= 0n && v < 1n << 128n,
+  id: (v) => isWhole(v, 0, Number.MAX_SAFE_INTEGER),
+  optionalK: (v) => absent(v) || isWhole(v, 0, 64),
+  indexK: (v) => absent(v) || isWhole(v, 0, 64),
+  k: (v) => isWhole(v, 0, 64),
+  blocks: (v) => absent(v) || v === 5, // k = 3 at 64 bits: 4 to 64 blocks, at most 256 tables
+  texts: (v) => plainArray(v) && v.length === 0,
+  pairs: (v) => plainArray(v) && v.length === 0,
+  ids: (v) => plainArray(v) && v.length === 2 && v.every((x) => isWhole(x, 0, Number.MAX_SAFE_INTEGER)),
+  fps: (v) => !hostile.has(v) && v instanceof BigUint64Array,
+  scanFps: (v) => !hostile.has(v) && (v instanceof BigUint64Array || (Array.isArray(v) && v.length === 0)),
+  fpArray: (v) => !hostile.has(v) && v instanceof BigUint64Array,
+  chunk: (v) => typeof v === 'string' || (!hostile.has(v) && v instanceof Uint8Array),
+  bytes: () => false, // no value here is a valid index buffer
+  weight: (v) => typeof v === 'number' && Number.isFinite(v),
+  weighting: (v) => absent(v),
+};
+// The word an error about each kind of argument must contain (else given per call).
+const NAMES = {
+  text: /\btext\b/,
+  options: /\boptions\b/,
+  width: /\bwidth\b/,
+  positionalWidth: /\bwidth\b/,
+  id: /\bid\b/,
+  optionalK: /\bk\b/,
+  k: /\bk\b/,
+  indexK: /\bk\b/,
+  blocks: /\bblocks\b/,
+  texts: /\btexts\b/,
+  ids: /\bids?\b/,
+  fps: /\bfingerprints\b/,
+  scanFps: /\bfingerprints\b/,
+  fpArray: /\bfingerprints\b/,
+  chunk: /\bchunk\b/,
+  bytes: /\bbytes\b/,
+  weight: /\bweight\b/,
+  weighting: /\bweighting\b/,
+  key: /\bkey\b/,
+  hex: /\bhex\b/,
+};
+
+const fp64 = sp.fingerprint('a b c');
+const fp128 = sp.fingerprint('a b c', { width: 128 });
+const index = new sp.Index({ k: 3 }); // only read below
+index.insert(1, fp64);
+const scratch = new sp.Index({ k: 3 }); // inserted into and removed from
+const fingerprinter = new sp.Fingerprinter();
+const df = new sp.DocumentFrequencies();
+df.add('a b c');
+
+// [name, kind of the argument, call with the value in that position, the word the error names]
+const CALLS = [
+  ['fingerprint(text)', 'text', (v) => sp.fingerprint(v)],
+  ['fingerprint(text, options)', 'options', (v) => sp.fingerprint('abc', v)],
+  ['fingerprint(text, {width})', 'width', (v) => sp.fingerprint('abc', { width: v })],
+  ['fingerprint(text, {tokenizer})', 'name', (v) => sp.fingerprint('abc', { tokenizer: v }), /\btokenizer\b/],
+  ['fingerprint(text, {tokenizer: "words", n})', 'n', (v) => sp.fingerprint('abc', { tokenizer: 'words', n: v }), /\bn\b/],
+  ['fingerprint(text, {wordN})', 'n', (v) => sp.fingerprint('abc', { wordN: v }), /\bwordN\b/],
+  ['fingerprint(text, {charN})', 'n', (v) => sp.fingerprint('abc', { charN: v }), /\bcharN\b/],
+  ['fingerprint(text, {normalization})', 'name', (v) => sp.fingerprint('abc', { normalization: v }), /\bnormalization\b/],
+  ['fingerprint(text, {caseFold})', 'bool', (v) => sp.fingerprint('abc', { caseFold: v }), /\bcaseFold\b/],
+  ['fingerprint(text, {weighting})', 'name', (v) => sp.fingerprint('abc', { weighting: v }), /\bweighting\b/],
+  ['fingerprint(text, {key})', 'key', (v) => sp.fingerprint('abc', { key: v })],
+  ['explain(text)', 'text', (v) => sp.explain(v)],
+  ['explain(text, options)', 'options', (v) => sp.explain('abc', v)],
+  ['recommendedK(text)', 'text', (v) => sp.recommendedK(v)],
+  ['recommendedK(text, width)', 'positionalWidth', (v) => sp.recommendedK('abc', v)],
+  ['fingerprintFeatures(features)', 'pairs', (v) => sp.fingerprintFeatures(v), /\bfeatures\b/],
+  ['fingerprintFeatures([[feature, 1]])', 'text', (v) => sp.fingerprintFeatures([[v, 1]]), /\bfeatures\b/],
+  ['fingerprintFeatures([["a", weight]])', 'weight', (v) => sp.fingerprintFeatures([['a', v]])],
+  ['fingerprintFeatures(features, options)', 'options', (v) => sp.fingerprintFeatures([['a', 1]], v)],
+  ['fingerprintFeatures(features, {width})', 'width', (v) => sp.fingerprintFeatures([['a', 1]], { width: v })],
+  ['explainFeatures(features)', 'pairs', (v) => sp.explainFeatures(v), /\bfeatures\b/],
+  ['fingerprintHashes(hashes)', 'pairs', (v) => sp.fingerprintHashes(v), /\bhashes\b/],
+  ['fingerprintHashes([[hash, 1]])', 'fp64', (v) => sp.fingerprintHashes([[v, 1]]), /\bhashes\b/],
+  ['fingerprintHashes(hashes, width)', 'positionalWidth', (v) => sp.fingerprintHashes([[1n, 1]], v)],
+  ['explainHashes(hashes, width)', 'positionalWidth', (v) => sp.explainHashes([[1n, 1]], v)],
+  ['hamming(a, b)', 'fp128', (v) => sp.hamming(v, 1n), /\ba\b/],
+  ['hamming(a, b) second', 'fp128', (v) => sp.hamming(1n, v), /\bb\b/],
+  ['compare(a, b)', 'fp64', (v) => sp.compare(v, 1n), /\ba\b/],
+  ['compare(a, b, width)', 'positionalWidth', (v) => sp.compare(1n, 1n, v)],
+  ['toHex(fp)', 'fp64', (v) => sp.toHex(v), /\bfingerprint\b/],
+  ['toHex(fp, width)', 'positionalWidth', (v) => sp.toHex(1n, v)],
+  ['fromHex(hex)', 'hex', (v) => sp.fromHex(v)],
+  ['fromHex(hex, width)', 'positionalWidth', (v) => sp.fromHex('1', v)],
+  ['scan(fp, fps, k)', 'fp64', (v) => sp.scan(v, new BigUint64Array([1n]), 3), /\bfingerprint\b/],
+  ['scan(fp, fps, k) fps', 'scanFps', (v) => sp.scan(1n, v, 3)],
+  ['scan(fp, fps, k) k', 'k', (v) => sp.scan(1n, new BigUint64Array([1n]), v)],
+  ['scan(fp, fps, k, width)', 'positionalWidth', (v) => sp.scan(1n, new BigUint64Array([1n]), 1, v)],
+  ['distances(fp, fps)', 'fp64', (v) => sp.distances(v, new BigUint64Array([1n])), /\bfingerprint\b/],
+  ['distances(fp, fps) fps', 'fpArray', (v) => sp.distances(1n, v)],
+  ['new Fingerprinter(options)', 'options', (v) => new sp.Fingerprinter(v)],
+  ['Fingerprinter.fingerprint(text)', 'text', (v) => fingerprinter.fingerprint(v)],
+  ['Fingerprinter.explain(text)', 'text', (v) => fingerprinter.explain(v)],
+  ['Fingerprinter.fingerprintMany(texts)', 'texts', (v) => fingerprinter.fingerprintMany(v)],
+  ['Fingerprinter.fingerprintMany([text])', 'text', (v) => fingerprinter.fingerprintMany(['a', v]), /\btexts\b/],
+  ['FingerprintStream.update(chunk)', 'chunk', (v) => fingerprinter.stream().update(v)],
+  ['new Accumulator(width)', 'positionalWidth', (v) => new sp.Accumulator(v)],
+  ['Accumulator.add(hash, 1)', 'fp64', (v) => new sp.Accumulator(64).add(v, 1), /\bhash\b/],
+  ['Accumulator.add(1n, weight)', 'weight', (v) => new sp.Accumulator(64).add(1n, v)],
+  ['new DocumentFrequencies(options)', 'options', (v) => new sp.DocumentFrequencies(v)],
+  ['DocumentFrequencies.add(text)', 'text', (v) => df.add(v)],
+  ['DocumentFrequencies.frequency(feature)', 'text', (v) => df.frequency(v), /\bfeature\b/],
+  ['DocumentFrequencies.idf(feature)', 'text', (v) => df.idf(v), /\bfeature\b/],
+  ['DocumentFrequencies.fingerprinter(weighting)', 'weighting', (v) => df.fingerprinter(v)],
+  ['new Index(options)', 'options', (v) => new sp.Index(v)],
+  ['new Index({width})', 'width', (v) => new sp.Index({ width: v })],
+  ['new Index({k})', 'indexK', (v) => new sp.Index({ k: v })],
+  ['new Index({blocks})', 'blocks', (v) => new sp.Index({ k: 3, blocks: v })],
+  ['new Index({scan})', 'bool', (v) => new sp.Index({ scan: v }), /\bscan\b/],
+  ['Index.insert(id, fp)', 'id', (v) => scratch.insert(v, fp64)],
+  ['Index.insert(id, fp) fp', 'fp64', (v) => scratch.insert(2, v), /\bfingerprint\b/],
+  ['Index.insertMany(ids, fps)', 'ids', (v) => scratch.insertMany(v, new BigUint64Array([fp64, fp64]))],
+  ['Index.insertMany(ids, fps) fps', 'fps', (v) => scratch.insertMany([2, 3], v)],
+  ['Index.remove(id)', 'id', (v) => scratch.remove(v)],
+  ['Index.get(id)', 'id', (v) => index.get(v)],
+  ['Index.has(id)', 'id', (v) => index.has(v)],
+  ['Index.query(fp)', 'fp64', (v) => index.query(v), /\bfingerprint\b/],
+  ['Index.query(fp, k)', 'optionalK', (v) => index.query(fp64, v)],
+  ['Index.explainQuery(fp, k)', 'optionalK', (v) => index.explainQuery(fp64, v)],
+  ['Index.pairs(k)', 'optionalK', (v) => index.pairs(v)],
+  ['Index.clusters(k)', 'optionalK', (v) => index.clusters(v)],
+  ['Index.fromBytes(bytes)', 'bytes', (v) => sp.Index.fromBytes(v)],
+];
+
+for (const [name, kind, call, named] of CALLS) {
+  test(`wrong types: ${name}`, () => {
+    const accepts = ACCEPTS[kind];
+    const word = named ?? NAMES[kind];
+    assert.ok(accepts, `no acceptance rule for ${kind}`);
+    assert.ok(word, `no argument name for ${name}`);
+    let threw = 0;
+    for (const [label, value] of VALUES) {
+      const context = `${name} with ${label}`;
+      const got = attempt(() => call(value), context);
+      if (accepts(value)) {
+        assert.ok(got.ok, `${context}: should work but threw: ${got.error?.message}`);
+      } else {
+        assert.ok(!got.ok, `${context}: should throw but returned ${String(got.value)}`);
+        assert.match(got.error.message, word, `${context}: the message does not name the argument`);
+        threw++;
+      }
+      stillWorks(context);
+    }
+    assert.ok(threw > 0);
+    // The objects used above still work too.
+    assert.deepEqual(index.query(fp64), [{ id: 1, distance: 0 }]);
+    assert.equal(fingerprinter.fingerprint(KNOWN.text), BigInt(`0x${KNOWN.hex}`));
+  });
+}
+
+test('the error names the argument and says what was wrong', () => {
+  const cases = [
+    [() => sp.fingerprint('x', { width: '64' }), 'width must be a number, got string'],
+    [() => sp.fingerprint('x', { caseFold: 'yes' }), 'caseFold must be true or false, got string'],
+    [() => sp.fingerprint('x', { key: 5 }), 'key must be a string, got number'],
+    [() => sp.fingerprint('x', hostileObject), 'options could not be read: proxy trap ownKeys says no'],
+    [() => new sp.Index({ k: 2000 }), 'k must be between 0 and the width (64), got 2000'],
+    [() => new sp.Index({ k: -1 }), 'k must be a whole number, got -1'],
+    [() => index.insert(1.5, 1n), 'id must be a whole number from 0 to 2^53 - 1, got 1.5'],
+    [() => index.insertMany([1, 2.5], [1n, 2n]), 'ids[1] must be a whole number from 0 to 2^53 - 1, got 2.5'],
+    [() => index.query(1n, 2 ** 53), 'k must be between 0 and the width (64), got 9007199254740992'],
+    [() => df.idf(5), 'feature must be a string, got number'],
+    [() => index.query(1n, Infinity), 'k must be a whole number, got Infinity'],
+    [() => fingerprinter.fingerprintMany(throwingArray), 'texts[0] could not be read: getter says no'],
+    [() => fingerprinter.fingerprintMany(new Array(2 ** 32 - 1)), 'texts[0] must be a string, got undefined'],
+    [() => sp.fingerprintFeatures([['a', 1], hostileArray]), 'features[1] could not be read: proxy trap get says no'],
+    [() => sp.scan(1n, [1n], 2 ** 32 - 1), 'k must be between 0 and the width (64), got 4294967295'],
+  ];
+  for (const [call, message] of cases) {
+    assert.throws(call, (e) => e instanceof Error && !(e instanceof WebAssembly.RuntimeError) && e.message === message, message);
+    stillWorks(message);
+  }
+});
+
+test('thousands of failures in a row leave the instance working (no leak per thrown error)', () => {
+  // An exception unwinding through wasm frames (a throwing getter read without `catch`) leaked
+  // the shadow stack: about 1,300 of them and every later call trapped. Each of these is read
+  // through a catching import now, and errors are returned, not thrown through wasm.
+  for (let i = 0; i < 20000; i++) {
+    assert.throws(() => sp.fingerprint('x', hostileObject), /options could not be read/);
+    assert.throws(() => fingerprinter.fingerprintMany(throwingArray), /texts\[0\] could not be read/);
+    assert.throws(() => sp.fingerprint(5), /text must be a string/);
+    assert.throws(() => index.insert(-1, 1n), /id must be a whole number/);
+  }
+  stillWorks('after 80,000 errors');
+});
+
+test('a freed object throws a clear Error, and the module keeps working', () => {
+  const fp = new sp.Fingerprinter();
+  fp.free();
+  const idx = new sp.Index();
+  idx.free();
+  // wasm-bindgen throws this from inside wasm; each throw leaks a few dozen bytes of the
+  // shadow stack (wasm-bindgen issue 1963), so a program must not do it in a loop — a
+  // hundred times is harmless.
+  for (let i = 0; i < 100; i++) {
+    assert.throws(() => fp.fingerprint('x'), (e) => e instanceof Error && /null pointer passed to rust/.test(e.message));
+    assert.throws(() => idx.insert(1, 1n), (e) => e instanceof Error && /null pointer passed to rust/.test(e.message));
+  }
+  stillWorks('after calls on freed objects');
+});
+
+test('lone surrogates read as U+FFFD, everywhere a string goes in', () => {
+  const lone = ['\ud800', '\udfff', 'a\ud83db c', '\ude00\ud83d', 'x\ud800\ud800y'];
+  for (const s of lone) {
+    const replaced = s.replace(/[\ud800-\udfff]/g, (c, i) => {
+      const code = s.charCodeAt(i);
+      const pair = code <= 0xdbff ? s.charCodeAt(i + 1) >= 0xdc00 && s.charCodeAt(i + 1) <= 0xdfff
+        : s.charCodeAt(i - 1) >= 0xd800 && s.charCodeAt(i - 1) <= 0xdbff;
+      return pair ? c : '\ufffd';
+    });
+    assert.equal(s.isWellFormed(), false);
+    assert.equal(replaced.toWellFormed(), s.toWellFormed());
+    for (const options of [{}, { tokenizer: 'chars', n: 1 }, { width: 128, caseFold: false }]) {
+      assert.equal(sp.fingerprint(s, options), sp.fingerprint(s.toWellFormed(), options), `${JSON.stringify(s)}`);
+      assert.equal(sp.explain(s, options).fingerprint, sp.fingerprint(s, options));
+    }
+    const stream = fingerprinter.stream();
+    stream.update(s);
+    assert.equal(stream.finish(), sp.fingerprint(s.toWellFormed()));
+    assert.deepEqual([...fingerprinter.fingerprintMany([s])], [sp.fingerprint(s.toWellFormed())]);
+    assert.equal(sp.fingerprintFeatures([[s, 1]]), sp.fingerprintFeatures([[s.toWellFormed(), 1]]));
+    assert.equal(sp.recommendedK(s), sp.recommendedK(s.toWellFormed()));
+    df.add(s);
+  }
+  // A surrogate pair split across two stream updates is two lone surrogates (as documented:
+  // string chunks must not split a pair; Uint8Array chunks may split anywhere).
+  const s = fingerprinter.stream();
+  s.update('smile \ud83d');
+  s.update('\ude00 now');
+  assert.equal(s.finish(), sp.fingerprint('smile \ufffd\ufffd now'));
+  assert.throws(() => sp.fromHex('\ud800'), /malformed hex/);
+  assert.throws(() => sp.fingerprint('x', { key: '\ud800'.repeat(32) }), /invalid key/);
+  assert.throws(() => sp.fingerprint('x', { tokenizer: '\ud800' }), /unknown tokenizer "\u{fffd}"/u);
+  stillWorks('lone surrogates');
+});
+
+test('50 MB strings: one shot, in one stream update, in 64 KB chunks; wasm memory stays bounded', (t) => {
+  const MB = 1 << 20;
+  const memoryBefore = wasm.memory.buffer.byteLength;
+  // Binary weights: a text repeated gives the features of two copies.
+  const paragraph = 'The Quick brown fox jumps over the LAZY dog, again and again. 敏捷的棕色狐狸跳过了懒狗。 ';
+  const big = paragraph.repeat(Math.ceil((50 * MB) / paragraph.length));
+  assert.ok(big.length >= 50 * MB);
+  const cases = [
+    ['repeated paragraph', big, sp.fingerprint(paragraph.repeat(2))],
+    // One 50 MB "word" and one 50 MB CJK run: no place to cut, so a stream buffers it all;
+    // each update must still cost only its own bytes (it re-scanned the buffer: quadratic).
+    ['one word', 'x'.repeat(50 * MB), null], // its fingerprint is the word's hash, below
+    ['one CJK run', '中文'.repeat(25 * MB), sp.fingerprint('中文中文')],
+  ];
+  cases[1][2] = sp.fingerprintFeatures([[cases[1][1], 1]]);
+  for (const [name, text, want] of cases) {
+    let t0 = performance.now();
+    assert.equal(sp.fingerprint(text), want, name);
+    const oneShot = performance.now() - t0;
+    t0 = performance.now();
+    const whole = fingerprinter.stream();
+    whole.update(text);
+    assert.equal(whole.finish(), want, `${name}: one update`);
+    const chunked = fingerprinter.stream();
+    for (let i = 0; i < text.length; i += 65536) chunked.update(text.slice(i, i + 65536));
+    assert.equal(chunked.finish(), want, `${name}: 64 KB chunks`);
+    const streamed = performance.now() - t0;
+    t.diagnostic(`${name} (${(text.length / MB).toFixed(0)}M UTF-16 units): one shot ${oneShot.toFixed(0)} ms, ` +
+      `two streams ${streamed.toFixed(0)} ms`);
+    assert.ok(streamed < 60000, `${name}: streaming took ${streamed} ms`);
+  }
+  assert.deepEqual([...fingerprinter.fingerprintMany([big, paragraph])], [cases[0][2], sp.fingerprint(paragraph)]);
+  assert.equal(sp.recommendedK(big), 9);
+  assert.throws(() => sp.fromHex(big), /malformed hex/);
+  assert.throws(() => sp.fingerprint('x', { key: big }), /invalid key: expected 32 hex digits/);
+  const memoryAfter = wasm.memory.buffer.byteLength;
+  t.diagnostic(`wasm memory: ${(memoryBefore / MB).toFixed(0)} MB before, ${(memoryAfter / MB).toFixed(0)} MB after`);
+  // The largest text is 150 MB of UTF-8 (50M CJK characters × 3 bytes). One shot holds it and
+  // its lowercased copy; a stream given it in one update holds the chunk and its buffer, then
+  // the buffer and the lowercased copy: measured 486 MB of wasm memory at the peak, 3.2 times
+  // the input. (Memory is never returned to the engine: this is the high-water mark.)
+  assert.ok(memoryAfter < 4 * 150 * MB, `wasm memory grew to ${memoryAfter / MB} MB`);
+  stillWorks('50 MB strings');
+});
+
+test('pairs with an explicit plan of more than 64 blocks (fuzz finding) are exact', () => {
+  // 100 blocks at k = 1 above 64 bits is a valid plan (100 tables); pairs() built 64-bit
+  // block masks with 1 << block, which wrapped in release builds and lost pairs.
+  const next = (() => {
+    let s = 0x9e3779b97f4a7c15n;
+    return () => {
+      s = (s * 6364136223846793005n + 1442695040888963407n) & ((1n << 64n) - 1n);
+      return s;
+    };
+  })();
+  const idx = new sp.Index({ width: 128, k: 1, blocks: 100 });
+  const entries = [];
+  for (let c = 0; c < 100; c++) {
+    const centre = (next() << 64n) | next();
+    entries.push([3 * c, centre]);
+    for (let j = 1; j < 3; j++) entries.push([3 * c + j, centre ^ (next() % 2n === 0n ? 1n << (next() % 128n) : 0n)]);
+  }
+  idx.insertMany(entries.map((e) => e[0]), entries.map((e) => e[1]));
+  assert.equal(idx.segments, 1);
+  const want = [];
+  for (let i = 0; i < entries.length; i++) {
+    for (let j = i + 1; j < entries.length; j++) {
+      const d = sp.hamming(entries[i][1], entries[j][1]);
+      if (d <= 1) want.push({ a: entries[i][0], b: entries[j][0], distance: d });
+    }
+  }
+  want.sort((x, y) => x.distance - y.distance || x.a - y.a || x.b - y.b);
+  assert.deepEqual(idx.pairs(), want);
+  idx.free();
+});
+
+test('the key option: the same text under two random keys is f/2 apart on average', () => {
+  // Random 32-hex-digit keys, as a deployment would keep in a secret (see the README).
+  const randomKey = () => [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
+  let seed = 5;
+  const next = () => { // mulberry32
+    seed = (seed + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(seed ^ (seed >>> 15), seed | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const word = () => Array.from({ length: 3 + Math.floor(next() * 7) }, () => String.fromCharCode(97 + Math.floor(next() * 26))).join('');
+  const texts = Array.from({ length: 200 }, () => Array.from({ length: 40 + Math.floor(next() * 200) }, word).join(' '));
+  for (const width of [64, 128]) {
+    const [a, b] = [new sp.Fingerprinter({ width, key: randomKey() }), new sp.Fingerprinter({ width, key: randomKey() })];
+    const d = texts.map((t) => sp.hamming(a.fingerprint(t), b.fingerprint(t)));
+    const mean = d.reduce((x, y) => x + y, 0) / d.length;
+    // Binomial(f, 1/2) per text: the mean of 200 is f/2 with sd √f/2/√200 (0.28 at 64 bits).
+    assert.ok(Math.abs(mean - width / 2) < (5 * Math.sqrt(width)) / 2 / Math.sqrt(200), `width ${width}: mean ${mean}`);
+    // A key is deterministic: the same key, the same fingerprint.
+    assert.equal(a.fingerprint(texts[0]), a.fingerprint(texts[0]));
+  }
+  stillWorks('keys');
+});
+
+test('clusters() of 20,000 copies of one fingerprint (was a trap: every pair was listed first)', () => {
+  const idx = new sp.Index({ k: 3 });
+  const n = 20000;
+  idx.insertMany(Float64Array.from({ length: n }, (_, i) => i), new BigUint64Array(n).fill(0x1234n));
+  idx.insert(n, 0x1235n); // one more, a bit away
+  idx.insert(n + 1, 0xffffn << 40n); // a loner
+  const t0 = performance.now();
+  const groups = idx.clusters();
+  assert.ok(performance.now() - t0 < 10000);
+  assert.equal(groups.length, 1);
+  assert.equal(groups[0].length, n + 1);
+  assert.deepEqual(groups[0].slice(0, 3), [0, 1, 2]);
+  assert.equal(groups[0][n], n);
+  idx.free();
+  stillWorks('clusters of copies');
+});

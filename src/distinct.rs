@@ -93,20 +93,26 @@ impl Distinct {
             .map(|(&k, &c)| (k, c));
         let merged = (!self.overflow.is_empty()).then(|| {
             // A key may sit in the table and in the overflow list (it found room after the
-            // table grew): merge by sorting and add the counts up.
-            let mut all: Vec<(u128, u32)> = table
-                .clone()
-                .chain(self.overflow.iter().map(|&k| (k, 1)))
-                .collect();
-            all.sort_unstable_by_key(|e| e.0);
-            let mut out: Vec<(u128, u32)> = Vec::with_capacity(all.len());
-            for (k, c) in all {
-                match out.last_mut() {
-                    Some((last, n)) if *last == k => *n = n.saturating_add(c),
-                    _ => out.push((k, c)),
+            // table grew). Sort and count only the overflow (memory in proportion to it), fold
+            // the table's count into it where a key is in both, and list the rest of the table.
+            let mut over = self.overflow.clone();
+            over.sort_unstable();
+            let mut counted: Vec<(u128, u32)> = Vec::new();
+            for k in over {
+                match counted.last_mut() {
+                    Some((last, n)) if *last == k => *n = n.saturating_add(1),
+                    _ => counted.push((k, 1)),
                 }
             }
-            out
+            let mut rest: Vec<(u128, u32)> = Vec::new();
+            for (k, c) in table.clone() {
+                match counted.binary_search_by_key(&k, |e| e.0) {
+                    Ok(i) => counted[i].1 = counted[i].1.saturating_add(c),
+                    Err(_) => rest.push((k, c)),
+                }
+            }
+            rest.extend(counted);
+            rest
         });
         let plain = merged.is_none().then_some(table);
         zero.into_iter()

@@ -148,7 +148,7 @@ pub struct Options {
     /// Lowercase the text (after normalizing) with Unicode's default lowercase mapping
     /// (default `true`).
     pub case_fold: bool,
-    /// How features are weighted (default term frequency).
+    /// How features are weighted (default binary: each distinct feature once).
     pub weighting: Weighting,
     /// The SipHash key (default [`Key::DEFAULT`]).
     pub key: Key,

@@ -1,4 +1,4 @@
-//! A fast path for UAX #29 word segmentation of ASCII text.
+//! ASCII fast paths: UAX #29 word segmentation of ASCII text, and finding where ASCII ends.
 //!
 //! On ASCII the word-boundary rules reduce to a few byte classes: letters, digits and `_` join
 //! each other (WB5, WB8–WB10, WB13a/b); a letter, `:` `.` or `'`, and a letter join (WB6/7);
@@ -48,9 +48,23 @@ fn class(b: u8) -> Class {
     CLASSES[b as usize]
 }
 
+/// Letters, digits and `_`: the bytes a word is made of, one table load each in the hot loop.
+static WORDISH: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = matches!(
+            classify(b as u8),
+            Class::Letter | Class::Digit | Class::Underscore
+        );
+        b += 1;
+    }
+    table
+};
+
 #[inline]
-fn wordish(c: Class) -> bool {
-    matches!(c, Class::Letter | Class::Digit | Class::Underscore)
+fn wordish(b: u8) -> bool {
+    WORDISH[b as usize]
 }
 
 /// Calls `word` for each word of the ASCII text `text`, in order.
@@ -59,28 +73,24 @@ pub(crate) fn for_each_word<'t>(text: &'t str, mut word: impl FnMut(&'t str)) {
     let bytes = text.as_bytes();
     let n = bytes.len();
     let mut i = 0;
-    while i < n {
-        let first = class(bytes[i]);
-        if !wordish(first) {
+    loop {
+        while i < n && !wordish(bytes[i]) {
             i += 1;
-            continue;
+        }
+        if i == n {
+            return;
         }
         let start = i;
-        let mut last = first;
-        let mut alnum = first != Class::Underscore;
         i += 1;
-        while i < n {
-            let c = class(bytes[i]);
-            if wordish(c) {
-                alnum |= c != Class::Underscore;
-                last = c;
+        loop {
+            while i < n && wordish(bytes[i]) {
                 i += 1;
-                continue;
             }
-            // A middle character joins only between two letters or two digits.
+            // A middle character joins only between two letters or two digits; the classes
+            // are looked at only here, at the (rare) end of a run of word bytes.
             let joins = i + 1 < n
                 && matches!(
-                    (last, c, class(bytes[i + 1])),
+                    (class(bytes[i - 1]), class(bytes[i]), class(bytes[i + 1])),
                     (
                         Class::Letter,
                         Class::MidLetter | Class::MidNumLet,
@@ -90,13 +100,34 @@ pub(crate) fn for_each_word<'t>(text: &'t str, mut word: impl FnMut(&'t str)) {
             if !joins {
                 break;
             }
-            last = class(bytes[i + 1]);
             i += 2;
         }
-        if alnum {
+        // A word needs a letter or digit: `_` alone is not one. Middle characters only sit
+        // between letters or digits, so any byte but `_` means there is one.
+        if bytes[start] != b'_' || bytes[start..i].iter().any(|&b| b != b'_') {
             word(&text[start..i]);
         }
     }
+}
+
+/// The position of the first byte of `bytes` that is not ASCII (`bytes.len()` if none),
+/// checking eight bytes at a time.
+pub(crate) fn first_non_ascii(bytes: &[u8]) -> usize {
+    let mut chunks = bytes.chunks_exact(8);
+    let mut at = 0;
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes([
+            chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7],
+        ]);
+        if word & 0x8080_8080_8080_8080 != 0 {
+            break;
+        }
+        at += 8;
+    }
+    at + bytes[at..]
+        .iter()
+        .position(|b| !b.is_ascii())
+        .unwrap_or(bytes.len() - at)
 }
 
 #[cfg(test)]

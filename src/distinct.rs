@@ -2,6 +2,10 @@
 //! features' full SipHash values (already uniformly spread, so they index the table directly).
 //! One table per text, grown by doubling; nothing is allocated per feature.
 //!
+//! Keys are stored in 8 bytes when the hashes are 64-bit (widths up to 64, the default) and
+//! 16 otherwise, and counts only when the weighting uses them: for binary weights a slot is
+//! one `u64`, so the table stays in cache longer and text of all-different words costs less.
+//!
 //! Whoever knows the SipHash key (the default one is public) can pick features whose hashes
 //! share their low bits and make probe runs long — quadratic time. So a probe stops after
 //! [`MAX_PROBE`] slots and the occurrence goes to an overflow list instead; the distinct
@@ -10,35 +14,122 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-pub(crate) struct Distinct {
+/// A table key: a full feature hash, 64 or 128 bits wide.
+pub(crate) trait Key: Copy + Eq + Ord + Default {
+    fn from_hash(hash: u128) -> Self;
+    fn to_hash(self) -> u128;
+    fn slot(self) -> usize;
+}
+
+impl Key for u64 {
+    #[inline]
+    fn from_hash(hash: u128) -> u64 {
+        hash as u64
+    }
+    #[inline]
+    fn to_hash(self) -> u128 {
+        u128::from(self)
+    }
+    #[inline]
+    fn slot(self) -> usize {
+        self as usize
+    }
+}
+
+impl Key for u128 {
+    #[inline]
+    fn from_hash(hash: u128) -> u128 {
+        hash
+    }
+    #[inline]
+    fn to_hash(self) -> u128 {
+        self
+    }
+    #[inline]
+    fn slot(self) -> usize {
+        self as usize
+    }
+}
+
+/// The distinct full hashes of one text (see the [module docs](self)).
+pub(crate) enum Distinct {
+    /// Hashes that fit 64 bits (widths up to 64).
+    Narrow(Table<u64>),
+    /// 128-bit hashes.
+    Wide(Table<u128>),
+}
+
+impl Distinct {
+    /// A set for `wide` (128-bit) or 64-bit hashes, counting occurrences if `counting`
+    /// (else every key reports a count of 1).
+    pub(crate) fn new(wide: bool, counting: bool) -> Distinct {
+        if wide {
+            Distinct::Wide(Table::new(counting))
+        } else {
+            Distinct::Narrow(Table::new(counting))
+        }
+    }
+
+    /// Counts one occurrence of `hash`.
+    #[inline]
+    pub(crate) fn add(&mut self, hash: u128) {
+        match self {
+            Distinct::Narrow(t) => t.add(u64::from_hash(hash)),
+            Distinct::Wide(t) => t.add(hash),
+        }
+    }
+
+    /// Every distinct hash with its count (1 when not counting), in table order (callers
+    /// that sum floats sort).
+    pub(crate) fn counts(&self) -> Vec<(u128, u32)> {
+        match self {
+            Distinct::Narrow(t) => t.counts(),
+            Distinct::Wide(t) => t.counts(),
+        }
+    }
+
+    /// Calls `f` with every distinct hash, in table order.
+    #[inline]
+    pub(crate) fn for_each_key(&self, f: impl FnMut(u128)) {
+        match self {
+            Distinct::Narrow(t) => t.for_each_key(f),
+            Distinct::Wide(t) => t.for_each_key(f),
+        }
+    }
+}
+
+pub(crate) struct Table<K> {
     /// 0 marks an empty slot; the key 0 itself is counted in `zero`.
-    keys: Vec<u128>,
+    keys: Vec<K>,
+    /// Parallel to `keys` when counting, else empty.
     counts: Vec<u32>,
+    counting: bool,
     zero: u32,
     len: usize,
     /// Occurrences whose probe run was too long (see the module docs), one entry each.
-    overflow: Vec<u128>,
+    overflow: Vec<K>,
 }
 
 /// Longest probe run before an occurrence goes to the overflow list. Random keys at the
 /// table's load (at most one half) almost never need more than a dozen.
 const MAX_PROBE: usize = 32;
 
-impl Distinct {
-    pub(crate) fn new() -> Distinct {
-        Distinct {
-            keys: vec![0; 64],
-            counts: vec![0; 64],
+impl<K: Key> Table<K> {
+    fn new(counting: bool) -> Table<K> {
+        Table {
+            keys: vec![K::default(); 64],
+            counts: if counting { vec![0; 64] } else { Vec::new() },
+            counting,
             zero: 0,
             len: 0,
             overflow: Vec::new(),
         }
     }
 
-    /// Counts one occurrence of `key`.
     #[inline]
-    pub(crate) fn add(&mut self, key: u128) {
-        if key == 0 {
+    fn add(&mut self, key: K) {
+        let empty = K::default();
+        if key == empty {
             self.len += usize::from(self.zero == 0);
             self.zero = self.zero.saturating_add(1);
             return;
@@ -47,16 +138,20 @@ impl Distinct {
             self.grow();
         }
         let mask = self.keys.len() - 1;
-        let mut i = (key as usize) & mask;
+        let mut i = key.slot() & mask;
         for _ in 0..MAX_PROBE {
             let k = self.keys[i];
             if k == key {
-                self.counts[i] = self.counts[i].saturating_add(1);
+                if self.counting {
+                    self.counts[i] = self.counts[i].saturating_add(1);
+                }
                 return;
             }
-            if k == 0 {
+            if k == empty {
                 self.keys[i] = key;
-                self.counts[i] = 1;
+                if self.counting {
+                    self.counts[i] = 1;
+                }
                 self.len += 1;
                 return;
             }
@@ -65,59 +160,100 @@ impl Distinct {
         self.overflow.push(key);
     }
 
+    #[cold]
     fn grow(&mut self) {
         let size = self.keys.len() * 2;
-        let old_keys = core::mem::replace(&mut self.keys, vec![0; size]);
-        let old_counts = core::mem::replace(&mut self.counts, vec![0; size]);
-        let mask = self.keys.len() - 1;
-        for (key, count) in old_keys.into_iter().zip(old_counts) {
-            if key != 0 {
-                let mut i = (key as usize) & mask;
-                while self.keys[i] != 0 {
+        let empty = K::default();
+        let old_keys = core::mem::replace(&mut self.keys, vec![empty; size]);
+        let old_counts = if self.counting {
+            core::mem::replace(&mut self.counts, vec![0; size])
+        } else {
+            Vec::new()
+        };
+        let mask = size - 1;
+        for (at, key) in old_keys.into_iter().enumerate() {
+            if key != empty {
+                let mut i = key.slot() & mask;
+                while self.keys[i] != empty {
                     i = (i + 1) & mask;
                 }
                 self.keys[i] = key;
-                self.counts[i] = count;
+                if self.counting {
+                    self.counts[i] = old_counts[at];
+                }
             }
         }
     }
 
-    /// Every distinct key with its count, in table order (callers that sum floats sort).
-    pub(crate) fn iter(&self) -> impl Iterator<Item = (u128, u32)> + '_ {
-        let zero = (self.zero > 0).then_some((0u128, self.zero));
+    fn count_at(&self, i: usize) -> u32 {
+        if self.counting {
+            self.counts[i]
+        } else {
+            1
+        }
+    }
+
+    fn for_each_key(&self, mut f: impl FnMut(u128)) {
+        if self.overflow.is_empty() {
+            if self.zero > 0 {
+                f(0);
+            }
+            for &k in &self.keys {
+                if k != K::default() {
+                    f(k.to_hash());
+                }
+            }
+        } else {
+            for (k, _) in self.counts() {
+                f(k);
+            }
+        }
+    }
+
+    fn counts(&self) -> Vec<(u128, u32)> {
+        let empty = K::default();
+        let mut out: Vec<(u128, u32)> = Vec::with_capacity(self.len);
+        if self.zero > 0 {
+            out.push((0, if self.counting { self.zero } else { 1 }));
+        }
         let table = self
             .keys
             .iter()
-            .zip(&self.counts)
-            .filter(|(k, _)| **k != 0)
-            .map(|(&k, &c)| (k, c));
-        let merged = (!self.overflow.is_empty()).then(|| {
-            // A key may sit in the table and in the overflow list (it found room after the
-            // table grew). Sort and count only the overflow (memory in proportion to it), fold
-            // the table's count into it where a key is in both, and list the rest of the table.
-            let mut over = self.overflow.clone();
-            over.sort_unstable();
-            let mut counted: Vec<(u128, u32)> = Vec::new();
-            for k in over {
-                match counted.last_mut() {
-                    Some((last, n)) if *last == k => *n = n.saturating_add(1),
-                    _ => counted.push((k, 1)),
+            .enumerate()
+            .filter(|(_, &k)| k != empty)
+            .map(|(i, &k)| (k, self.count_at(i)));
+        if self.overflow.is_empty() {
+            out.extend(table.map(|(k, c)| (k.to_hash(), c)));
+            return out;
+        }
+        // A key may sit in the table and in the overflow list (it found room after the table
+        // grew). Sort and count only the overflow (memory in proportion to it), fold the
+        // table's count into it where a key is in both, and list the rest of the table.
+        let mut over = self.overflow.clone();
+        over.sort_unstable();
+        let mut counted: Vec<(K, u32)> = Vec::new();
+        for k in over {
+            match counted.last_mut() {
+                Some((last, n)) if *last == k => {
+                    if self.counting {
+                        *n = n.saturating_add(1);
+                    }
                 }
+                _ => counted.push((k, 1)),
             }
-            let mut rest: Vec<(u128, u32)> = Vec::new();
-            for (k, c) in table.clone() {
-                match counted.binary_search_by_key(&k, |e| e.0) {
-                    Ok(i) => counted[i].1 = counted[i].1.saturating_add(c),
-                    Err(_) => rest.push((k, c)),
+        }
+        for (k, c) in table {
+            match counted.binary_search_by_key(&k, |e| e.0) {
+                Ok(i) => {
+                    if self.counting {
+                        counted[i].1 = counted[i].1.saturating_add(c);
+                    }
                 }
+                Err(_) => out.push((k.to_hash(), c)),
             }
-            rest.extend(counted);
-            rest
-        });
-        let plain = merged.is_none().then_some(table);
-        zero.into_iter()
-            .chain(plain.into_iter().flatten())
-            .chain(merged.into_iter().flatten())
+        }
+        out.extend(counted.into_iter().map(|(k, c)| (k.to_hash(), c)));
+        out
     }
 }
 
@@ -125,51 +261,70 @@ impl Distinct {
 mod tests {
     use super::*;
 
-    #[test]
-    fn counts_like_a_sorted_run_length() {
-        let mut d = Distinct::new();
-        let mut all = Vec::new();
-        let mut x: u64 = 7;
-        for i in 0..5000u64 {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let key = if i % 97 == 0 {
-                0
-            } else {
-                u128::from(x % 1500) << 40 | u128::from(x % 1500)
-            };
-            d.add(key);
-            all.push(key);
-        }
-        all.sort_unstable();
+    /// Every (width, counting) kind of table, and the counts it must report for `keys`.
+    fn check_all_kinds(keys: &[u128], expect_overflow: bool) {
+        let mut sorted = keys.to_vec();
+        sorted.sort_unstable();
         let mut expected: Vec<(u128, u32)> = Vec::new();
-        for k in all {
+        for &k in &sorted {
             match expected.last_mut() {
                 Some((last, n)) if *last == k => *n += 1,
                 _ => expected.push((k, 1)),
             }
         }
-        let mut got: Vec<(u128, u32)> = d.iter().collect();
-        got.sort_unstable();
-        assert_eq!(got, expected);
+        for wide in [false, true] {
+            for counting in [false, true] {
+                let mut d = Distinct::new(wide, counting);
+                for &k in keys {
+                    d.add(k);
+                }
+                let overflowed = match &d {
+                    Distinct::Narrow(t) => !t.overflow.is_empty(),
+                    Distinct::Wide(t) => !t.overflow.is_empty(),
+                };
+                assert_eq!(overflowed, expect_overflow);
+                let mut got = d.counts();
+                got.sort_unstable();
+                let want: Vec<(u128, u32)> = expected
+                    .iter()
+                    .map(|&(k, c)| (k, if counting { c } else { 1 }))
+                    .collect();
+                assert_eq!(got, want, "wide {wide}, counting {counting}");
+                let mut keys_seen = Vec::new();
+                d.for_each_key(|k| keys_seen.push(k));
+                keys_seen.sort_unstable();
+                let want_keys: Vec<u128> = want.iter().map(|e| e.0).collect();
+                assert_eq!(keys_seen, want_keys);
+            }
+        }
+    }
+
+    #[test]
+    fn counts_like_a_sorted_run_length() {
+        let mut keys = Vec::new();
+        let mut x: u64 = 7;
+        for i in 0..5000u64 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            keys.push(if i % 97 == 0 {
+                0
+            } else {
+                u128::from(x % 1500) << 40 | u128::from(x % 1500)
+            });
+        }
+        check_all_kinds(&keys, false);
     }
 
     #[test]
     fn colliding_keys_overflow_and_still_count_right() {
         // Keys sharing their low 20 bits all start at one slot: crafted collisions.
-        let mut d = Distinct::new();
-        let mut expected = Vec::new();
+        let mut keys = Vec::new();
         for i in 1..=2000u128 {
-            let key = i << 20;
             for _ in 0..(i % 3 + 1) {
-                d.add(key);
+                keys.push(i << 20);
             }
-            expected.push((key, (i % 3 + 1) as u32));
         }
-        assert!(!d.overflow.is_empty());
-        let mut got: Vec<(u128, u32)> = d.iter().collect();
-        got.sort_unstable();
-        assert_eq!(got, expected);
+        check_all_kinds(&keys, true);
     }
 }

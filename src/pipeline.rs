@@ -258,7 +258,7 @@ impl Fingerprinter {
         if self.idf.is_none() && self.options.weighting == Weighting::TermFrequency {
             Sink::Unit(alloc::boxed::Box::new(UnitCounter::new(self.options.width)))
         } else {
-            Sink::Distinct(Distinct::new())
+            Sink::Distinct(self.new_distinct())
         }
     }
 
@@ -282,13 +282,11 @@ impl Fingerprinter {
             {
                 // Each distinct feature once; integer counts, so order does not matter.
                 let mut counter = UnitCounter::new(self.options.width);
-                for (h, _) in d.iter() {
-                    counter.add(self.hasher.cut(h));
-                }
+                d.for_each_key(|h| counter.add(self.hasher.cut(h)));
                 counter.fingerprint()
             }
             Sink::Distinct(d) => {
-                let mut counts: Vec<(u128, u32)> = d.iter().collect();
+                let mut counts = d.counts();
                 counts.sort_unstable();
                 self.accumulate(&counts)
             }
@@ -298,11 +296,20 @@ impl Fingerprinter {
     /// The distinct features of already folded `text`, by full 64/128-bit hash (not the cut
     /// one, so that at small widths two different features with equal cut hashes both count).
     fn distinct(&self, text: &str) -> Distinct {
-        let mut distinct = Distinct::new();
+        let mut distinct = self.new_distinct();
         self.options.tokenizer.for_each_feature(text, |parts, sep| {
             distinct.add(self.hasher.full_hash_joined(parts, sep));
         });
         distinct
+    }
+
+    /// An empty table of distinct features for this fingerprinter: 64-bit keys up to 64 bits,
+    /// and counts only where the weighting reads them (binary weights do not).
+    fn new_distinct(&self) -> Distinct {
+        Distinct::new(
+            self.options.width > 64,
+            self.options.weighting != Weighting::Binary,
+        )
     }
 
     /// [`Fingerprinter::counts`] for the document-frequency table.
@@ -313,7 +320,7 @@ impl Fingerprinter {
     /// Each distinct feature of already folded `text` as (full hash, occurrences), sorted by
     /// hash: the order float weights are summed in, everywhere.
     fn counts(&self, text: &str) -> Vec<(u128, u32)> {
-        let mut counts: Vec<(u128, u32)> = self.distinct(text).iter().collect();
+        let mut counts = self.distinct(text).counts();
         counts.sort_unstable();
         counts
     }
@@ -443,25 +450,68 @@ impl Fingerprinter {
 
     /// The text as the tokenizer sees it: normalized, then lowercased, as the options say.
     pub(crate) fn fold<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        let width = self.options.normalization == Normalization::Width;
+        let case = self.options.case_fold;
+        if !width && !case {
+            return Cow::Borrowed(text);
+        }
+        // One look at the non-ASCII characters only (ASCII has no width variants, and only
+        // A–Z change in lowercase) tells which folds have anything to do.
+        let seen = NonAscii::of(text);
         let mut out = Cow::Borrowed(text);
-        // ASCII has no width variants and only ASCII capitals: the common case copies nothing.
-        let ascii = text.is_ascii();
-        if self.options.normalization == Normalization::Width
-            && !ascii
-            && !crate::normalize::is_width_folded(text)
-        {
+        if width && seen.width_variant {
             out = Cow::Owned(crate::normalize::fold_width(text));
         }
-        if self.options.case_fold {
-            if ascii {
-                if text.bytes().any(|b| b.is_ascii_uppercase()) {
-                    out = Cow::Owned(text.to_ascii_lowercase());
-                }
+        if case {
+            // Width folding may have made new capitals (Ａ → A) or characters that lowercase
+            // differently: look again only in that rare case.
+            let lowers = if width && seen.width_variant {
+                NonAscii::of(&out).lowercase_changes
             } else {
+                seen.lowercase_changes
+            };
+            if lowers {
                 out = Cow::Owned(lowercase(&out));
+            } else if out.bytes().any(|b| b.is_ascii_uppercase()) {
+                // Only A–Z change: one copy lowered in bulk.
+                let mut owned = out.into_owned();
+                owned.make_ascii_lowercase();
+                out = Cow::Owned(owned);
             }
         }
         out
+    }
+}
+
+/// What the non-ASCII characters of a text hold, for [`Fingerprinter::fold`].
+#[derive(Default)]
+struct NonAscii {
+    /// Some character lowercases to something else.
+    lowercase_changes: bool,
+    /// Some character is a width variant (see [`crate::normalize`]).
+    width_variant: bool,
+}
+
+impl NonAscii {
+    fn of(text: &str) -> NonAscii {
+        let mut seen = NonAscii::default();
+        let mut at = 0;
+        let bytes = text.as_bytes();
+        while at < bytes.len() {
+            at += crate::ascii_words::first_non_ascii(&bytes[at..]);
+            let Some(c) = text[at..].chars().next() else {
+                break;
+            };
+            at += c.len_utf8();
+            let mut lower = c.to_lowercase();
+            if lower.next() != Some(c) || lower.next().is_some() {
+                seen.lowercase_changes = true;
+            }
+            if crate::normalize::is_width_variant(c) {
+                seen.width_variant = true;
+            }
+        }
+        seen
     }
 }
 
@@ -498,9 +548,7 @@ fn lowercase(text: &str) -> String {
     let mut i = 0;
     while i < bytes.len() {
         let start = i;
-        while i < bytes.len() && bytes[i].is_ascii() {
-            i += 1;
-        }
+        i += crate::ascii_words::first_non_ascii(&bytes[i..]);
         if i > start {
             let from = out.len();
             out.push_str(&text[start..i]);
@@ -690,6 +738,37 @@ mod tests {
             raw.fingerprint("Ｔｅｘｔ１２３"),
             raw.fingerprint("text123")
         );
+    }
+
+    proptest::proptest! {
+        /// The fold's shortcuts (borrowing, bulk ASCII lowering, looking at non-ASCII
+        /// characters only) give exactly width folding followed by `str::to_lowercase`.
+        #[test]
+        fn fold_equals_width_fold_then_to_lowercase(
+            chars in proptest::collection::vec(proptest::sample::select(alloc::vec![
+                'a', 'Z', ' ', '.', 'Σ', 'σ', 'Ａ', 'ｚ', 'ｶ', 'ﾞ', '\u{3000}', 'İ', 'K', '“',
+                '中', 'É', 'ß', '\u{FFE5}', '1',
+            ]), 0..24),
+            width in proptest::bool::ANY,
+            case_fold in proptest::bool::ANY,
+        ) {
+            let text: String = chars.into_iter().collect();
+            let options = Options {
+                normalization: if width { Normalization::Width } else { Normalization::None },
+                case_fold,
+                ..Options::default()
+            };
+            let mut expected = text.clone();
+            if width {
+                expected = crate::normalize::fold_width(&expected);
+            }
+            if case_fold {
+                expected = expected.to_lowercase();
+            }
+            let fp = Fingerprinter::new(options).unwrap();
+            let folded = fp.fold(&text);
+            proptest::prop_assert_eq!(folded.as_ref(), expected.as_str());
+        }
     }
 
     #[test]

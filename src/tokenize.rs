@@ -288,18 +288,48 @@ pub(crate) fn is_cut(prev: char, next: char) -> bool {
     after_break && starts
 }
 
-/// `text` cut at every [`is_cut`] position.
+/// `text` cut into pieces at [`is_cut`] positions: the longest all-ASCII pieces the cuts allow
+/// (the ASCII fast paths take them whole, so plain English is one or a few pieces), and
+/// between them the shortest pieces that hold non-ASCII text. Processing the pieces one by one
+/// gives the features of the whole text, whichever of its cuts are used.
 pub(crate) fn pieces(text: &str) -> impl Iterator<Item = &str> {
     let mut rest = text;
     core::iter::from_fn(move || {
         if rest.is_empty() {
             return None;
         }
-        let end = cut_after_first(rest).unwrap_or(rest.len());
+        let end = match ascii_prefix_piece(rest) {
+            Some(end) => end,
+            None => cut_after_first(rest).unwrap_or(rest.len()),
+        };
         let (piece, tail) = rest.split_at(end);
         rest = tail;
         Some(piece)
     })
+}
+
+/// The end of the longest all-ASCII piece `text` starts with: the whole text if it is ASCII,
+/// else the last cut at or before its first non-ASCII character. None when there is no such
+/// cut (the first piece holds non-ASCII text).
+fn ascii_prefix_piece(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let j = crate::ascii_words::first_non_ascii(bytes);
+    if j == bytes.len() {
+        return Some(j);
+    }
+    if j == 0 {
+        return None;
+    }
+    // A cut right before the non-ASCII character (a CJK character after a space)?
+    let at_j = bytes[j - 1].is_ascii_whitespace()
+        && text[j..].chars().next().is_some_and(|c| is_cut(' ', c));
+    if at_j {
+        return Some(j);
+    }
+    // Else the last ASCII whitespace → ASCII non-whitespace step before it.
+    (1..j)
+        .rev()
+        .find(|&i| bytes[i - 1].is_ascii_whitespace() && !bytes[i].is_ascii_whitespace())
 }
 
 /// The first cut position in `text` after its first character.
@@ -397,18 +427,22 @@ impl<'t> Window<'t> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, item: &'t str, emit: &mut impl FnMut(&[&'t str], &'static str)) {
+        self.seen += 1;
         if self.n == 1 {
-            // Single tokens (the default for words): no ring to keep.
-            self.seen += 1;
+            // Single tokens (the default for words): no ring to keep, and inlined whole.
             emit(&[item], self.separator);
-            return;
+        } else {
+            self.push_ring(item, emit);
         }
-        let slot = self.seen % self.n;
+    }
+
+    #[inline(never)]
+    fn push_ring(&mut self, item: &'t str, emit: &mut impl FnMut(&[&'t str], &'static str)) {
+        let slot = (self.seen - 1) % self.n;
         self.buf[slot] = item;
         self.buf[slot + self.n] = item;
-        self.seen += 1;
         if self.seen >= self.n {
             let start = self.seen % self.n;
             emit(&self.buf[start..start + self.n], self.separator);

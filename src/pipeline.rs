@@ -430,11 +430,26 @@ impl Fingerprinter {
         &self,
         features: impl IntoIterator<Item = (S, f64)>,
     ) -> Result<Fingerprint, Error> {
-        let mut acc = Accumulator::new(self.options.width)?;
+        // Weights of 1 (the usual case) are counted in exact integers; the first other weight
+        // moves the counts into float `V`, which they equal exactly, and goes on from there.
+        let mut unit = UnitCounter::new(self.options.width);
+        let mut acc: Option<Accumulator> = None;
         for (feature, weight) in features {
-            acc.add(self.hasher.hash_str(feature.as_ref()), weight)?;
+            let hash = self.hasher.hash_str(feature.as_ref());
+            match &mut acc {
+                Some(acc) => acc.add(hash, weight)?,
+                None if weight == 1.0 => unit.add(hash),
+                None => {
+                    let mut moved = Accumulator::from_unit(&unit);
+                    moved.add(hash, weight)?;
+                    acc = Some(moved);
+                }
+            }
         }
-        Ok(acc.fingerprint())
+        Ok(match acc {
+            Some(acc) => acc.fingerprint(),
+            None => unit.fingerprint(),
+        })
     }
 
     /// The hasher this fingerprinter uses (for drawing or checking single features).
@@ -768,6 +783,38 @@ mod tests {
             let fp = Fingerprinter::new(options).unwrap();
             let folded = fp.fold(&text);
             proptest::prop_assert_eq!(folded.as_ref(), expected.as_str());
+        }
+    }
+
+    #[test]
+    fn feature_weights_of_one_counted_as_integers_equal_float_sums() {
+        let words: Vec<String> = (0..300).map(|i| alloc::format!("w{}", i % 37)).collect();
+        for width in [8u32, 64, 128] {
+            let fp = Fingerprinter::new(Options {
+                width,
+                ..Options::default()
+            })
+            .unwrap();
+            for weights in [
+                alloc::vec![1.0; 300],
+                (0..300)
+                    .map(|i| if i < 250 { 1.0 } else { 0.3 })
+                    .collect::<Vec<f64>>(),
+                (0..300)
+                    .map(|i| if i % 7 == 0 { -1.5 } else { 1.0 })
+                    .collect(),
+            ] {
+                let mut reference = Accumulator::new(width).unwrap();
+                for (w, &weight) in words.iter().zip(&weights) {
+                    reference.add(fp.hasher().hash_str(w), weight).unwrap();
+                }
+                let got = fp
+                    .fingerprint_features(words.iter().map(String::as_str).zip(weights))
+                    .unwrap();
+                assert_eq!(got, reference.fingerprint());
+            }
+            let bad = [("a", 1.0), ("b", 1.0), ("c", f64::NAN)];
+            assert!(fp.fingerprint_features(bad).is_err());
         }
     }
 

@@ -518,8 +518,7 @@ impl NonAscii {
                 break;
             };
             at += c.len_utf8();
-            let mut lower = c.to_lowercase();
-            if lower.next() != Some(c) || lower.next().is_some() {
+            if !lowercase_unchanged(c) {
                 seen.lowercase_changes = true;
             }
             if crate::normalize::is_width_variant(c) {
@@ -570,11 +569,26 @@ fn lowercase(text: &str) -> String {
             out[from..].make_ascii_lowercase();
         }
         if let Some(c) = text[i..].chars().next() {
-            out.extend(c.to_lowercase());
+            if lowercase_unchanged(c) {
+                out.push(c);
+            } else {
+                out.extend(c.to_lowercase());
+            }
             i += c.len_utf8();
         }
     }
     out
+}
+
+/// True when `c` lowercases to itself. CJK, kana, Bopomofo, Yi and Hangul have no case, so
+/// the common characters of Chinese, Japanese and Korean text skip the case table lookup.
+#[inline]
+fn lowercase_unchanged(c: char) -> bool {
+    if matches!(c as u32, 0x2E80..=0xA4CF | 0xAC00..=0xD7A3) {
+        return true;
+    }
+    let mut lower = c.to_lowercase();
+    lower.next() == Some(c) && lower.next().is_none()
 }
 
 /// The Hamming distance bound to use for `text` with the default pipeline at `width` bits,
@@ -815,6 +829,20 @@ mod tests {
             }
             let bad = [("a", 1.0), ("b", 1.0), ("c", f64::NAN)];
             assert!(fp.fingerprint_features(bad).is_err());
+        }
+    }
+
+    #[test]
+    fn the_caseless_ranges_have_no_lowercase() {
+        for c in (0x2E80..=0xA4CFu32)
+            .chain(0xAC00..=0xD7A3)
+            .filter_map(char::from_u32)
+        {
+            assert_eq!(
+                c.to_lowercase().collect::<String>(),
+                String::from(c),
+                "{c:?}"
+            );
         }
     }
 

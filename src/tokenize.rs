@@ -124,14 +124,14 @@ impl Tokenizer {
     ) {
         match *self {
             Tokenizer::Words { n } => {
-                let mut words = Window::new(n, " ");
+                let mut words = Window::new(n, " ", text);
                 for piece in pieces(text) {
                     words_of(piece, |w| words.push(w, &mut emit));
                 }
                 words.flush(&mut emit);
             }
             Tokenizer::Chars { n } => {
-                let mut chars = Window::new(n, "");
+                let mut chars = Window::new(n, "", text);
                 let mut state = CharsState::default();
                 for piece in pieces(text) {
                     chars_of(piece, &mut state, |g| chars.push(g, &mut emit));
@@ -139,8 +139,8 @@ impl Tokenizer {
                 chars.flush(&mut emit);
             }
             Tokenizer::Auto { word_n, char_n } => {
-                let mut words = Window::new(word_n, " ");
-                let mut run = Window::new(char_n, "");
+                let mut words = Window::new(word_n, " ", text);
+                let mut run = Window::new(char_n, "", text);
                 for piece in pieces(text) {
                     auto_of(piece, |token| match token {
                         AutoToken::Word(w) => words.push(w, &mut emit),
@@ -163,14 +163,14 @@ impl Tokenizer {
     ) {
         match *self {
             Tokenizer::Words { n } => {
-                let mut words = Window::new(n, " ");
+                let mut words = Window::new(n, " ", text);
                 for w in text.unicode_words() {
                     words.push(w, &mut emit);
                 }
                 words.flush(&mut emit);
             }
             Tokenizer::Chars { n } => {
-                let mut chars = Window::new(n, "");
+                let mut chars = Window::new(n, "", text);
                 let mut pending_space = false;
                 for g in text.graphemes(true) {
                     if g.chars().all(char::is_whitespace) {
@@ -186,8 +186,8 @@ impl Tokenizer {
                 chars.flush(&mut emit);
             }
             Tokenizer::Auto { word_n, char_n } => {
-                let mut words = Window::new(word_n, " ");
-                let mut run = Window::new(char_n, "");
+                let mut words = Window::new(word_n, " ", text);
+                let mut run = Window::new(char_n, "", text);
                 for segment in text.split_word_bounds() {
                     if segment.chars().next().is_some_and(is_cjk) {
                         for g in segment.graphemes(true) {
@@ -260,7 +260,33 @@ pub(crate) fn auto_of<'t>(piece: &'t str, mut token: impl FnMut(AutoToken<'t>)) 
         crate::ascii_words::for_each_word(piece, |w| token(AutoToken::Word(w)));
         return;
     }
-    for segment in piece.split_word_bounds() {
+    // Han characters followed by nothing that could attach to them are each a word segment
+    // and a grapheme cluster of their own, with hard boundaries on both sides: they become
+    // tokens directly, and only the text between them goes through full segmentation.
+    let mut slow_from = 0;
+    let mut chars = piece.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        if is_han(c) && chars.peek().is_none_or(|&(_, next)| stands_apart(next)) {
+            if slow_from < at {
+                auto_of_segmented(&piece[slow_from..at], &mut token);
+            }
+            slow_from = at + c.len_utf8();
+            token(AutoToken::Cjk(&piece[at..slow_from]));
+        }
+    }
+    if slow_from < piece.len() {
+        auto_of_segmented(&piece[slow_from..], &mut token);
+    }
+}
+
+/// [`auto_of`] by full UAX #29 word and grapheme segmentation.
+fn auto_of_segmented<'t>(text: &'t str, token: &mut impl FnMut(AutoToken<'t>)) {
+    if text.is_ascii() {
+        token(AutoToken::EndOfRun);
+        crate::ascii_words::for_each_word(text, |w| token(AutoToken::Word(w)));
+        return;
+    }
+    for segment in text.split_word_bounds() {
         if segment.chars().next().is_some_and(is_cjk) {
             for g in segment.graphemes(true) {
                 token(AutoToken::Cjk(g));
@@ -272,6 +298,23 @@ pub(crate) fn auto_of<'t>(piece: &'t str, mut token: impl FnMut(AutoToken<'t>)) 
             }
         }
     }
+}
+
+/// The common Han ideographs (CJK Unified Ideographs and Extension A): Word_Break Other and
+/// Grapheme_Cluster_Break Other, so no segmentation rule joins them to their neighbours but
+/// the ones that attach following marks, joiners and format characters.
+fn is_han(c: char) -> bool {
+    matches!(c as u32, 0x4E00..=0x9FFF | 0x3400..=0x4DBF)
+}
+
+/// Characters that never attach to the character before them, in words (not Extend, Format
+/// or ZWJ) or grapheme clusters (not Extend, ZWJ or SpacingMark): ASCII, Han, CJK
+/// punctuation up to U+3029 (U+302A–U+302F are marks), general punctuation up to U+2027
+/// (U+2028 on are separators and format characters), and full-width ASCII forms.
+fn stands_apart(c: char) -> bool {
+    c.is_ascii()
+        || is_han(c)
+        || matches!(c as u32, 0x3000..=0x3029 | 0x2010..=0x2027 | 0xFF01..=0xFF5E)
 }
 
 /// Where text may be cut into independent pieces: after ASCII whitespace, or after 。 or 、,
@@ -415,16 +458,39 @@ struct Window<'t> {
     buf: Vec<&'t str>,
     /// Items pushed since the last flush.
     seen: usize,
+    /// The text the items are cut from: n-grams of adjacent items are emitted as one slice
+    /// of it, which hashes in one piece instead of being copied together first.
+    base: &'t str,
 }
 
 impl<'t> Window<'t> {
-    fn new(n: usize, separator: &'static str) -> Window<'t> {
+    fn new(n: usize, separator: &'static str, base: &'t str) -> Window<'t> {
         Window {
             n,
             separator,
             buf: vec![""; 2 * n],
             seen: 0,
+            base,
         }
+    }
+
+    /// `items` joined, as one slice of `base`, when they are adjacent there and the
+    /// separator is empty.
+    fn adjacent(&self, items: &[&'t str]) -> Option<&'t str> {
+        if !self.separator.is_empty() {
+            return None;
+        }
+        let base = self.base.as_ptr() as usize;
+        let offset = |s: &str| (s.as_ptr() as usize).checked_sub(base);
+        let start = offset(items.first()?)?;
+        let mut end = start;
+        for item in items {
+            if offset(item)? != end {
+                return None;
+            }
+            end += item.len();
+        }
+        self.base.get(start..end)
     }
 
     #[inline(always)]
@@ -445,7 +511,11 @@ impl<'t> Window<'t> {
         self.buf[slot + self.n] = item;
         if self.seen >= self.n {
             let start = self.seen % self.n;
-            emit(&self.buf[start..start + self.n], self.separator);
+            let items = &self.buf[start..start + self.n];
+            match self.adjacent(items) {
+                Some(joined) => emit(&[joined], ""),
+                None => emit(items, self.separator),
+            }
         }
     }
 
@@ -551,7 +621,8 @@ mod tests {
                 'a', 'b', 'Z', '1', '2', '0', '_', '\'', '.', ':', ',', ';', ' ', ' ', '\n', '\r',
                 '\t', '-', '"', '!', '/', 'é', '\u{301}', '\u{200d}', '中', '文', 'カ', '🙂', '\u{1f3fd}',
                 '٣', '\u{a0}', '\u{2019}', '\u{ff0c}', 'ß', '。', '、', '\u{3099}', 'ｶ', '\u{ff9e}',
-                '\u{3000}', '\u{e01}', '\u{e33}',
+                '\u{3000}', '\u{e01}', '\u{e33}', '\u{fe0f}', '\u{200b}', 'ー', '々', 'あ',
+                '\u{903}', '\u{600}', '\u{302a}', '“', '—', '…', '㐀', '\u{2028}', '\u{202a}', '\u{ff01}',
             ]), 0..40),
             ascii_only in proptest::prelude::any::<bool>(),
             n in 1usize..4,

@@ -18,10 +18,14 @@ use crate::tokenize::{
 };
 
 /// The last `n` tokens, owned (chunks do not outlive `update`), emitting each full window.
+/// They are kept joined by the separator in one buffer, and emitted as that one string (the
+/// feature is the joined text either way): nothing is allocated per token.
 struct OwnedWindow {
     n: usize,
     separator: &'static str,
-    items: VecDeque<String>,
+    joined: String,
+    /// Byte length of each token in `joined`, oldest first.
+    lens: VecDeque<usize>,
     seen: usize,
 }
 
@@ -30,7 +34,8 @@ impl OwnedWindow {
         OwnedWindow {
             n,
             separator,
-            items: VecDeque::new(),
+            joined: String::new(),
+            lens: VecDeque::with_capacity(n),
             seen: 0,
         }
     }
@@ -38,31 +43,32 @@ impl OwnedWindow {
     fn push(&mut self, item: &str, emit: &mut impl FnMut(&[&str], &str)) {
         self.seen += 1;
         if self.n == 1 {
-            // Single tokens need no memory: the common case allocates nothing.
             emit(&[item], self.separator);
             return;
         }
-        if self.items.len() == self.n {
-            self.items.pop_front();
+        if self.lens.len() == self.n {
+            // n >= 2 here, so a separator follows the oldest token.
+            let oldest = self.lens.pop_front().unwrap_or(0);
+            self.joined.drain(..oldest + self.separator.len());
         }
-        self.items.push_back(String::from(item));
+        if !self.lens.is_empty() {
+            self.joined.push_str(self.separator);
+        }
+        self.joined.push_str(item);
+        self.lens.push_back(item.len());
         if self.seen >= self.n {
-            self.emit_all(emit);
+            emit(&[&self.joined], "");
         }
-    }
-
-    fn emit_all(&self, emit: &mut impl FnMut(&[&str], &str)) {
-        let parts: Vec<&str> = self.items.iter().map(String::as_str).collect();
-        emit(&parts, self.separator);
     }
 
     /// Ends the sequence: one shorter than `n` becomes one feature, as in one shot.
     fn flush(&mut self, emit: &mut impl FnMut(&[&str], &str)) {
         if self.seen > 0 && self.seen < self.n {
-            self.emit_all(emit);
+            emit(&[&self.joined], "");
         }
         self.seen = 0;
-        self.items.clear();
+        self.joined.clear();
+        self.lens.clear();
     }
 }
 

@@ -107,7 +107,8 @@ impl Nearest {
         }
     }
 
-    #[inline]
+    // Called once per match, not per candidate: one out-of-line copy keeps the wasm smaller.
+    #[inline(never)]
     fn offer(&mut self, id: u64, distance: u32) {
         // Equal to the bound is the bound itself found again by another table.
         if self.bound.is_some_and(|b| (distance, id) >= b) {

@@ -115,7 +115,26 @@ fn check_queries(index: &Index, model: &BTreeMap<u64, u128>, rng: &mut Rng, widt
             accepted.sort_by_key(|m| (m.distance, m.id));
             accepted.dedup();
             assert_eq!(accepted, brute(model, q, kq));
+            check_limited(index, q, kq, rng);
         }
+    }
+}
+
+/// `query_limited` is `query_within` cut to the limit, for limits around every size that
+/// matters: none, one, a few, about the answer's length, and more than it.
+fn check_limited(index: &Index, q: u128, k: u32, rng: &mut Rng) {
+    let width = index.width();
+    let all = index.query_within(fp(q, width), k).unwrap();
+    let n = all.len();
+    let mut limits = vec![0, 1, 2, n.saturating_sub(1), n, n + 1, usize::MAX];
+    limits.push(rng.below(n as u64 + 2) as usize);
+    for limit in limits {
+        assert_eq!(
+            index.query_limited(fp(q, width), k, limit).unwrap(),
+            all[..limit.min(n)],
+            "query {q:x} within {k}, limit {limit} (plan {:?})",
+            index.plan()
+        );
     }
 }
 
@@ -169,6 +188,50 @@ proptest! {
         prop_assert_eq!(loaded.len(), index.len());
         prop_assert_eq!(loaded.entries(), index.entries());
         check_queries(&loaded, &model, &mut rng, width);
+    }
+
+    /// Many copies of a few fingerprints: long runs of equal distances and ids found by
+    /// several tables, where a bounded query must cut and deduplicate correctly.
+    #[test]
+    fn query_limited_is_query_within_cut_to_the_limit(
+        seed: u64,
+        wide in any::<bool>(),
+        k in 0u32..=6,
+        n in 0usize..2000,
+        distinct in 1usize..6,
+        extra_blocks in proptest::option::of(1u32..=3),
+        bulk in any::<bool>(),
+        limit in 0usize..300,
+        kq_less in 0u32..=2,
+    ) {
+        let width = if wide { 128 } else { 64 };
+        let mut rng = Rng(seed);
+        let centres: Vec<u128> = (0..distinct).map(|_| rng.wide() & mask(width)).collect();
+        let mut index = build(width, k, extra_blocks.map(|e| k + e));
+        let mut model = BTreeMap::new();
+        for i in 0..n {
+            let c = centres[rng.below(distinct as u64) as usize];
+            let flips = rng.below(u64::from(k) + 2) as u32;
+            let v = if rng.below(3) == 0 { rng.perturb(c, flips, width) } else { c };
+            // Ids in a scrambled order, so table order is not id order.
+            let id = (i as u64).wrapping_mul(0x9e37_79b9) % 1_000_003;
+            model.insert(id, v);
+            if !bulk {
+                index.insert(id, fp(v, width)).unwrap();
+            }
+        }
+        if bulk {
+            index.insert_many(model.iter().map(|(&id, &v)| (id, fp(v, width)))).unwrap();
+        }
+        for &c in &centres {
+            let flips = rng.below(2) as u32;
+            let q = rng.perturb(c, flips, width);
+            let kq = k.saturating_sub(kq_less);
+            let want: Vec<Match> = brute(&model, q, kq).into_iter().take(limit).collect();
+            prop_assert_eq!(index.query_limited(fp(q, width), kq, limit).unwrap(), want);
+            check_limited(&index, q, kq, &mut rng);
+            check_limited(&index, q, (k + 3).min(width), &mut rng);
+        }
     }
 
     #[test]
@@ -401,6 +464,15 @@ fn bad_arguments() {
     assert!(matches!(
         index.query_within(fp(1, 64), 65),
         Err(Error::InvalidK { .. })
+    ));
+    // A limit of 0 still checks its arguments.
+    assert!(matches!(
+        index.query_limited(fp(1, 64), 65, 0),
+        Err(Error::InvalidK { .. })
+    ));
+    assert!(matches!(
+        index.query_limited(fp(1, 128), 3, 0),
+        Err(Error::WidthMismatch(128, 64))
     ));
     assert!(index
         .insert_many([(1, fp(1, 64)), (2, fp(1, 128))])

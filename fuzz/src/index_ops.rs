@@ -1,7 +1,7 @@
 //! Random operation sequences on the index against a brute-force model (a `BTreeMap` from id
-//! to fingerprint): insert, insert_many, remove, get, query, query_within, explain_query,
-//! pairs, clusters, compact, clear and a to_bytes/from_bytes round trip. Every answer must
-//! equal the model's.
+//! to fingerprint): insert, insert_many, remove, get, query, query_within, query_limited,
+//! explain_query, pairs, clusters, compact, clear and a to_bytes/from_bytes round trip. Every
+//! answer must equal the model's.
 //!
 //! Fingerprints are drawn near a few random centres (a few bits flipped), so queries and pairs
 //! find things; bulk operations make enough entries to build segments (the insert buffer
@@ -306,6 +306,12 @@ pub fn run(setup: &Setup, ops: &[Op]) {
                     },
                 };
                 assert_eq!(got, brute_query(&model, q.value(), kk), "query {op:?}");
+                // A limited query is the same answer cut short (limits derived from it, so the
+                // input format stays as it is).
+                for limit in [0, 1, got.len() / 2, got.len().saturating_sub(1), got.len() + 1] {
+                    let cut = index.query_limited(q, kk, limit).expect("k was accepted above");
+                    assert_eq!(cut, got[..limit.min(got.len())], "query_limited {limit} {op:?}");
+                }
             }
             Op::ExplainQuery(fp, k) => {
                 let q = world.fp(fp);

@@ -83,6 +83,57 @@ fn sort_matches(out: &mut Vec<Match>) {
     out.dedup_by_key(|m| m.id);
 }
 
+/// The first `limit` matches by (distance, id) of a stream that may repeat an id (once per
+/// table that holds it), in memory `O(limit)`: matches collect until there are twice `limit`
+/// (plus a little, so tiny limits do not sort every few matches), then are sorted, deduplicated
+/// and cut back to `limit`. Once `limit` distinct matches are held, the largest of them is a
+/// bound: anything not below it cannot be in the answer and is dropped without being stored.
+/// Each cut sorts `O(limit)` matches and drops at least `limit`, so the time is
+/// `O(m log limit)` for `m` matches found. (Not generic: one copy in the wasm.)
+struct Nearest {
+    limit: usize,
+    cut_at: usize,
+    held: Vec<Match>,
+    bound: Option<(u32, u64)>,
+}
+
+impl Nearest {
+    fn new(limit: usize) -> Nearest {
+        Nearest {
+            limit,
+            cut_at: limit.saturating_mul(2).max(limit.saturating_add(64)),
+            held: Vec::new(),
+            bound: None,
+        }
+    }
+
+    // Called once per match, not per candidate: one out-of-line copy keeps the wasm smaller.
+    #[inline(never)]
+    fn offer(&mut self, id: u64, distance: u32) {
+        // Equal to the bound is the bound itself found again by another table.
+        if self.bound.is_some_and(|b| (distance, id) >= b) {
+            return;
+        }
+        self.held.push(Match { id, distance });
+        if self.held.len() >= self.cut_at {
+            self.cut();
+        }
+    }
+
+    fn cut(&mut self) {
+        sort_matches(&mut self.held);
+        self.held.truncate(self.limit);
+        if self.held.len() == self.limit {
+            self.bound = self.held.last().map(|m| (m.distance, m.id));
+        }
+    }
+
+    fn finish(mut self) -> Vec<Match> {
+        self.cut();
+        self.held
+    }
+}
+
 fn sort_pairs(out: &mut [Pair]) {
     out.sort_unstable_by_key(|p| (p.distance, p.a, p.b));
 }
@@ -343,9 +394,13 @@ impl<B: Bits> Engine<B> {
         }
     }
 
-    fn query(&self, q: B, k: u32) -> Vec<Match> {
-        let mut out = Vec::new();
-        let mut found = |id, distance| out.push(Match { id, distance });
+    /// The first `limit` matches within `k` by (distance, id); `usize::MAX` for all of them.
+    fn query(&self, q: B, k: u32, limit: usize) -> Vec<Match> {
+        if limit == 0 {
+            return Vec::new();
+        }
+        let mut nearest = Nearest::new(limit);
+        let mut found = |id, distance| nearest.offer(id, distance);
         for s in &self.segments {
             if k <= self.k {
                 s.query(q, k, &mut found);
@@ -360,8 +415,7 @@ impl<B: Bits> Engine<B> {
                 found(id, d);
             }
         }
-        sort_matches(&mut out);
-        out
+        nearest.finish()
     }
 
     /// Calls `found(a, b, distance)` once for each pair of stored fingerprints within `k`, in
@@ -752,7 +806,40 @@ impl Index {
     pub fn query_within(&self, fp: Fingerprint, k: u32) -> Result<Vec<Match>, Error> {
         let v = self.check(&fp)?;
         check_k(self.width(), k)?;
-        Ok(engine!(&self.inner, e => e.query(Bits::from_u128(v), k)))
+        Ok(engine!(&self.inner, e => e.query(Bits::from_u128(v), k, usize::MAX)))
+    }
+
+    /// The first `limit` of [`Index::query_within`]'s answer (the nearest, ties by id), without
+    /// collecting the whole answer: memory is `O(limit)` however many stored fingerprints are
+    /// within `k`, so a query against thousands of copies of one text stays cheap when the
+    /// caller only wants a page of them. The candidates the tables find are still all checked.
+    /// A `limit` of 0 returns nothing (after checking `fp` and `k`); a `limit` above the number
+    /// of matches returns them all.
+    ///
+    /// ```
+    /// use simprint::{Fingerprint, Index, Match};
+    /// let mut index = Index::new(64, 3)?;
+    /// let fp = |v| Fingerprint::new(v, 64);
+    /// for id in 0..1000 {
+    ///     index.insert(id, fp(0b1)?)?; // a thousand copies, 1 bit from the query
+    /// }
+    /// index.insert(5000, fp(0)?)?;
+    /// let first = index.query_limited(fp(0)?, 3, 3)?;
+    /// let m = |id, distance| Match { id, distance };
+    /// assert_eq!(first, [m(5000, 0), m(0, 1), m(1, 1)]);
+    /// assert_eq!(first, index.query_within(fp(0)?, 3)?[..3]);
+    /// assert!(index.query_limited(fp(0)?, 3, 0)?.is_empty());
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn query_limited(
+        &self,
+        fp: Fingerprint,
+        k: u32,
+        limit: usize,
+    ) -> Result<Vec<Match>, Error> {
+        let v = self.check(&fp)?;
+        check_k(self.width(), k)?;
+        Ok(engine!(&self.inner, e => e.query(Bits::from_u128(v), k, limit)))
     }
 
     /// Every fingerprint a query within `k` examines, in the order it examines them, with the

@@ -249,6 +249,27 @@ fn read_k(value: &Option<JsValue>, default: u32, width: u32) -> Result<u32, JsEr
     }
 }
 
+/// A query's `limit`: undefined or null for no limit, else a whole number from 0 to 2^53 − 1
+/// (safe integers, as ids). A limit above what wasm's `usize` holds cannot be below the
+/// index's size, so it means no limit.
+fn read_limit(value: &Option<JsValue>) -> Result<usize, JsError> {
+    let Some(v) = value.as_ref().filter(|v| !v.is_undefined() && !v.is_null()) else {
+        return Ok(usize::MAX);
+    };
+    let x = v
+        .as_f64()
+        .ok_or_else(|| JsError::new(&format!("limit must be a number, got {}", type_name(v))))?;
+    if x.fract() == 0.0 && (0.0..=MAX_SAFE_ID).contains(&x) {
+        // `as` saturates: on wasm32 a limit above 2^32 - 1 becomes usize::MAX, no limit.
+        Ok(x as usize)
+    } else {
+        Err(JsError::new(&format!(
+            "limit must be a whole number from 0 to 2^53 - 1, got {}",
+            js_number(x)
+        )))
+    }
+}
+
 /// An exact near-duplicate index: every stored fingerprint within Hamming distance `k` of a
 /// query, with permuted tables planned for its size.
 ///
@@ -423,15 +444,20 @@ impl Index {
     }
 
     /// Every stored fingerprint within `k` (default: the index's k; any k up to the width,
-    /// scanning above the index's) of `fingerprint`, sorted by distance, then id.
+    /// scanning above the index's) of `fingerprint`, sorted by distance, then id; with
+    /// `limit` (a whole number, 0 to 2^53 - 1), only the first `limit` of them, in memory
+    /// proportional to `limit` however many match. Give `k` as undefined or null to keep
+    /// the index's k with a limit: `query(fp, undefined, 100)`.
     #[wasm_bindgen(unchecked_return_type = "IndexMatch[]")]
     pub fn query(
         &self,
         #[wasm_bindgen(unchecked_param_type = "bigint")] fingerprint: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "number")] k: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "number | null")] k: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "number")] limit: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
         let (fp, k) = self.query_args(&fingerprint, &k)?;
-        let found = self.inner.query_within(fp, k).map_err(err)?;
+        let limit = read_limit(&limit)?;
+        let found = self.inner.query_limited(fp, k, limit).map_err(err)?;
         let out: Vec<JsMatch> = found
             .iter()
             .map(|m| JsMatch {

@@ -61,7 +61,13 @@ for (const width of [64, 128]) {
     for (let i = 0; i < 60; i++) {
       const q = values[i * 37] ^ (1n << BigInt(i % width));
       for (const k of [undefined, 0, 2, 3, 6]) {
-        assert.deepEqual(index.query(q, k), brute(model, q, k ?? 3), `query ${i} k ${k}`);
+        const all = brute(model, q, k ?? 3);
+        assert.deepEqual(index.query(q, k), all, `query ${i} k ${k}`);
+        // A limit gives the first `limit` of the same answer.
+        for (const limit of [0, 1, 2, all.length - 1, all.length, all.length + 1, 2 ** 53 - 1]) {
+          if (limit < 0) continue;
+          assert.deepEqual(index.query(q, k, limit), all.slice(0, limit), `query ${i} k ${k} limit ${limit}`);
+        }
       }
     }
     // Pairs equal the brute-force pairs.
@@ -113,6 +119,32 @@ test('insert, replace, get, has, remove, clear and the same fingerprint under ma
   assert.deepEqual(index.query(0xf1n, 64).length, 2, 'k above the index k scans');
   index.clear();
   assert.equal(index.size, 0);
+  index.free();
+});
+
+test('a limited query over thousands of copies: the nearest first, ties by id', () => {
+  const index = new sp.Index({ k: 3 });
+  const n = 5000;
+  // Ids in a scrambled order, so storage order is not id order; batch and one-at-a-time.
+  const ids = Float64Array.from({ length: n }, (_, i) => (i * 7919) % n);
+  index.insertMany(ids.subarray(0, n / 2), new BigUint64Array(n / 2).fill(0b1n));
+  for (const id of ids.subarray(n / 2)) index.insert(id, 0b1n);
+  index.insert(n + 1, 0b11n); // distance 2 from the query
+  index.insert(n + 2, 0n); // distance 0
+  const all = index.query(0n);
+  assert.equal(all.length, n + 2);
+  const first = index.query(0n, undefined, 100);
+  assert.equal(first.length, 100);
+  assert.deepEqual(first[0], { id: n + 2, distance: 0 });
+  assert.deepEqual(first.slice(1).map((m) => m.id), Array.from({ length: 99 }, (_, i) => i));
+  assert.ok(first.slice(1).every((m) => m.distance === 1));
+  assert.deepEqual(first, all.slice(0, 100));
+  assert.deepEqual(index.query(0n, null, 100), first, 'null k is the index k');
+  assert.deepEqual(index.query(0n, 0, 100), [{ id: n + 2, distance: 0 }], 'fewer matches than the limit');
+  assert.deepEqual(index.query(0n, 10, n + 2), index.query(0n, 10), 'k above the index k scans, limited too');
+  assert.deepEqual(index.query(0n, 3, 0), []);
+  assert.deepEqual(index.query(0n, undefined, undefined), all);
+  assert.deepEqual(index.query(0n, undefined, null), all, 'null limit is no limit');
   index.free();
 });
 
@@ -186,6 +218,15 @@ const bad = [
   ['fingerprint too wide', () => index.insert(1, 1n << 64n), /value needs 65 bits but the width is 64/],
   ['query k above width', () => index.query(1n, 65), /k must be between 0 and the width/],
   ['query k fraction', () => index.query(1n, 2.5), /k must be a whole number, got 2.5/],
+  ['query limit negative', () => index.query(1n, 3, -1), /limit must be a whole number from 0 to 2\^53 - 1, got -1/],
+  ['query limit fraction', () => index.query(1n, 3, 1.5), /limit must be a whole number from 0 to 2\^53 - 1, got 1.5/],
+  ['query limit NaN', () => index.query(1n, 3, NaN), /limit must be a whole number from 0 to 2\^53 - 1, got NaN/],
+  ['query limit Infinity', () => index.query(1n, undefined, Infinity), /limit must be a whole number from 0 to 2\^53 - 1, got Infinity/],
+  ['query limit huge', () => index.query(1n, undefined, 2 ** 53), /limit must be a whole number from 0 to 2\^53 - 1, got 9007199254740992/],
+  ['query limit string', () => index.query(1n, 3, '10'), /limit must be a number, got string/],
+  ['query limit BigInt', () => index.query(1n, 3, 10n), /limit must be a number, got bigint/],
+  ['query limit with a bad k', () => index.query(1n, 65, 0), /k must be between 0 and the width/],
+  ['query limit with a bad fingerprint', () => index.query(1n << 64n, 3, 0), /value needs 65 bits/],
   ['mismatched lengths', () => index.insertMany([1, 2], BigUint64Array.from([1n])), /2 ids but 1 fingerprints/],
   ['ids not an array', () => index.insertMany('1,2', [1n, 2n]), /ids must be a Uint32Array, a Float64Array or an array of numbers, got string/],
   ['bad id in a Float64Array', () => index.insertMany(Float64Array.from([1, NaN]), [1n, 2n]), /got NaN/],

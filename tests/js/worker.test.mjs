@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import sp from './load.mjs';
 import { DocumentParser } from '../../examples/worker/src/body.js';
-import { compareIds, shardOf } from '../../examples/worker/src/shards.js';
+import { compareIds, MAX_DUPLICATES, mergeDuplicates, shardOf } from '../../examples/worker/src/shards.js';
 import { FLUSH_UNITS, TextSink } from '../../examples/worker/src/sink.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -311,7 +311,9 @@ test('insert; near-duplicate, exact duplicate found; unrelated not found', async
   assert.equal(near.body.fingerprint, hex(B), 'the fingerprint equals the package under Node');
   const d = sp.hamming(sp.fingerprint(A), sp.fingerprint(B));
   assert.ok(d > 0);
-  assert.deepEqual(near.body, { id: 'debian-edited', fingerprint: hex(B), duplicates: [{ id: 'debian', distance: d }], stored: true });
+  assert.deepEqual(near.body, {
+    id: 'debian-edited', fingerprint: hex(B), duplicates: [{ id: 'debian', distance: d }], truncated: false, stored: true,
+  });
   expected.set('debian-edited', B);
 
   const exact = await call('POST', '/documents', { id: 'debian-copy', text: A });
@@ -722,6 +724,71 @@ test('SHARDS = 4: documents spread by id, checks fan out to every shard and merg
     await sharded.dispose();
   }
 });
+
+test('merging shard answers: nearest first, ties by storage order then shard, truncated when any were left out (Node)', () => {
+  const m = (id, distance, num) => ({ id, distance, num });
+  const answers = [
+    { duplicates: [m('a', 0, 5), m('b', 2, 0)], truncated: false },
+    { duplicates: [m('c', 0, 5), m('d', 0, 1), m('e', 1, 0)], truncated: false },
+    { duplicates: [], truncated: false },
+  ];
+  assert.deepEqual(mergeDuplicates(answers, 10), {
+    duplicates: [{ id: 'd', distance: 0 }, { id: 'a', distance: 0 }, { id: 'c', distance: 0 }, { id: 'e', distance: 1 }, { id: 'b', distance: 2 }],
+    truncated: false,
+  });
+  assert.deepEqual(mergeDuplicates(answers, 2), { duplicates: [{ id: 'd', distance: 0 }, { id: 'a', distance: 0 }], truncated: true });
+  assert.equal(mergeDuplicates([answers[0], { duplicates: [], truncated: true }], 10).truncated, true,
+    'a shard that left some out makes the merge truncated');
+  assert.deepEqual(mergeDuplicates([], 10), { duplicates: [], truncated: false });
+});
+
+for (const shards of [1, 4]) {
+  test(`SHARDS = ${shards}: 300 copies of one text; a check returns the nearest ${MAX_DUPLICATES}, in storage order, truncated`, async () => {
+    const copies = start({ persist: join(tmp, `copies-${shards}`), vars: { SHARDS: shards } });
+    try {
+      const s = client(await copies.ready);
+      const d = sp.hamming(sp.fingerprint(A), sp.fingerprint(B));
+      // Stored first but farther away: the exact copies come before it however many there are.
+      assert.equal((await s('POST', '/documents', { id: 'near', text: B })).status, 201);
+      // Stored one at a time in a scrambled order, so storage order is not id order.
+      const ids = Array.from({ length: 300 }, (_, i) => `copy-${String((i * 7) % 300).padStart(3, '0')}`);
+      for (const [i, id] of ids.entries()) {
+        const res = await s('POST', '/documents', { id, text: A });
+        assert.equal(res.status, 201);
+        // The i copies before it and "near" (within K).
+        assert.equal(res.body.duplicates.length, Math.min(i + 1, MAX_DUPLICATES));
+        assert.equal(res.body.truncated, i + 1 > MAX_DUPLICATES, `post ${i}`);
+      }
+      // Each shard numbers its ids in the order they arrived there; ties go by that number, then shard.
+      const rank = new Map();
+      const perShard = new Array(shards).fill(0);
+      for (const id of ['near', ...ids]) rank.set(id, { num: perShard[shardOf(id, shards)]++, shard: shardOf(id, shards) });
+      const order = [...ids].sort((x, y) => rank.get(x).num - rank.get(y).num || rank.get(x).shard - rank.get(y).shard);
+      const want = order.slice(0, MAX_DUPLICATES).map((id) => ({ id, distance: 0 }));
+      if (shards === 1) assert.deepEqual(want.map((m) => m.id), ids.slice(0, MAX_DUPLICATES), 'one shard: the first stored');
+
+      const check = await s('POST', '/check', { text: A });
+      assert.equal(check.status, 200);
+      assert.deepEqual(check.body, { id: null, fingerprint: hex(A), duplicates: want, truncated: true, stored: false });
+      assert.deepEqual((await s('POST', '/check', { text: A })).body, check.body, 'the same answer again');
+      // Its own id is left out and the next one takes its place.
+      const own = await s('POST', '/check', { id: order[0], text: A });
+      assert.deepEqual(own.body.duplicates, order.slice(1, MAX_DUPLICATES + 1).map((id) => ({ id, distance: 0 })));
+      assert.equal(own.body.truncated, true);
+      // Nearer first: from B, the near-duplicate stored as "near" (distance 0) leads the copies (distance d).
+      const fromB = await s('POST', '/check', { text: B });
+      assert.deepEqual(fromB.body.duplicates.slice(0, 3), [{ id: 'near', distance: 0 }, ...want.slice(0, 2).map((m) => ({ ...m, distance: d }))]);
+      assert.equal(fromB.body.duplicates.length, MAX_DUPLICATES);
+      // With the copies deleted down to fewer than the cap, nothing is left out.
+      for (const id of order.slice(0, 250)) assert.equal((await s('DELETE', `/documents/${id}`)).status, 200);
+      const rest = await s('POST', '/check', { text: A });
+      assert.deepEqual(rest.body.duplicates, [...order.slice(250).map((id) => ({ id, distance: 0 })), { id: 'near', distance: d }]);
+      assert.equal(rest.body.truncated, false);
+    } finally {
+      await copies.dispose();
+    }
+  });
+}
 
 test('the bundle wrangler would upload runs in workerd; its size', async (t) => {
   const out = join(tmp, 'bundle');

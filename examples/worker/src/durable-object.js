@@ -3,11 +3,8 @@
 // starts. Every method below runs without awaiting, so the runtime runs them one at a time
 // and each write commits before its answer leaves the object.
 import { DurableObject } from 'cloudflare:workers';
-import { byDistanceThenId } from './shards.js';
+import { MAX_DUPLICATES } from './shards.js';
 import { Index, fromHex, schemeOf, settings } from './simprint.js';
-
-/** At most this many duplicates are returned, the nearest first. */
-export const MAX_DUPLICATES = 100;
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS documents (
@@ -68,24 +65,32 @@ export class SimprintIndex extends DurableObject {
     }
   }
 
+  /**
+   * The stored documents within k of `fp` but `exceptId`, at most MAX_DUPLICATES: the nearest,
+   * ties by `num` (the order ids were first stored in), and whether there were more. The index
+   * keeps only that many however many match (thousands of copies of one text cost a page, not
+   * thousands); `num` goes back to the Worker for the merge across shards.
+   */
   duplicatesOf(fp, exceptId) {
-    return this.index
-      .query(fp)
-      .map(({ id, distance }) => ({ id: this.idOf.get(id), distance }))
-      .filter((m) => m.id !== exceptId)
-      .sort(byDistanceThenId)
-      .slice(0, MAX_DUPLICATES);
+    const except = this.numOf.get(exceptId);
+    // Two past the cap: one in case `exceptId` is among them, one to tell whether there are more.
+    const found = this.index.query(fp, undefined, MAX_DUPLICATES + 2).filter((m) => m.id !== except);
+    return {
+      duplicates: found.slice(0, MAX_DUPLICATES).map(({ id, distance }) => ({ id: this.idOf.get(id), distance, num: id })),
+      truncated: found.length > MAX_DUPLICATES,
+    };
   }
 
   /**
-   * The stored documents within k of `hex` (except `id` itself); with `store`, then stores
-   * (or replaces) `id`'s fingerprint: written to SQLite before the answer leaves the object.
+   * The stored documents within k of `hex` (except `id` itself; see duplicatesOf); with
+   * `store`, then stores (or replaces) `id`'s fingerprint: written to SQLite before the answer
+   * leaves the object.
    */
   add({ id, hex, textLength, scheme, store }) {
     this.checkScheme(scheme);
     const fp = fromHex(hex, this.width);
-    const duplicates = this.duplicatesOf(fp, id);
-    if (!store) return { duplicates, stored: false, created: false };
+    const { duplicates, truncated } = this.duplicatesOf(fp, id);
+    if (!store) return { duplicates, truncated, stored: false, created: false };
     const now = Date.now();
     const existing = this.numOf.get(id);
     const num = existing ?? this.nextNum;
@@ -111,7 +116,7 @@ export class SimprintIndex extends DurableObject {
       this.idOf.set(num, id);
       this.nextNum = num + 1;
     }
-    return { duplicates, stored: true, created: existing === undefined };
+    return { duplicates, truncated, stored: true, created: existing === undefined };
   }
 
   /** The stored document `id`, or null. */

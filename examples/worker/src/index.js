@@ -2,7 +2,7 @@
 // simprint indexes. The Worker parses and fingerprints request bodies (stateless, scales out);
 // the objects (durable-object.js) store fingerprints and answer "what is within k of this?".
 //
-//   POST   /documents            {id, text} -> {id, fingerprint, duplicates: [{id, distance}], stored}
+//   POST   /documents            {id, text} -> {id, fingerprint, duplicates: [{id, distance}], truncated, stored}
 //   POST   /documents?dryRun=1   the same answer, nothing stored
 //   POST   /check                {text, id?} -> the same answer, nothing stored (id: left out of the answer)
 //   GET    /documents/:id        -> {id, fingerprint, textLength, createdAt, updatedAt}
@@ -10,8 +10,8 @@
 //   GET    /documents?after=&limit=  -> {ids, next}: every stored id, ascending, paged
 //   GET    /stats                -> sizes, memory and settings
 import { HttpError, parseDocumentBody } from './body.js';
-import { MAX_DUPLICATES, SimprintIndex } from './durable-object.js';
-import { byDistanceThenId, compareIds, shardName, shardOf } from './shards.js';
+import { SimprintIndex } from './durable-object.js';
+import { compareIds, MAX_DUPLICATES, mergeDuplicates, shardName, shardOf } from './shards.js';
 import { schemeOf, settings, textSink, toHex } from './simprint.js';
 
 export { SimprintIndex };
@@ -82,7 +82,8 @@ function flag(url, name) {
 
 // ---- shards ----
 // SHARDS = 1: one object holds everything. SHARDS = N: a document lives in the object
-// hash(id) mod N; a duplicate check asks all N objects at once and merges by distance.
+// hash(id) mod N; a duplicate check asks all N objects at once and merges by distance (each
+// object answers at most MAX_DUPLICATES, so a merge is N pages, however many match).
 // The object names carry N, so changing SHARDS starts from new, empty objects instead of
 // looking for documents in the wrong ones (moving data between shard counts is a migration).
 
@@ -121,9 +122,9 @@ async function addDocument(request, env, { store, idRequired }) {
     answers = await Promise.all(
       allShards(env).map((i) => shard(env, i).add({ ...call, store: store && i === home })));
   }
-  const duplicates = answers.flatMap((a) => a.duplicates).sort(byDistanceThenId).slice(0, MAX_DUPLICATES);
+  const { duplicates, truncated } = mergeDuplicates(answers, MAX_DUPLICATES);
   const created = answers.some((a) => a.created);
-  const body = { id: id ?? null, fingerprint: hex, duplicates, stored: store };
+  const body = { id: id ?? null, fingerprint: hex, duplicates, truncated, stored: store };
   return json(body, created ? 201 : 200);
 }
 

@@ -3,6 +3,9 @@
 
 const encoder = new TextEncoder();
 
+/** At most this many duplicates are returned, the nearest first (see nearestFirst). */
+export const MAX_DUPLICATES = 100;
+
 /**
  * The shard (0 .. n-1) holding document `id`: FNV-1a (32-bit) of the id's UTF-8, mod n.
  * Stable across deployments and runtimes, so it must never change for a given SHARDS.
@@ -29,5 +32,22 @@ export function compareIds(a, b) {
   return a.length < b.length ? -1 : 1;
 }
 
-/** Duplicates nearest first, ties by id: the same order whether from one shard or merged. */
-export const byDistanceThenId = (p, q) => p.distance - q.distance || compareIds(p.id, q.id);
+/**
+ * Duplicates nearest first; ties by `num` (each shard numbers its ids in the order they were
+ * first stored), then by shard. Within one shard that is the order its index answers in, so
+ * the nearest MAX_DUPLICATES of every shard hold the nearest MAX_DUPLICATES of all of them.
+ * (Ties by the client's id would need every equally near match of a shard, however many.)
+ */
+export const nearestFirst = (p, q) => p.distance - q.distance || p.num - q.num || p.shard - q.shard;
+
+/**
+ * The shards' answers (`answers[i]` from shard i: `{duplicates: [{id, distance, num}], truncated}`)
+ * merged: the first `max` by nearestFirst as `{id, distance}`, and whether any were left out.
+ */
+export function mergeDuplicates(answers, max) {
+  const all = answers.flatMap((a, shard) => a.duplicates.map((d) => ({ ...d, shard }))).sort(nearestFirst);
+  return {
+    duplicates: all.slice(0, max).map(({ id, distance }) => ({ id, distance })),
+    truncated: all.length > max || answers.some((a) => a.truncated),
+  };
+}

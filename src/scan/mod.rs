@@ -1,7 +1,8 @@
 //! Linear scans: one fingerprint against many, the small-`n` path and the index's reference.
 //!
-//! The loops themselves are kernels behind one internal API ([`portable`]); they give exactly
-//! the distances of `(a ^ b).count_ones()`.
+//! The loops themselves are kernels behind one internal API: [`portable`] everywhere, and
+//! explicit WebAssembly SIMD128 code (`simd128`) when the wasm is built with `+simd128`.
+//! Both give exactly the distances of `(a ^ b).count_ones()`.
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -115,7 +116,7 @@ fn sort_hits(mut hits: Vec<Hit>) -> Vec<Hit> {
 }
 
 /// [`scan64`] through the portable kernel whatever the target, so tests can compare it with
-/// other kernels. Not part of the API.
+/// the SIMD128 one inside WebAssembly. Not part of the API.
 ///
 /// ```
 /// assert_eq!(simprint::scan::scan64_portable(0, &[1, 3], 1), simprint::scan64(0, &[1, 3], 1));

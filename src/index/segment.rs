@@ -19,7 +19,7 @@ pub(crate) trait Bits: Copy + Eq + Ord + core::fmt::Debug + 'static {
     fn distance(self, other: Self) -> u32;
     /// Calls `found(i, distance)` for each `i` (ascending) with `fps[i]` within `k` of `q`:
     /// the scan kernel, so buckets and scans are checked a chunk at a time.
-    fn within(q: Self, fps: &[Self], k: u32, found: &mut impl FnMut(usize, u32));
+    fn within(q: Self, fps: &[Self], k: u32, found: &mut dyn FnMut(usize, u32));
     /// The bucket of `self` in a table of this key shape (the key's top bits).
     fn bucket(self, shape: &KeyShape) -> usize;
 }
@@ -39,7 +39,7 @@ impl Bits for u64 {
         (self ^ other).count_ones()
     }
     #[inline]
-    fn within(q: u64, fps: &[u64], k: u32, found: &mut impl FnMut(usize, u32)) {
+    fn within(q: u64, fps: &[u64], k: u32, found: &mut dyn FnMut(usize, u32)) {
         crate::scan::within64(q, fps, k, found);
     }
     #[inline]
@@ -69,7 +69,7 @@ impl Bits for u128 {
         (self ^ other).count_ones()
     }
     #[inline]
-    fn within(q: u128, fps: &[u128], k: u32, found: &mut impl FnMut(usize, u32)) {
+    fn within(q: u128, fps: &[u128], k: u32, found: &mut dyn FnMut(usize, u32)) {
         crate::scan::within128(q, fps, k, found);
     }
     #[inline]

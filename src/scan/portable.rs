@@ -22,7 +22,7 @@ fn at_most<const K: u32>(x: u64) -> bool {
 
 /// Calls `found(i, distance)` for every `i` (ascending) with `(fps[i] ^ q).count_ones() <= k`.
 #[inline]
-pub(crate) fn within64(q: u64, fps: &[u64], k: u32, found: &mut impl FnMut(usize, u32)) {
+pub(crate) fn within64(q: u64, fps: &[u64], k: u32, found: &mut dyn FnMut(usize, u32)) {
     // Clearing bits up to k = 6, a popcount above: measured on baseline x86-64, clearing does
     // 2.4e9/s at k = 3, 1.4e9/s at 6 and 1.0e9/s at 8, the vectorized popcount 1.2e9/s.
     match k {
@@ -48,7 +48,7 @@ fn chunked64(
     q: u64,
     fps: &[u64],
     k: u32,
-    found: &mut impl FnMut(usize, u32),
+    found: &mut dyn FnMut(usize, u32),
     within: impl Fn(u64) -> bool,
 ) {
     let mut chunks = fps.chunks_exact(CHUNK);
@@ -65,7 +65,7 @@ fn chunked64(
 }
 
 #[inline(always)]
-fn exact64(q: u64, fps: &[u64], k: u32, base: usize, found: &mut impl FnMut(usize, u32)) {
+fn exact64(q: u64, fps: &[u64], k: u32, base: usize, found: &mut dyn FnMut(usize, u32)) {
     for (i, &fp) in fps.iter().enumerate() {
         let d = (fp ^ q).count_ones();
         if d <= k {
@@ -76,7 +76,7 @@ fn exact64(q: u64, fps: &[u64], k: u32, base: usize, found: &mut impl FnMut(usiz
 
 /// [`within64`] for 128-bit fingerprints.
 #[inline]
-pub(crate) fn within128(q: u128, fps: &[u128], k: u32, found: &mut impl FnMut(usize, u32)) {
+pub(crate) fn within128(q: u128, fps: &[u128], k: u32, found: &mut dyn FnMut(usize, u32)) {
     let mut chunks = fps.chunks_exact(CHUNK);
     let mut base = 0;
     for chunk in &mut chunks {
@@ -92,7 +92,7 @@ pub(crate) fn within128(q: u128, fps: &[u128], k: u32, found: &mut impl FnMut(us
 }
 
 #[inline(always)]
-fn exact128(q: u128, fps: &[u128], k: u32, base: usize, found: &mut impl FnMut(usize, u32)) {
+fn exact128(q: u128, fps: &[u128], k: u32, base: usize, found: &mut dyn FnMut(usize, u32)) {
     for (i, &fp) in fps.iter().enumerate() {
         let d = (fp ^ q).count_ones();
         if d <= k {

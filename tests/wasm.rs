@@ -75,3 +75,60 @@ fn streaming_in_wasm() {
         assert_eq!(s.finish(), fp.fingerprint(&text), "chunks of {step}");
     }
 }
+
+/// Fingerprints at every distance from `q` (each flips a pseudo-random `0..=width` bits).
+fn near(q: u128, width: u32, n: usize, seed: u64) -> Vec<u128> {
+    let mut x = seed | 1;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    (0..n)
+        .map(|_| {
+            let flips = next() % (u64::from(width) + 1);
+            (0..flips).fold(q, |v, _| v ^ 1 << (next() % u64::from(width)))
+        })
+        .collect()
+}
+
+fn reference(distances: impl Iterator<Item = u32>, k: u32) -> Vec<simprint::Hit> {
+    let mut hits: Vec<simprint::Hit> = distances
+        .enumerate()
+        .map(|(index, distance)| simprint::Hit { index, distance })
+        .filter(|h| h.distance <= k)
+        .collect();
+    hits.sort_by_key(|h| (h.distance, h.index));
+    hits
+}
+
+// The wasm is built with SIMD128, so scan64 runs the SIMD kernel here: both it and the portable
+// kernel must give exactly the reference's hits (scan128 and distances64 are portable anyway).
+#[wasm_bindgen_test]
+fn simd_and_portable_scans_match_the_reference() {
+    use simprint::scan::scan64_portable;
+    let q64 = 0x0123_4567_89ab_cdef_u64;
+    let q128 = (u128::from(q64) << 64) | 0xfedc_ba98_7654_3210;
+    for n in (0..=40).chain([255, 256, 257, 1000]) {
+        let fps64: Vec<u64> = near(u128::from(q64), 64, n, n as u64 + 11)
+            .iter()
+            .map(|&v| v as u64)
+            .collect();
+        let fps128 = near(q128, 128, n, n as u64 + 7);
+        for k in (0..=10).chain([31, 63, 64, 65, 100, 127, 128, 129, u32::MAX]) {
+            let expected = reference(fps64.iter().map(|&v| (q64 ^ v).count_ones()), k);
+            assert_eq!(simprint::scan64(q64, &fps64, k), expected, "n {n} k {k}");
+            assert_eq!(scan64_portable(q64, &fps64, k), expected, "n {n} k {k}");
+            let expected = reference(fps128.iter().map(|&v| (q128 ^ v).count_ones()), k);
+            assert_eq!(simprint::scan128(q128, &fps128, k), expected, "n {n} k {k}");
+        }
+        let expected: Vec<u8> = fps64
+            .iter()
+            .map(|&v| (q64 ^ v).count_ones() as u8)
+            .collect();
+        let mut out = Vec::new();
+        simprint::distances64(q64, &fps64, &mut out);
+        assert_eq!(out, expected, "n {n}");
+    }
+}

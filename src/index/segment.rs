@@ -17,6 +17,9 @@ pub(crate) trait Bits: Copy + Eq + Ord + core::fmt::Debug + 'static {
     fn from_u128(v: u128) -> Self;
     fn to_u128(self) -> u128;
     fn distance(self, other: Self) -> u32;
+    /// Calls `found(i, distance)` for each `i` (ascending) with `fps[i]` within `k` of `q`:
+    /// the scan kernel, so buckets and scans are checked a chunk at a time.
+    fn within(q: Self, fps: &[Self], k: u32, found: &mut dyn FnMut(usize, u32));
     /// The bucket of `self` in a table of this key shape (the key's top bits).
     fn bucket(self, shape: &KeyShape) -> usize;
 }
@@ -34,6 +37,10 @@ impl Bits for u64 {
     #[inline]
     fn distance(self, other: u64) -> u32 {
         (self ^ other).count_ones()
+    }
+    #[inline]
+    fn within(q: u64, fps: &[u64], k: u32, found: &mut dyn FnMut(usize, u32)) {
+        crate::scan::within64(q, fps, k, found);
     }
     #[inline]
     fn bucket(self, shape: &KeyShape) -> usize {
@@ -60,6 +67,10 @@ impl Bits for u128 {
     #[inline]
     fn distance(self, other: u128) -> u32 {
         (self ^ other).count_ones()
+    }
+    #[inline]
+    fn within(q: u128, fps: &[u128], k: u32, found: &mut dyn FnMut(usize, u32)) {
+        crate::scan::within128(q, fps, k, found);
     }
     #[inline]
     fn bucket(self, shape: &KeyShape) -> usize {
@@ -263,26 +274,23 @@ impl<B: Bits> Segment<B> {
         }
         for table in &self.tables {
             let range = table.bucket(q);
-            for (i, &fp) in table.fps[range.clone()].iter().enumerate() {
-                let d = fp.distance(q);
-                if d <= k {
-                    let slot = table.slots[range.start + i] as usize;
-                    if !self.is_dead(slot) {
-                        found(self.ids[slot], d);
-                    }
+            let slots = &table.slots[range.clone()];
+            B::within(q, &table.fps[range], k, &mut |i, d| {
+                let slot = slots[i] as usize;
+                if !self.is_dead(slot) {
+                    found(self.ids[slot], d);
                 }
-            }
+            });
         }
     }
 
     /// Like [`Segment::query`] for any `k`, by checking every fingerprint (each id once).
     pub(crate) fn scan(&self, q: B, k: u32, found: &mut impl FnMut(u64, u32)) {
-        for (slot, &fp) in self.fps.iter().enumerate() {
-            let d = fp.distance(q);
-            if d <= k && !self.is_dead(slot) {
+        B::within(q, &self.fps, k, &mut |slot, d| {
+            if !self.is_dead(slot) {
                 found(self.ids[slot], d);
             }
-        }
+        });
     }
 
     /// Calls `found(id_a, id_b, distance)` once for each pair of live fingerprints of this

@@ -608,9 +608,35 @@ pub fn distances(
             type_name(&fingerprints)
         )));
     };
-    let mut out = Vec::new();
-    crate::distances64(q, &fps.to_vec(), &mut out);
-    Ok(Uint8Array::from(out.as_slice()))
+    let len = fps.length();
+    let out = Uint8Array::new_with_length(len);
+    let mut words = Vec::new();
+    let mut distances = Vec::new();
+    for_each_step(fps, &mut words, |start, words| {
+        crate::distances64(q, words, &mut distances);
+        out.subarray(start, start + words.len() as u32)
+            .copy_from(&distances);
+    });
+    Ok(out)
+}
+
+/// Fingerprints copied into wasm memory per step of a bulk call: 512 KB, so each copy is
+/// still in cache when it is scanned, and a large array needs no equally large allocation
+/// (wasm memory never shrinks).
+const STEP: u32 = 1 << 16;
+
+/// Copies `array` into `buf` [`STEP`] elements at a time, calling `scan(start, words)` on each.
+fn for_each_step(array: &BigUint64Array, buf: &mut Vec<u64>, mut scan: impl FnMut(u32, &[u64])) {
+    let len = array.length();
+    buf.resize(len.min(STEP) as usize, 0);
+    let mut start = 0;
+    while start < len {
+        let end = len.min(start + STEP);
+        let words = &mut buf[..(end - start) as usize];
+        array.subarray(start, end).copy_to(words);
+        scan(start, words);
+        start = end;
+    }
 }
 
 /// Every position of `fingerprints` (a BigUint64Array — two words per fingerprint above 64
@@ -633,14 +659,30 @@ pub fn scan(
     let hits = match fingerprints.dyn_ref::<BigUint64Array>() {
         // The common case copies the array once and scans it as it is.
         Some(a) if width <= 64 => {
-            let fps = a.to_vec();
-            if width < 64 {
-                if let Some(i) = fps.iter().position(|&v| v >> width != 0) {
-                    check_fits(u128::from(fps[i]), width)
-                        .map_err(|e| JsError::new(&format!("fingerprints[{i}]: {e}")))?;
+            let mut hits = Vec::new();
+            let mut too_wide = None;
+            for_each_step(a, &mut Vec::new(), |start, words| {
+                if too_wide.is_some() {
+                    return;
                 }
+                if width < 64 {
+                    if let Some(i) = words.iter().position(|&v| v >> width != 0) {
+                        too_wide = Some((start as usize + i, words[i]));
+                        return;
+                    }
+                }
+                crate::scan::within64(q as u64, words, k, &mut |i, distance| {
+                    hits.push(crate::Hit {
+                        index: start as usize + i,
+                        distance,
+                    })
+                });
+            });
+            if let Some((i, v)) = too_wide {
+                check_fits(u128::from(v), width)
+                    .map_err(|e| JsError::new(&format!("fingerprints[{i}]: {e}")))?;
             }
-            crate::scan64(q as u64, &fps, k)
+            crate::scan::sort_hits(hits)
         }
         _ => {
             let fps = read_fps(&fingerprints, width)?;

@@ -1,0 +1,122 @@
+//! The portable scan kernels: plain Rust that LLVM vectorizes with whatever the target has
+//! (SSE2 on baseline x86-64, which has no POPCNT instruction).
+//!
+//! The test "distance within `k`" runs over chunks of [`CHUNK`] fingerprints and only says
+//! whether the chunk holds a hit; the rare chunk that does is re-checked one by one with the
+//! exact distance. So the common chunk costs no branch per fingerprint, and the test itself
+//! can be cheaper than a popcount: for small `k`, clearing the lowest set bit `k` times leaves
+//! zero exactly when at most `k` bits were set.
+
+/// Fingerprints tested together before one branch.
+pub(crate) const CHUNK: usize = 16;
+
+/// True iff `x` has at most `K` bits set: `K` times `x &= x - 1`, then `x == 0`.
+#[inline(always)]
+fn at_most<const K: u32>(x: u64) -> bool {
+    let mut x = x;
+    for _ in 0..K {
+        x &= x.wrapping_sub(1);
+    }
+    x == 0
+}
+
+/// Calls `found(i, distance)` for every `i` (ascending) with `(fps[i] ^ q).count_ones() <= k`.
+#[inline]
+pub(crate) fn within64(q: u64, fps: &[u64], k: u32, found: &mut dyn FnMut(usize, u32)) {
+    // Clearing bits up to k = 6, a popcount above: measured on baseline x86-64, clearing does
+    // 2.4e9/s at k = 3, 1.4e9/s at 6 and 1.0e9/s at 8, the vectorized popcount 1.2e9/s.
+    match k {
+        0 => chunked64(q, fps, k, found, at_most::<0>),
+        1 => chunked64(q, fps, k, found, at_most::<1>),
+        2 => chunked64(q, fps, k, found, at_most::<2>),
+        3 => chunked64(q, fps, k, found, at_most::<3>),
+        4 => chunked64(q, fps, k, found, at_most::<4>),
+        5 => chunked64(q, fps, k, found, at_most::<5>),
+        6 => chunked64(q, fps, k, found, at_most::<6>),
+        _ if k < 64 => chunked64(q, fps, k, found, |x| x.count_ones() <= k),
+        // Everything is within 64 bits.
+        _ => {
+            for (i, &fp) in fps.iter().enumerate() {
+                found(i, (fp ^ q).count_ones());
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn chunked64(
+    q: u64,
+    fps: &[u64],
+    k: u32,
+    found: &mut dyn FnMut(usize, u32),
+    within: impl Fn(u64) -> bool,
+) {
+    let mut chunks = fps.chunks_exact(CHUNK);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        // `|` rather than `||`: no early exit, so the chunk is one vectorizable reduction.
+        let any = chunk.iter().fold(false, |any, &fp| any | within(fp ^ q));
+        if any {
+            exact64(q, chunk, k, base, found);
+        }
+        base += CHUNK;
+    }
+    exact64(q, chunks.remainder(), k, base, found);
+}
+
+#[inline(always)]
+fn exact64(q: u64, fps: &[u64], k: u32, base: usize, found: &mut dyn FnMut(usize, u32)) {
+    for (i, &fp) in fps.iter().enumerate() {
+        let d = (fp ^ q).count_ones();
+        if d <= k {
+            found(base + i, d);
+        }
+    }
+}
+
+/// [`within64`] for 128-bit fingerprints.
+#[inline]
+pub(crate) fn within128(q: u128, fps: &[u128], k: u32, found: &mut dyn FnMut(usize, u32)) {
+    let mut chunks = fps.chunks_exact(CHUNK);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        let any = chunk
+            .iter()
+            .fold(false, |any, &fp| any | ((fp ^ q).count_ones() <= k));
+        if any {
+            exact128(q, chunk, k, base, found);
+        }
+        base += CHUNK;
+    }
+    exact128(q, chunks.remainder(), k, base, found);
+}
+
+#[inline(always)]
+fn exact128(q: u128, fps: &[u128], k: u32, base: usize, found: &mut dyn FnMut(usize, u32)) {
+    for (i, &fp) in fps.iter().enumerate() {
+        let d = (fp ^ q).count_ones();
+        if d <= k {
+            found(base + i, d);
+        }
+    }
+}
+
+/// `out[i] = (fps[i] ^ q).count_ones()`; `out` is exactly as long as `fps`.
+#[inline]
+pub(crate) fn distances64(q: u64, fps: &[u64], out: &mut [u8]) {
+    debug_assert_eq!(fps.len(), out.len());
+    // Eight at a time into a small array: LLVM then packs eight distances per store instead
+    // of narrowing two at a time (1.5e9/s against 1.2e9/s on baseline x86-64).
+    let mut outs = out.chunks_exact_mut(8);
+    let mut chunks = fps.chunks_exact(8);
+    for (o, chunk) in (&mut outs).zip(&mut chunks) {
+        let mut d = [0u8; 8];
+        for (d, &fp) in d.iter_mut().zip(chunk) {
+            *d = (fp ^ q).count_ones() as u8;
+        }
+        o.copy_from_slice(&d);
+    }
+    for (o, &fp) in outs.into_remainder().iter_mut().zip(chunks.remainder()) {
+        *o = (fp ^ q).count_ones() as u8;
+    }
+}

@@ -138,15 +138,8 @@ mod tests {
     use super::*;
 
     fn reference64(q: u64, fps: &[u64], k: u32) -> Vec<Hit> {
-        let mut hits: Vec<Hit> = (0..fps.len())
-            .map(|index| Hit {
-                index,
-                distance: (q ^ fps[index]).count_ones(),
-            })
-            .filter(|h| h.distance <= k)
-            .collect();
-        hits.sort_by_key(|h| (h.distance, h.index));
-        hits
+        let wide: Vec<u128> = fps.iter().map(|&fp| u128::from(fp)).collect();
+        reference128(u128::from(q), &wide, k)
     }
 
     fn reference128(q: u128, fps: &[u128], k: u32) -> Vec<Hit> {

@@ -159,6 +159,15 @@ test('caller-supplied features', () => {
   // Features are taken as given: no case folding.
   assert.notEqual(sp.fingerprintFeatures([['Word', 1]]), sp.fingerprintFeatures([['word', 1]]));
   assert.equal(sp.fingerprintFeatures([['x', 1], ['x', 2]]), sp.fingerprintFeatures([['x', 3]]));
+  // Weights of 1 are counted as integers until another weight comes: the same as the float
+  // sums explainFeatures reports, and a bad weight after them is still an error.
+  const words = Array.from({ length: 300 }, (_, i) => `w${i % 37}`);
+  for (const tail of [[], [['late', 0.3]], [['neg', -1.5], ['w1', 1]]]) {
+    const features = [...words.map((w) => [w, 1]), ...tail];
+    assert.equal(sp.fingerprintFeatures(features), sp.explainFeatures(features).fingerprint);
+  }
+  assert.throws(() => sp.fingerprintFeatures([['a', 1], ['b', 1], ['c', NaN]]), /weight/);
+  assert.equal(sp.fingerprint('still works'), sp.fingerprint('still works'));
 });
 
 test('hex keeps leading zeros and parses back, at 64 and 128 bits', () => {

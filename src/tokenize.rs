@@ -212,11 +212,16 @@ impl Tokenizer {
 pub(crate) fn words_of<'t>(piece: &'t str, mut word: impl FnMut(&'t str)) {
     if piece.is_ascii() {
         crate::ascii_words::for_each_word(piece, word);
-    } else {
-        for w in piece.unicode_words() {
-            word(w);
-        }
+        return;
     }
+    split_apart(piece, |part| match part {
+        Part::Han(c) => word(c),
+        Part::Alone => {}
+        Part::Between(text) if text.is_ascii() => {
+            crate::ascii_words::for_each_word(text, &mut word)
+        }
+        Part::Between(text) => text.unicode_words().for_each(&mut word),
+    });
 }
 
 /// Whitespace state of the `chars` tokenizer, carried from piece to piece.
@@ -260,26 +265,59 @@ pub(crate) fn auto_of<'t>(piece: &'t str, mut token: impl FnMut(AutoToken<'t>)) 
         crate::ascii_words::for_each_word(piece, |w| token(AutoToken::Word(w)));
         return;
     }
-    // Han characters followed by nothing that could attach to them are each a word segment
-    // and a grapheme cluster of their own, with hard boundaries on both sides: they become
-    // tokens directly, and only the text between them goes through full segmentation.
-    let mut slow_from = 0;
+    split_apart(piece, |part| match part {
+        Part::Han(c) => token(AutoToken::Cjk(c)),
+        Part::Alone => token(AutoToken::EndOfRun),
+        Part::Between(text) => auto_of_segmented(text, &mut token),
+    });
+}
+
+/// A piece of text cut at the characters that stand alone in UAX #29 segmentation.
+enum Part<'t> {
+    /// A Han character that is its own word segment and grapheme cluster.
+    Han(&'t str),
+    /// A punctuation or symbol character ([`is_alone`]) that is its own word segment and no word.
+    Alone,
+    /// The text between such characters, to be segmented on its own.
+    Between(&'t str),
+}
+
+/// Cuts `piece` around characters with hard word boundaries on both sides: Han ideographs and
+/// the punctuation of [`is_alone`], when what follows them cannot attach to them
+/// ([`stands_apart`]). No segmentation rule looks across such a character (it is not one of
+/// the letters, digits or middle characters that rules WB6–WB13 look past, nor a regional
+/// indicator), so the text between them segments the same on its own. Common non-ASCII
+/// punctuation in English (curly quotes, dashes, arrows) then leaves the ASCII around it on
+/// the fast path, and only the rest goes through full segmentation.
+#[inline(always)]
+fn split_apart<'t>(piece: &'t str, mut part: impl FnMut(Part<'t>)) {
+    let mut between_from = 0;
     let mut chars = piece.char_indices().peekable();
     while let Some((at, c)) = chars.next() {
-        if is_han(c) && chars.peek().is_none_or(|&(_, next)| stands_apart(next)) {
-            if slow_from < at {
-                auto_of_segmented(&piece[slow_from..at], &mut token);
+        if c.is_ascii() {
+            continue;
+        }
+        let han = is_han(c);
+        if (han || is_alone(c)) && chars.peek().is_none_or(|&(_, next)| stands_apart(next)) {
+            if between_from < at {
+                part(Part::Between(&piece[between_from..at]));
             }
-            slow_from = at + c.len_utf8();
-            token(AutoToken::Cjk(&piece[at..slow_from]));
+            between_from = at + c.len_utf8();
+            part(if han {
+                Part::Han(&piece[at..between_from])
+            } else {
+                Part::Alone
+            });
         }
     }
-    if slow_from < piece.len() {
-        auto_of_segmented(&piece[slow_from..], &mut token);
+    if between_from < piece.len() {
+        part(Part::Between(&piece[between_from..]));
     }
 }
 
-/// [`auto_of`] by full UAX #29 word and grapheme segmentation.
+/// [`auto_of`] by full UAX #29 word and grapheme segmentation. Kept out of line: it is the
+/// rare path, and inlined it kept the per-character loop around it from inlining its callback.
+#[inline(never)]
 fn auto_of_segmented<'t>(text: &'t str, token: &mut impl FnMut(AutoToken<'t>)) {
     if text.is_ascii() {
         token(AutoToken::EndOfRun);
@@ -307,13 +345,31 @@ fn is_han(c: char) -> bool {
     matches!(c as u32, 0x4E00..=0x9FFF | 0x3400..=0x4DBF)
 }
 
+/// Non-ASCII punctuation and symbols that are Word_Break Other and not Extended_Pictographic,
+/// so no word rule joins them to a neighbour (their word segment is never a CJK one, so
+/// grapheme rules do not matter): Latin-1 punctuation and signs (not ª µ º, which are letters,
+/// · a middle letter, the soft hyphen, © ®, nor ¸, the superscript digits and fractions, which
+/// `unicode-segmentation` joins to letters or digits), × ÷,
+/// dashes and quotation marks (not ‘ ’ ․ ‧, which join words), bullets and ellipsis, per
+/// mille, primes, guillemets and ※, and the arrows ← ↑ → ↓. A test checks each one against
+/// `unicode-segmentation`.
+fn is_alone(c: char) -> bool {
+    matches!(c as u32,
+        0xA0..=0xA8 | 0xAB | 0xAC | 0xAF..=0xB1 | 0xB4 | 0xB6 | 0xBB | 0xBF
+        | 0xD7 | 0xF7
+        | 0x2010..=0x2017 | 0x201A..=0x2023 | 0x2025 | 0x2026 | 0x2030..=0x203B
+        | 0x2190..=0x2193)
+}
+
 /// Characters that never attach to the character before them, in words (not Extend, Format
-/// or ZWJ) or grapheme clusters (not Extend, ZWJ or SpacingMark): ASCII, Han, CJK
-/// punctuation up to U+3029 (U+302A–U+302F are marks), general punctuation up to U+2027
-/// (U+2028 on are separators and format characters), and full-width ASCII forms.
+/// or ZWJ) or grapheme clusters (not Extend, ZWJ or SpacingMark): ASCII, Han, the characters
+/// of [`is_alone`], CJK punctuation up to U+3029 (U+302A–U+302F are marks), general
+/// punctuation up to U+2027 (U+2028 on are separators and format characters), and
+/// full-width ASCII forms.
 fn stands_apart(c: char) -> bool {
     c.is_ascii()
         || is_han(c)
+        || is_alone(c)
         || matches!(c as u32, 0x3000..=0x3029 | 0x2010..=0x2027 | 0xFF01..=0xFF5E)
 }
 
@@ -623,6 +679,8 @@ mod tests {
                 '٣', '\u{a0}', '\u{2019}', '\u{ff0c}', 'ß', '。', '、', '\u{3099}', 'ｶ', '\u{ff9e}',
                 '\u{3000}', '\u{e01}', '\u{e33}', '\u{fe0f}', '\u{200b}', 'ー', '々', 'あ',
                 '\u{903}', '\u{600}', '\u{302a}', '“', '—', '…', '㐀', '\u{2028}', '\u{202a}', '\u{ff01}',
+                '«', '×', '→', '\u{a8}', '‘', '\u{2024}', '\u{2027}', '\u{2044}', 'ª', '·', '\u{ad}', '©',
+                '‼', '↔', '\u{1f1e6}', '\u{1f1e8}', 'א', '\u{5f4}', '\u{feff}',
             ]), 0..40),
             ascii_only in proptest::prelude::any::<bool>(),
             n in 1usize..4,
@@ -637,6 +695,35 @@ mod tests {
                 proptest::prop_assert_eq!(features_by(true, t, &text), features_by(false, t, &text), "{:?} {:?}", t, text);
             }
         }
+    }
+
+    /// Each character `is_alone` names is its own word segment, and no word, whatever stands around it (letters, digits, middle characters, marks, joiners,
+    /// format characters, regional indicators, Hebrew, emoji, CJK).
+    #[test]
+    fn alone_characters_stand_alone() {
+        let neighbours = [
+            "a", "1", "_", ".", "'", ":", ",", "\u{2019}", "\u{2044}", "\u{301}", "\u{200d}",
+            "\u{200b}", "\u{ad}", "\u{600}", "\u{1f1e6}", "א", "\"", "🙂", "中", "カ", " ", "",
+        ];
+        let mut checked = 0;
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32).filter(|&c| is_alone(c)) {
+            checked += 1;
+            let c = String::from(c);
+            for before in neighbours {
+                // Attaching marks and joiners after `c` are ruled out by `stands_apart`.
+                for after in neighbours.iter().filter(|a| a.chars().next().is_none_or(stands_apart)) {
+                    let text = alloc::format!("{before}{c}{after}");
+                    let start = before.len();
+                    let own = |mut bounds: Vec<(usize, &str)>| {
+                        bounds.retain(|&(at, _)| at >= start && at <= start + c.len());
+                        bounds.iter().any(|&(at, s)| at == start && s == c)
+                    };
+                    assert!(own(text.split_word_bound_indices().collect()), "{text:?}");
+                    assert!(text.unicode_words().all(|w| !w.contains(c.as_str())), "{text:?}");
+                }
+            }
+        }
+        assert_eq!(checked, 56);
     }
 
     #[test]

@@ -201,11 +201,42 @@ impl FeatureHasher {
     }
 
     /// The whole SipHash-1-3 output (64 bits for widths up to 64, else 128) before cutting.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn full_hash_joined(&self, parts: &[&str], separator: &str) -> u128 {
+        match parts {
+            [one] if self.width <= 64 => {
+                u128::from(Sip64::new_with_keys(self.k0, self.k1).hash(one.as_bytes()))
+            }
+            _ => self.full_hash_slow(parts, separator),
+        }
+    }
+
+    /// [`FeatureHasher::full_hash_joined`] of parts cut from `text`. A single part (a word, or
+    /// a CJK n-gram the tokenizer found in one slice: the common case) is hashed where it lies
+    /// in `text`, which lets the hash load its last bytes as one word; nothing else is inlined
+    /// into the tokenizer's loop.
+    #[inline(always)]
+    pub(crate) fn full_hash_in(&self, text: &str, parts: &[&str], separator: &str) -> u128 {
+        if let [one] = parts {
+            if let Some(start) = offset_in(text, one).filter(|_| self.width <= 64) {
+                return u128::from(crate::sip13::hash(
+                    self.k0,
+                    self.k1,
+                    text.as_bytes(),
+                    start,
+                    one.len(),
+                ));
+            }
+        }
+        self.full_hash_joined(parts, separator)
+    }
+
+    /// [`FeatureHasher::full_hash_joined`] for several parts or 128-bit hashes.
+    #[inline(never)]
+    fn full_hash_slow(&self, parts: &[&str], separator: &str) -> u128 {
         // One-shot hashing of one contiguous buffer skips the streaming hasher's tail
-        // bookkeeping: single words directly, short shingles and CJK n-grams after copying
-        // their parts to the stack. Same function, same value.
+        // bookkeeping: short shingles and CJK n-grams after copying their parts to the
+        // stack. Same function, same value.
         let mut buf = [0u8; 64];
         let bytes: Option<&[u8]> = match parts {
             [one] => Some(one.as_bytes()),
@@ -242,6 +273,13 @@ impl FeatureHasher {
             full >> (128 - self.width)
         }
     }
+}
+
+/// Where `part` starts in `text`, if it is a slice of it.
+#[inline(always)]
+pub(crate) fn offset_in(text: &str, part: &str) -> Option<usize> {
+    let start = (part.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
+    (start.checked_add(part.len())? <= text.len()).then_some(start)
 }
 
 /// `parts` joined by `separator` in `buf`, if they fit.

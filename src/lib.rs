@@ -46,6 +46,7 @@ pub mod index;
 pub mod normalize;
 pub mod pipeline;
 pub mod scan;
+mod sip13;
 pub mod stream;
 pub mod tokenize;
 

@@ -245,9 +245,17 @@ impl Fingerprinter {
     pub fn fingerprint(&self, text: &str) -> Fingerprint {
         let text = self.fold(text);
         let mut sink = self.sink();
-        self.options
-            .tokenizer
-            .for_each_feature(&text, |parts, sep| self.feed(&mut sink, parts, sep));
+        // One tokenizing loop per kind of sink, so the loop does not choose per feature.
+        let tokenizer = self.options.tokenizer;
+        let hasher = &self.hasher;
+        match &mut sink {
+            Sink::Unit(counter) => tokenizer.for_each_feature(&text, |parts, sep| {
+                counter.add(hasher.cut(hasher.full_hash_in(&text, parts, sep)))
+            }),
+            Sink::Distinct(d) => tokenizer.for_each_feature(&text, |parts, sep| {
+                d.add(hasher.full_hash_in(&text, parts, sep))
+            }),
+        }
         self.finish(sink)
     }
 
@@ -262,14 +270,16 @@ impl Fingerprinter {
         }
     }
 
-    /// Adds one feature (`parts` joined by `separator`) to `sink`.
+    /// Adds one feature (`parts`, cut from `text` if they are slices of it, joined by
+    /// `separator`) to `sink`.
     #[inline]
-    pub(crate) fn feed(&self, sink: &mut Sink, parts: &[&str], separator: &str) {
+    pub(crate) fn feed(&self, sink: &mut Sink, text: &str, parts: &[&str], separator: &str) {
+        let full = self.hasher.full_hash_in(text, parts, separator);
         match sink {
-            Sink::Unit(counter) => counter.add(self.hasher.hash_joined(parts, separator)),
+            Sink::Unit(counter) => counter.add(self.hasher.cut(full)),
             // By full 64/128-bit hash, not the cut one, so that at small widths two different
             // features with equal cut hashes both count.
-            Sink::Distinct(d) => d.add(self.hasher.full_hash_joined(parts, separator)),
+            Sink::Distinct(d) => d.add(full),
         }
     }
 
@@ -298,7 +308,7 @@ impl Fingerprinter {
     fn distinct(&self, text: &str) -> Distinct {
         let mut distinct = self.new_distinct();
         self.options.tokenizer.for_each_feature(text, |parts, sep| {
-            distinct.add(self.hasher.full_hash_joined(parts, sep));
+            distinct.add(self.hasher.full_hash_in(text, parts, sep));
         });
         distinct
     }

@@ -229,7 +229,8 @@ impl Stream {
             mut chars,
             ..
         } = self;
-        let mut emit = |parts: &[&str], sep: &str| fingerprinter.feed(&mut sink, parts, sep);
+        // What is left are the windows' own copies of the last tokens: no text to find them in.
+        let mut emit = |parts: &[&str], sep: &str| fingerprinter.feed(&mut sink, "", parts, sep);
         match fingerprinter.options().tokenizer {
             Tokenizer::Auto { .. } => {
                 run.flush(&mut emit);
@@ -249,7 +250,7 @@ impl Stream {
         let fingerprinter = &self.fingerprinter;
         let folded = fingerprinter.fold(text);
         let sink = &mut self.sink;
-        let mut emit = |parts: &[&str], sep: &str| fingerprinter.feed(sink, parts, sep);
+        let mut emit = |parts: &[&str], sep: &str| fingerprinter.feed(sink, &folded, parts, sep);
         let (words, run, chars, chars_state) = (
             &mut self.words,
             &mut self.run,

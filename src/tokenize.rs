@@ -142,6 +142,13 @@ impl Tokenizer {
                 let mut words = Window::new(word_n, " ", text);
                 let mut run = Window::new(char_n, "", text);
                 for piece in pieces(text) {
+                    if word_n == 1 && piece.is_ascii() {
+                        // The default, and most pieces of most text: no CJK run goes on past
+                        // the whitespace before an ASCII piece, and single words need no window.
+                        run.flush(&mut emit);
+                        crate::ascii_words::for_each_word(piece, |w| emit(&[w], " "));
+                        continue;
+                    }
                     auto_of(piece, |token| match token {
                         AutoToken::Word(w) => words.push(w, &mut emit),
                         AutoToken::Cjk(g) => run.push(g, &mut emit),

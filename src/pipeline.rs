@@ -245,17 +245,9 @@ impl Fingerprinter {
     pub fn fingerprint(&self, text: &str) -> Fingerprint {
         let text = self.fold(text);
         let mut sink = self.sink();
-        // One tokenizing loop per kind of sink, so the loop does not choose per feature.
-        let tokenizer = self.options.tokenizer;
-        let hasher = &self.hasher;
-        match &mut sink {
-            Sink::Unit(counter) => tokenizer.for_each_feature(&text, |parts, sep| {
-                counter.add(hasher.cut(hasher.full_hash_in(&text, parts, sep)))
-            }),
-            Sink::Distinct(d) => tokenizer.for_each_feature(&text, |parts, sep| {
-                d.add(hasher.full_hash_in(&text, parts, sep))
-            }),
-        }
+        self.options
+            .tokenizer
+            .for_each_feature(&text, |parts, sep| self.feed(&mut sink, &text, parts, sep));
         self.finish(sink)
     }
 
@@ -272,7 +264,7 @@ impl Fingerprinter {
 
     /// Adds one feature (`parts`, cut from `text` if they are slices of it, joined by
     /// `separator`) to `sink`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn feed(&self, sink: &mut Sink, text: &str, parts: &[&str], separator: &str) {
         let full = self.hasher.full_hash_in(text, parts, separator);
         match sink {

@@ -474,20 +474,13 @@ impl Fingerprinter {
         }
         // One look at the non-ASCII characters only (ASCII has no width variants, and only
         // A–Z change in lowercase) tells which folds have anything to do.
-        let seen = NonAscii::of(text);
+        let seen = NonAscii::of(text, width);
         let mut out = Cow::Borrowed(text);
         if width && seen.width_variant {
             out = Cow::Owned(crate::normalize::fold_width(text));
         }
         if case {
-            // Width folding may have made new capitals (Ａ → A) or characters that lowercase
-            // differently: look again only in that rare case.
-            let lowers = if width && seen.width_variant {
-                NonAscii::of(&out).lowercase_changes
-            } else {
-                seen.lowercase_changes
-            };
-            if lowers {
+            if seen.lowercase_changes {
                 out = Cow::Owned(lowercase(&out));
             } else if out.bytes().any(|b| b.is_ascii_uppercase()) {
                 // Only A–Z change: one copy lowered in bulk.
@@ -510,21 +503,38 @@ struct NonAscii {
 }
 
 impl NonAscii {
-    fn of(text: &str) -> NonAscii {
+    /// What `text` holds, for folding widths first if `width`: width variants then only count
+    /// as such, since what they fold to is ASCII or has no case (a test checks every one).
+    fn of(text: &str, width: bool) -> NonAscii {
         let mut seen = NonAscii::default();
         let mut at = 0;
         let bytes = text.as_bytes();
         while at < bytes.len() {
             at += crate::ascii_words::first_non_ascii(&bytes[at..]);
+            let Some(&lead) = bytes.get(at) else {
+                break;
+            };
+            // U+3000–U+9FFF (CJK punctuation, kana, ideographs: lead bytes E3–E9) have no
+            // case, and only U+3000 among them is a width variant: no decoding needed.
+            if (0xE3..=0xE9).contains(&lead) {
+                if bytes[at..].starts_with("\u{3000}".as_bytes()) {
+                    seen.width_variant = true;
+                }
+                at += 3;
+                continue;
+            }
             let Some(c) = text[at..].chars().next() else {
                 break;
             };
             at += c.len_utf8();
-            if !lowercase_unchanged(c) {
-                seen.lowercase_changes = true;
-            }
             if crate::normalize::is_width_variant(c) {
                 seen.width_variant = true;
+                if width {
+                    continue;
+                }
+            }
+            if !lowercase_unchanged(c) {
+                seen.lowercase_changes = true;
             }
         }
         seen
@@ -778,7 +788,7 @@ mod tests {
         fn fold_equals_width_fold_then_to_lowercase(
             chars in proptest::collection::vec(proptest::sample::select(alloc::vec![
                 'a', 'Z', ' ', '.', 'Σ', 'σ', 'Ａ', 'ｚ', 'ｶ', 'ﾞ', '\u{3000}', 'İ', 'K', '“',
-                '中', 'É', 'ß', '\u{FFE5}', '1',
+                '中', 'É', 'ß', '\u{FFE5}', '1', '\u{3001}', 'ぁ', '\u{9fff}', '\u{a640}', 'Ｚ',
             ]), 0..24),
             width in proptest::bool::ANY,
             case_fold in proptest::bool::ANY,
@@ -846,6 +856,25 @@ mod tests {
                 "{c:?}"
             );
         }
+    }
+
+    /// `NonAscii::of` does not look at the case of width variants when widths are folded
+    /// first: what each one folds to is ASCII or has no lowercase.
+    #[test]
+    fn width_variants_fold_to_ascii_or_caseless_text() {
+        let variants = (0..=0x10FFFFu32)
+            .filter_map(char::from_u32)
+            .filter(|&c| crate::normalize::is_width_variant(c));
+        let mut checked = 0;
+        for c in variants {
+            checked += 1;
+            let folded = crate::normalize::fold_width(&String::from(c));
+            assert!(
+                folded.chars().all(|d| d.is_ascii() || lowercase_unchanged(d)),
+                "{c:?} folds to {folded:?}"
+            );
+        }
+        assert_eq!(checked, 1 + 0xFFEE - 0xFF01 + 1);
     }
 
     #[test]

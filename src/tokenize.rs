@@ -521,6 +521,8 @@ struct Window<'t> {
     buf: Vec<&'t str>,
     /// Items pushed since the last flush.
     seen: usize,
+    /// Where the next item goes: `seen % n`.
+    next: usize,
     /// The text the items are cut from: n-grams of adjacent items are emitted as one slice
     /// of it, which hashes in one piece instead of being copied together first.
     base: &'t str,
@@ -533,6 +535,7 @@ impl<'t> Window<'t> {
             separator,
             buf: vec![""; 2 * n],
             seen: 0,
+            next: 0,
             base,
         }
     }
@@ -569,11 +572,13 @@ impl<'t> Window<'t> {
 
     #[inline(never)]
     fn push_ring(&mut self, item: &'t str, emit: &mut impl FnMut(&[&'t str], &'static str)) {
-        let slot = (self.seen - 1) % self.n;
+        let slot = self.next;
         self.buf[slot] = item;
         self.buf[slot + self.n] = item;
+        // Wrapped by hand: a `%` here was a division per CJK character.
+        self.next = if slot + 1 == self.n { 0 } else { slot + 1 };
         if self.seen >= self.n {
-            let start = self.seen % self.n;
+            let start = self.next;
             let items = &self.buf[start..start + self.n];
             match self.adjacent(items) {
                 Some(joined) => emit(&[joined], ""),
@@ -588,6 +593,7 @@ impl<'t> Window<'t> {
             emit(&self.buf[..self.seen], self.separator);
         }
         self.seen = 0;
+        self.next = 0;
     }
 }
 

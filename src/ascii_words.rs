@@ -133,6 +133,7 @@ pub(crate) fn first_non_ascii(bytes: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::string::String;
     use alloc::vec::Vec;
     use unicode_segmentation::UnicodeSegmentation;
 
@@ -164,6 +165,63 @@ mod tests {
         ] {
             let reference: Vec<&str> = text.unicode_words().collect();
             assert_eq!(fast(text), reference, "{text:?}");
+        }
+    }
+
+    /// Words and joins across the 8-byte words and 64-byte blocks the scanner reads, and at
+    /// the very end of the text: each pattern is placed so that it straddles every offset
+    /// around those boundaries, in texts that end there or go on.
+    #[test]
+    fn matches_unicode_words_across_blocks() {
+        let patterns = [
+            "ab", "a.b", "1,2", "a'b", "1.5", "a:b", "x_y", "__", "_", "a.", "1,", ".a", "a..b",
+            "a.b.c", "1;2;3", "_1", "a_", "a. b",
+        ];
+        for pattern in patterns {
+            for len in [7usize, 8, 9, 16, 63, 64, 65, 66, 127, 128, 129] {
+                for at in len.saturating_sub(pattern.len() + 2)..=len {
+                    for fill in [' ', '-', 'z', '_', '.'] {
+                        let mut text: String = core::iter::repeat_n(fill, at).collect();
+                        text.push_str(pattern);
+                        for rest in ["", " ", "q", "9 x"] {
+                            let mut text = text.clone();
+                            text.push_str(rest);
+                            let reference: Vec<&str> = text.unicode_words().collect();
+                            assert_eq!(fast(&text), reference, "{text:?}");
+                        }
+                    }
+                }
+            }
+        }
+        // One word filling whole blocks, ending exactly at a block's end or just after.
+        for len in [1, 8, 63, 64, 65, 128, 192, 200] {
+            let text: String = core::iter::repeat_n('w', len).collect();
+            assert_eq!(fast(&text), [text.as_str()]);
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 5000, ..Default::default() })]
+
+        /// `for_each_word` gives `unicode_words` on random ASCII long enough to cross several
+        /// 8-byte words and 64-byte blocks, mostly of the bytes whose classes matter, with
+        /// any ASCII byte mixed in.
+        #[test]
+        fn equals_unicode_words_on_random_ascii(
+            chars in proptest::collection::vec(
+                proptest::prop_oneof![
+                    4 => proptest::sample::select(alloc::vec![
+                        'a', 'b', 'Z', 'q', '0', '1', '9', '_', '\'', '.', ':', ',', ';', ' ',
+                        ' ', '\n', '-', '@', '`', '{', '[', '/', '\x7f', '\0',
+                    ]),
+                    1 => proptest::char::range('\0', '\x7f'),
+                ],
+                0..300,
+            ),
+        ) {
+            let text: String = chars.into_iter().collect();
+            let reference: Vec<&str> = text.unicode_words().collect();
+            proptest::prop_assert_eq!(fast(&text), reference, "{:?}", text);
         }
     }
 }

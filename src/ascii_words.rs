@@ -32,7 +32,7 @@ const fn classify(b: u8) -> Class {
     }
 }
 
-/// Every byte's class, looked up instead of matched: one load per byte in the hot loop.
+/// Every byte's class, looked up instead of matched where a run of word bytes ends.
 static CLASSES: [Class; 256] = {
     let mut table = [Class::Other; 256];
     let mut b = 0;
@@ -48,66 +48,119 @@ fn class(b: u8) -> Class {
     CLASSES[b as usize]
 }
 
-/// Letters, digits and `_`: the bytes a word is made of, one table load each in the hot loop.
-static WORDISH: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        table[b] = matches!(
-            classify(b as u8),
-            Class::Letter | Class::Digit | Class::Underscore
-        );
-        b += 1;
-    }
-    table
-};
-
-#[inline]
-fn wordish(b: u8) -> bool {
-    WORDISH[b as usize]
-}
-
 /// Calls `word` for each word of the ASCII text `text`, in order.
+///
+/// The text is read in blocks of 64 bytes, each turned into a mask with one bit per byte set
+/// for word bytes (letters, digits, `_`), eight bytes at a time (see [`wordish_bits`]). Where
+/// the mask changes from one bit to the next a run of word bytes starts or ends; those edges
+/// are visited with `trailing_zeros`, so the cost per byte is a few shifts and adds, and the
+/// rest is paid once per run. Byte classes are only looked at where a run ends.
 #[inline]
 pub(crate) fn for_each_word<'t>(text: &'t str, mut word: impl FnMut(&'t str)) {
     let bytes = text.as_bytes();
     let n = bytes.len();
-    let mut i = 0;
-    loop {
-        while i < n && !wordish(bytes[i]) {
-            i += 1;
-        }
-        if i == n {
-            return;
-        }
-        let start = i;
-        i += 1;
-        loop {
-            while i < n && wordish(bytes[i]) {
-                i += 1;
+    // Inside a run (or a word joined across a middle character), and where its word started.
+    let mut in_word = false;
+    let mut start = 0;
+    // 1 when the byte before the block is a word byte (or a middle character that joins).
+    let mut carry = 0u64;
+    // Up to and including `n`: a last, empty block when `n` is a multiple of 64 ends a run
+    // that reaches the end of the text, so words are emitted in one place only.
+    for base in (0..=n).step_by(64) {
+        let mask = match bytes[base..].first_chunk::<64>() {
+            Some(chunk) => block_mask(chunk),
+            None => {
+                // Zero padding is not wordish, so a run reaching the end of the text ends at
+                // `n`.
+                let mut padded = [0u8; 64];
+                padded[..n - base].copy_from_slice(&bytes[base..]);
+                block_mask(&padded)
             }
-            // A middle character joins only between two letters or two digits; the classes
-            // are looked at only here, at the (rare) end of a run of word bytes.
-            let joins = i + 1 < n
-                && matches!(
-                    (class(bytes[i - 1]), class(bytes[i]), class(bytes[i + 1])),
-                    (
-                        Class::Letter,
-                        Class::MidLetter | Class::MidNumLet,
-                        Class::Letter
-                    ) | (Class::Digit, Class::MidNum | Class::MidNumLet, Class::Digit)
-                );
-            if !joins {
-                break;
+        };
+        // A set bit where a byte differs from the one before it: runs start and end there.
+        let mut edges = mask ^ ((mask << 1) | carry);
+        carry = mask >> 63;
+        while edges != 0 {
+            let off = edges.trailing_zeros();
+            edges &= edges - 1;
+            let at = base + off as usize;
+            if !in_word {
+                in_word = true;
+                start = at;
+            } else if joins(bytes, at) {
+                // The byte after a joining middle character starts a run, which goes on this
+                // word: drop that edge, here or (at the block's last byte) in the next block.
+                if off == 63 {
+                    carry = 1;
+                } else {
+                    edges &= edges - 1;
+                }
+            } else {
+                in_word = false;
+                let w = &text[start..at];
+                // A word needs a letter or digit: `_` alone is not one. Middle characters
+                // only sit between letters or digits, so any byte but `_` means there is one.
+                if !w.starts_with('_') || w.bytes().any(|b| b != b'_') {
+                    word(w);
+                }
             }
-            i += 2;
-        }
-        // A word needs a letter or digit: `_` alone is not one. Middle characters only sit
-        // between letters or digits, so any byte but `_` means there is one.
-        if bytes[start] != b'_' || bytes[start..i].iter().any(|&b| b != b'_') {
-            word(&text[start..i]);
         }
     }
+}
+
+/// True if the byte at `at`, just after a run of word bytes, joins the run to the next one:
+/// a middle character between two letters or two digits (WB6/7, WB11/12).
+#[inline]
+fn joins(bytes: &[u8], at: usize) -> bool {
+    if at + 1 >= bytes.len() {
+        return false;
+    }
+    // Mostly a space or other punctuation: settled by this byte alone.
+    let mid = class(bytes[at]);
+    if !matches!(mid, Class::MidLetter | Class::MidNumLet | Class::MidNum) {
+        return false;
+    }
+    let (before, after) = (class(bytes[at - 1]), class(bytes[at + 1]));
+    match mid {
+        Class::MidLetter => before == Class::Letter && after == Class::Letter,
+        Class::MidNumLet => before == after && matches!(before, Class::Letter | Class::Digit),
+        _ => before == Class::Digit && after == Class::Digit,
+    }
+}
+
+/// One bit per byte of `chunk`, set for letters, digits and `_`.
+#[inline]
+fn block_mask(chunk: &[u8; 64]) -> u64 {
+    let (words, _) = chunk.as_chunks::<8>();
+    let mut mask = 0;
+    for (k, w) in words.iter().enumerate() {
+        mask |= wordish_bits(u64::from_le_bytes(*w)) << (8 * k);
+    }
+    mask
+}
+
+/// `b` in every byte of a `u64`.
+const fn splat(b: u8) -> u64 {
+    0x0101_0101_0101_0101 * b as u64
+}
+
+/// `x` as eight ASCII bytes (first byte lowest): bit `k` of the result is set if byte `k` is a
+/// letter, digit or `_`.
+#[inline]
+fn wordish_bits(x: u64) -> u64 {
+    // Byte-wise `b >= c` into each byte's high bit: b + (0x80 - c) stays below 0x100 as every
+    // byte is below 0x80, so no carry crosses into the next byte.
+    let at_least = |v: u64, c: u8| v + splat(0x80 - c);
+    let lower = x | splat(0x20);
+    // `b >= lo` and not `b > hi`: hi's test implies lo's, so xor keeps exactly the range.
+    let letter = at_least(lower, b'a') ^ at_least(lower, b'z' + 1);
+    let digit = at_least(x, b'0') ^ at_least(x, b'9' + 1);
+    // Zero bytes of x ^ '_' are the underscores: adding 0x7f sets the high bit of all others.
+    let underscore = !((x ^ splat(b'_')) + splat(0x7f));
+    let high = (letter | digit | underscore) & splat(0x80);
+    // Gather the eight high bits (bits 8k + 7) into the top byte (bit 56 + k): each product
+    // term lands on its own bit, so nothing carries, and the top byte holds just them.
+    high.wrapping_mul(0x0002_0408_1020_4081) >> 56
 }
 
 /// The position of the first byte of `bytes` that is not ASCII (`bytes.len()` if none),

@@ -52,8 +52,8 @@ fn class(b: u8) -> Class {
 ///
 /// The text is read in blocks of 64 bytes, each turned into a mask with one bit per byte set
 /// for word bytes (letters, digits, `_`), eight bytes at a time (see [`wordish_bits`]). Where
-/// the mask changes from one bit to the next a run of word bytes starts or ends; those edges
-/// are visited with `trailing_zeros`, so the cost per byte is a few shifts and adds, and the
+/// the mask changes from one bit to the next a run of word bytes starts or ends; starts and
+/// ends are visited with `trailing_zeros`, so the cost per byte is a few adds and xors, and the
 /// rest is paid once per run. Byte classes are only looked at where a run ends.
 #[inline]
 pub(crate) fn for_each_word<'t>(text: &'t str, mut word: impl FnMut(&'t str)) {
@@ -77,32 +77,43 @@ pub(crate) fn for_each_word<'t>(text: &'t str, mut word: impl FnMut(&'t str)) {
                 block_mask(&padded)
             }
         };
-        // A set bit where a byte differs from the one before it: runs start and end there.
-        let mut edges = mask ^ ((mask << 1) | carry);
+        // Runs start where a word byte follows another byte, and end where it is followed by
+        // one; starts and ends alternate.
+        let before = (mask << 1) | carry;
+        let mut starts = mask & !before;
+        let mut ends = before & !mask;
         carry = mask >> 63;
-        while edges != 0 {
-            let off = edges.trailing_zeros();
-            edges &= edges - 1;
-            let at = base + off as usize;
+        loop {
             if !in_word {
+                if starts == 0 {
+                    break;
+                }
                 in_word = true;
-                start = at;
-            } else if joins(bytes, at) {
+                start = base + starts.trailing_zeros() as usize;
+                starts &= starts - 1;
+            }
+            if ends == 0 {
+                break;
+            }
+            let off = ends.trailing_zeros();
+            ends &= ends - 1;
+            let at = base + off as usize;
+            if joins(bytes, at) {
                 // The byte after a joining middle character starts a run, which goes on this
-                // word: drop that edge, here or (at the block's last byte) in the next block.
+                // word: drop that start, here or (at the block's last byte) in the next block.
                 if off == 63 {
                     carry = 1;
                 } else {
-                    edges &= edges - 1;
+                    starts &= starts - 1;
                 }
-            } else {
-                in_word = false;
-                let w = &text[start..at];
-                // A word needs a letter or digit: `_` alone is not one. Middle characters
-                // only sit between letters or digits, so any byte but `_` means there is one.
-                if !w.starts_with('_') || w.bytes().any(|b| b != b'_') {
-                    word(w);
-                }
+                continue;
+            }
+            in_word = false;
+            let w = &text[start..at];
+            // A word needs a letter or digit: `_` alone is not one. Middle characters only
+            // sit between letters or digits, so any byte but `_` means there is one.
+            if !w.starts_with('_') || w.bytes().any(|b| b != b'_') {
+                word(w);
             }
         }
     }
@@ -112,15 +123,17 @@ pub(crate) fn for_each_word<'t>(text: &'t str, mut word: impl FnMut(&'t str)) {
 /// a middle character between two letters or two digits (WB6/7, WB11/12).
 #[inline]
 fn joins(bytes: &[u8], at: usize) -> bool {
-    if at + 1 >= bytes.len() {
+    // The middle characters as bits: most run ends (a space, other punctuation) are settled
+    // by this test of the byte alone.
+    const MIDDLE: u64 = (1 << b'\'') | (1 << b',') | (1 << b'.') | (1 << b':') | (1 << b';');
+    let mid = match bytes.get(at) {
+        Some(&b) if b < 64 && (MIDDLE >> b) & 1 != 0 => class(b),
+        _ => return false,
+    };
+    let (Some(&before), Some(&after)) = (bytes.get(at.wrapping_sub(1)), bytes.get(at + 1)) else {
         return false;
-    }
-    // Mostly a space or other punctuation: settled by this byte alone.
-    let mid = class(bytes[at]);
-    if !matches!(mid, Class::MidLetter | Class::MidNumLet | Class::MidNum) {
-        return false;
-    }
-    let (before, after) = (class(bytes[at - 1]), class(bytes[at + 1]));
+    };
+    let (before, after) = (class(before), class(after));
     match mid {
         Class::MidLetter => before == Class::Letter && after == Class::Letter,
         Class::MidNumLet => before == after && matches!(before, Class::Letter | Class::Digit),

@@ -67,16 +67,7 @@ pub(crate) fn for_each_word<'t>(text: &'t str, mut word: impl FnMut(&'t str)) {
     // Up to and including `n`: a last, empty block when `n` is a multiple of 64 ends a run
     // that reaches the end of the text, so words are emitted in one place only.
     for base in (0..=n).step_by(64) {
-        let mask = match bytes[base..].first_chunk::<64>() {
-            Some(chunk) => block_mask(chunk),
-            None => {
-                // Zero padding is not wordish, so a run reaching the end of the text ends at
-                // `n`.
-                let mut padded = [0u8; 64];
-                padded[..n - base].copy_from_slice(&bytes[base..]);
-                block_mask(&padded)
-            }
-        };
+        let mask = block_mask(&bytes[base..]);
         // Runs start where a word byte follows another byte, and end where it is followed by
         // one; starts and ends alternate.
         let before = (mask << 1) | carry;
@@ -141,9 +132,22 @@ fn joins(bytes: &[u8], at: usize) -> bool {
     }
 }
 
-/// One bit per byte of `chunk`, set for letters, digits and `_`.
-#[inline]
-fn block_mask(chunk: &[u8; 64]) -> u64 {
+/// One bit per byte of the first 64 bytes of `bytes`, set for letters, digits and `_`; past the
+/// end of `bytes`, bits are clear, so a run reaching the end of the text ends there.
+///
+/// Not inlined: the scanner is inlined at every caller (a dozen copies in the wasm build), and
+/// one call per 64 bytes costs little.
+#[inline(never)]
+fn block_mask(bytes: &[u8]) -> u64 {
+    let mut padded;
+    let chunk = match bytes.first_chunk::<64>() {
+        Some(chunk) => chunk,
+        None => {
+            padded = [0u8; 64];
+            padded[..bytes.len()].copy_from_slice(bytes);
+            &padded
+        }
+    };
     let (words, _) = chunk.as_chunks::<8>();
     let mut mask = 0;
     for (k, w) in words.iter().enumerate() {

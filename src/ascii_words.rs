@@ -139,16 +139,22 @@ fn joins(bytes: &[u8], at: usize) -> bool {
 /// one call per 64 bytes costs little.
 #[inline(never)]
 fn block_mask(bytes: &[u8]) -> u64 {
-    let mut padded;
-    let chunk = match bytes.first_chunk::<64>() {
-        Some(chunk) => chunk,
-        None => {
-            padded = [0u8; 64];
-            padded[..bytes.len()].copy_from_slice(bytes);
-            &padded
-        }
-    };
-    let (words, _) = chunk.as_chunks::<8>();
+    if let Some(block) = bytes.first_chunk::<64>() {
+        return words_mask(block.as_chunks::<8>().0);
+    }
+    // The text's last block, often all of a short piece of text: only its own bytes are read,
+    // the last few into a zero-padded word.
+    let (words, rest) = bytes.as_chunks::<8>();
+    let mut last = 0;
+    for (k, &b) in rest.iter().enumerate() {
+        last |= u64::from(b) << (8 * k);
+    }
+    words_mask(words) | (wordish_bits(last) << (8 * words.len()))
+}
+
+/// One bit per byte of `words` (at most eight), set for letters, digits and `_`.
+#[inline(always)]
+fn words_mask(words: &[[u8; 8]]) -> u64 {
     let mut mask = 0;
     for (k, w) in words.iter().enumerate() {
         mask |= wordish_bits(u64::from_le_bytes(*w)) << (8 * k);

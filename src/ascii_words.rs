@@ -59,6 +59,11 @@ fn class(b: u8) -> Class {
 pub(crate) fn for_each_word<'t>(text: &'t str, mut word: impl FnMut(&'t str)) {
     let bytes = text.as_bytes();
     let n = bytes.len();
+    // Between CJK characters, many pieces of ASCII are a lone space or punctuation mark: no
+    // word, and not worth a block.
+    if n == 1 && !bytes[0].is_ascii_alphanumeric() {
+        return;
+    }
     // Inside a run (or a word joined across a middle character), and where its word started.
     let mut in_word = false;
     let mut start = 0;

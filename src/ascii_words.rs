@@ -120,17 +120,22 @@ pub(crate) fn for_each_word<'t>(text: &'t str, mut word: impl FnMut(&'t str)) {
 #[inline]
 fn joins(bytes: &[u8], at: usize) -> bool {
     // The middle characters as bits: most run ends (a space, other punctuation) are settled
-    // by this test of the byte alone.
+    // by this test of the byte alone, and the rest is not inlined.
     const MIDDLE: u64 = (1 << b'\'') | (1 << b',') | (1 << b'.') | (1 << b':') | (1 << b';');
-    let mid = match bytes.get(at) {
-        Some(&b) if b < 64 && (MIDDLE >> b) & 1 != 0 => class(b),
-        _ => return false,
-    };
+    match bytes.get(at) {
+        Some(&b) if b < 64 && (MIDDLE >> b) & 1 != 0 => middle_joins(bytes, at),
+        _ => false,
+    }
+}
+
+/// [`joins`] for a middle character at `at`: are the bytes around it two letters or two digits?
+#[inline(never)]
+fn middle_joins(bytes: &[u8], at: usize) -> bool {
     let (Some(&before), Some(&after)) = (bytes.get(at.wrapping_sub(1)), bytes.get(at + 1)) else {
         return false;
     };
     let (before, after) = (class(before), class(after));
-    match mid {
+    match class(bytes[at]) {
         Class::MidLetter => before == Class::Letter && after == Class::Letter,
         Class::MidNumLet => before == after && matches!(before, Class::Letter | Class::Digit),
         _ => before == Class::Digit && after == Class::Digit,

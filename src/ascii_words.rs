@@ -32,7 +32,7 @@ const fn classify(b: u8) -> Class {
     }
 }
 
-/// Every byte's class, looked up instead of matched: one load per byte in the hot loop.
+/// Every byte's class, looked up instead of matched where a run of word bytes ends.
 static CLASSES: [Class; 256] = {
     let mut table = [Class::Other; 256];
     let mut b = 0;
@@ -48,66 +48,152 @@ fn class(b: u8) -> Class {
     CLASSES[b as usize]
 }
 
-/// Letters, digits and `_`: the bytes a word is made of, one table load each in the hot loop.
-static WORDISH: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        table[b] = matches!(
-            classify(b as u8),
-            Class::Letter | Class::Digit | Class::Underscore
-        );
-        b += 1;
-    }
-    table
-};
-
-#[inline]
-fn wordish(b: u8) -> bool {
-    WORDISH[b as usize]
-}
-
 /// Calls `word` for each word of the ASCII text `text`, in order.
+///
+/// The text is read in blocks of 64 bytes, each turned into a mask with one bit per byte set
+/// for word bytes (letters, digits, `_`), eight bytes at a time (see [`wordish_bits`]). Where
+/// the mask changes from one bit to the next a run of word bytes starts or ends; starts and
+/// ends are visited with `trailing_zeros`, so the cost per byte is a few adds and xors, and the
+/// rest is paid once per run. Byte classes are only looked at where a run ends.
 #[inline]
 pub(crate) fn for_each_word<'t>(text: &'t str, mut word: impl FnMut(&'t str)) {
     let bytes = text.as_bytes();
     let n = bytes.len();
-    let mut i = 0;
-    loop {
-        while i < n && !wordish(bytes[i]) {
-            i += 1;
-        }
-        if i == n {
-            return;
-        }
-        let start = i;
-        i += 1;
+    // Between CJK characters, many pieces of ASCII are a lone space or punctuation mark: no
+    // word, and not worth a block.
+    if n == 1 && !bytes[0].is_ascii_alphanumeric() {
+        return;
+    }
+    // Inside a run (or a word joined across a middle character), and where its word started.
+    let mut in_word = false;
+    let mut start = 0;
+    // 1 when the byte before the block is a word byte (or a middle character that joins).
+    let mut carry = 0u64;
+    // Up to and including `n`: a last, empty block when `n` is a multiple of 64 ends a run
+    // that reaches the end of the text, so words are emitted in one place only.
+    for base in (0..=n).step_by(64) {
+        let mask = block_mask(&bytes[base..]);
+        // Runs start where a word byte follows another byte, and end where it is followed by
+        // one; starts and ends alternate.
+        let before = (mask << 1) | carry;
+        let mut starts = mask & !before;
+        let mut ends = before & !mask;
+        carry = mask >> 63;
         loop {
-            while i < n && wordish(bytes[i]) {
-                i += 1;
+            if !in_word {
+                if starts == 0 {
+                    break;
+                }
+                in_word = true;
+                start = base + starts.trailing_zeros() as usize;
+                starts &= starts - 1;
             }
-            // A middle character joins only between two letters or two digits; the classes
-            // are looked at only here, at the (rare) end of a run of word bytes.
-            let joins = i + 1 < n
-                && matches!(
-                    (class(bytes[i - 1]), class(bytes[i]), class(bytes[i + 1])),
-                    (
-                        Class::Letter,
-                        Class::MidLetter | Class::MidNumLet,
-                        Class::Letter
-                    ) | (Class::Digit, Class::MidNum | Class::MidNumLet, Class::Digit)
-                );
-            if !joins {
+            if ends == 0 {
                 break;
             }
-            i += 2;
-        }
-        // A word needs a letter or digit: `_` alone is not one. Middle characters only sit
-        // between letters or digits, so any byte but `_` means there is one.
-        if bytes[start] != b'_' || bytes[start..i].iter().any(|&b| b != b'_') {
-            word(&text[start..i]);
+            let off = ends.trailing_zeros();
+            ends &= ends - 1;
+            let at = base + off as usize;
+            if joins(bytes, at) {
+                // The byte after a joining middle character starts a run, which goes on this
+                // word: drop that start, here or (at the block's last byte) in the next block.
+                if off == 63 {
+                    carry = 1;
+                } else {
+                    starts &= starts - 1;
+                }
+                continue;
+            }
+            in_word = false;
+            let w = &text[start..at];
+            // A word needs a letter or digit: `_` alone is not one. Middle characters only
+            // sit between letters or digits, so any byte but `_` means there is one.
+            if !w.starts_with('_') || w.bytes().any(|b| b != b'_') {
+                word(w);
+            }
         }
     }
+}
+
+/// True if the byte at `at`, just after a run of word bytes, joins the run to the next one:
+/// a middle character between two letters or two digits (WB6/7, WB11/12).
+#[inline]
+fn joins(bytes: &[u8], at: usize) -> bool {
+    // The middle characters as bits: most run ends (a space, other punctuation) are settled
+    // by this test of the byte alone, and the rest is not inlined.
+    const MIDDLE: u64 = (1 << b'\'') | (1 << b',') | (1 << b'.') | (1 << b':') | (1 << b';');
+    match bytes.get(at) {
+        Some(&b) if b < 64 && (MIDDLE >> b) & 1 != 0 => middle_joins(bytes, at),
+        _ => false,
+    }
+}
+
+/// [`joins`] for a middle character at `at`: are the bytes around it two letters or two digits?
+#[inline(never)]
+fn middle_joins(bytes: &[u8], at: usize) -> bool {
+    let (Some(&before), Some(&after)) = (bytes.get(at.wrapping_sub(1)), bytes.get(at + 1)) else {
+        return false;
+    };
+    let (before, after) = (class(before), class(after));
+    match class(bytes[at]) {
+        Class::MidLetter => before == Class::Letter && after == Class::Letter,
+        Class::MidNumLet => before == after && matches!(before, Class::Letter | Class::Digit),
+        _ => before == Class::Digit && after == Class::Digit,
+    }
+}
+
+/// One bit per byte of the first 64 bytes of `bytes`, set for letters, digits and `_`; past the
+/// end of `bytes`, bits are clear, so a run reaching the end of the text ends there.
+///
+/// Not inlined: the scanner is inlined at every caller (a dozen copies in the wasm build), and
+/// one call per 64 bytes costs little.
+#[inline(never)]
+fn block_mask(bytes: &[u8]) -> u64 {
+    if let Some(block) = bytes.first_chunk::<64>() {
+        return words_mask(block.as_chunks::<8>().0);
+    }
+    // The text's last block, often all of a short piece of text: only its own bytes are read,
+    // the last few into a zero-padded word.
+    let (words, rest) = bytes.as_chunks::<8>();
+    let mut last = 0;
+    for (k, &b) in rest.iter().enumerate() {
+        last |= u64::from(b) << (8 * k);
+    }
+    words_mask(words) | (wordish_bits(last) << (8 * words.len()))
+}
+
+/// One bit per byte of `words` (at most eight), set for letters, digits and `_`.
+#[inline(always)]
+fn words_mask(words: &[[u8; 8]]) -> u64 {
+    let mut mask = 0;
+    for (k, w) in words.iter().enumerate() {
+        mask |= wordish_bits(u64::from_le_bytes(*w)) << (8 * k);
+    }
+    mask
+}
+
+/// `b` in every byte of a `u64`.
+const fn splat(b: u8) -> u64 {
+    0x0101_0101_0101_0101 * b as u64
+}
+
+/// `x` as eight ASCII bytes (first byte lowest): bit `k` of the result is set if byte `k` is a
+/// letter, digit or `_`.
+#[inline]
+fn wordish_bits(x: u64) -> u64 {
+    // Byte-wise `b >= c` into each byte's high bit: b + (0x80 - c) stays below 0x100 as every
+    // byte is below 0x80, so no carry crosses into the next byte.
+    let at_least = |v: u64, c: u8| v + splat(0x80 - c);
+    let lower = x | splat(0x20);
+    // `b >= lo` and not `b > hi`: hi's test implies lo's, so xor keeps exactly the range.
+    let letter = at_least(lower, b'a') ^ at_least(lower, b'z' + 1);
+    let digit = at_least(x, b'0') ^ at_least(x, b'9' + 1);
+    // Zero bytes of x ^ '_' are the underscores: adding 0x7f sets the high bit of all others.
+    let underscore = !((x ^ splat(b'_')) + splat(0x7f));
+    let high = (letter | digit | underscore) & splat(0x80);
+    // Gather the eight high bits (bits 8k + 7) into the top byte (bit 56 + k): each product
+    // term lands on its own bit, so nothing carries, and the top byte holds just them.
+    high.wrapping_mul(0x0002_0408_1020_4081) >> 56
 }
 
 /// The position of the first byte of `bytes` that is not ASCII (`bytes.len()` if none),
@@ -133,6 +219,7 @@ pub(crate) fn first_non_ascii(bytes: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::string::String;
     use alloc::vec::Vec;
     use unicode_segmentation::UnicodeSegmentation;
 
@@ -164,6 +251,63 @@ mod tests {
         ] {
             let reference: Vec<&str> = text.unicode_words().collect();
             assert_eq!(fast(text), reference, "{text:?}");
+        }
+    }
+
+    /// Words and joins across the 8-byte words and 64-byte blocks the scanner reads, and at
+    /// the very end of the text: each pattern is placed so that it straddles every offset
+    /// around those boundaries, in texts that end there or go on.
+    #[test]
+    fn matches_unicode_words_across_blocks() {
+        let patterns = [
+            "ab", "a.b", "1,2", "a'b", "1.5", "a:b", "x_y", "__", "_", "a.", "1,", ".a", "a..b",
+            "a.b.c", "1;2;3", "_1", "a_", "a. b",
+        ];
+        for pattern in patterns {
+            for len in [7usize, 8, 9, 16, 63, 64, 65, 66, 127, 128, 129] {
+                for at in len.saturating_sub(pattern.len() + 2)..=len {
+                    for fill in [' ', '-', 'z', '_', '.'] {
+                        let mut text: String = core::iter::repeat_n(fill, at).collect();
+                        text.push_str(pattern);
+                        for rest in ["", " ", "q", "9 x"] {
+                            let mut text = text.clone();
+                            text.push_str(rest);
+                            let reference: Vec<&str> = text.unicode_words().collect();
+                            assert_eq!(fast(&text), reference, "{text:?}");
+                        }
+                    }
+                }
+            }
+        }
+        // One word filling whole blocks, ending exactly at a block's end or just after.
+        for len in [1, 8, 63, 64, 65, 128, 192, 200] {
+            let text: String = core::iter::repeat_n('w', len).collect();
+            assert_eq!(fast(&text), [text.as_str()]);
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 5000, ..Default::default() })]
+
+        /// `for_each_word` gives `unicode_words` on random ASCII long enough to cross several
+        /// 8-byte words and 64-byte blocks, mostly of the bytes whose classes matter, with
+        /// any ASCII byte mixed in.
+        #[test]
+        fn equals_unicode_words_on_random_ascii(
+            chars in proptest::collection::vec(
+                proptest::prop_oneof![
+                    4 => proptest::sample::select(alloc::vec![
+                        'a', 'b', 'Z', 'q', '0', '1', '9', '_', '\'', '.', ':', ',', ';', ' ',
+                        ' ', '\n', '-', '@', '`', '{', '[', '/', '\x7f', '\0',
+                    ]),
+                    1 => proptest::char::range('\0', '\x7f'),
+                ],
+                0..300,
+            ),
+        ) {
+            let text: String = chars.into_iter().collect();
+            let reference: Vec<&str> = text.unicode_words().collect();
+            proptest::prop_assert_eq!(fast(&text), reference, "{:?}", text);
         }
     }
 }

@@ -41,11 +41,12 @@ export function joinFeatures(features, n, stringsOnly) {
 }
 
 /**
- * A fresh Float64Array of `weights`: a Float64Array (copied through its internal slots, so a
- * subclass's getters are not called) or an array whose n elements are all numbers.
+ * A fresh Float64Array of `weights`: a Float64Array (from any realm; copied through its
+ * internal slots, so a subclass's getters are not called) or an array whose n elements are
+ * all numbers.
  */
 export function copyWeights(weights, n) {
-  if (ArrayBuffer.isView(weights) && weights instanceof Float64Array) {
+  if (ArrayBuffer.isView(weights) && Object.prototype.toString.call(weights) === "[object Float64Array]") {
     return new Float64Array(weights);
   }
   if (!Array.isArray(weights)) return undefined;

@@ -272,6 +272,19 @@ test('a list the one-crossing reading gives up on is read element by element, to
   }
 });
 
+test('weights from another realm (a vm context, an iframe) and from subclasses', async () => {
+  const { runInNewContext } = await import('node:vm');
+  const features = ['a', 'b', 'c'];
+  const want = sp.fingerprintFeatures(features.map((f, i) => [f, i + 0.5]));
+  assert.equal(sp.fingerprintFeatures(features, { weights: runInNewContext('new Float64Array([0.5, 1.5, 2.5])') }), want);
+  assert.equal(sp.fingerprintFeatures(features, { weights: runInNewContext('[0.5, 1.5, 2.5]') }), want);
+  assert.equal(sp.fingerprintFeatures(runInNewContext('["a", "b", "c"]'), { weights: [0.5, 1.5, 2.5] }), want);
+  class Weights extends Float64Array {
+    get length() { throw new Error('not called'); }
+  }
+  assert.equal(sp.fingerprintFeatures(features, { weights: Weights.from([0.5, 1.5, 2.5]) }), want);
+});
+
 test('a well-formed list is read once, in one crossing: one read per element', () => {
   const counted = (list) => {
     const counter = { reads: 0 };

@@ -13,7 +13,8 @@
 // Tokenization differs between the libraries, so each row says what it does. Two of the peers
 // take tokens from the caller; they get gaoya's split (ASCII whitespace and ASCII punctuation,
 // empty pieces dropped), the split of the fastest Rust peer, done here by one regular
-// expression. simprint gets the same tokens once more through `fingerprintFeatures`.
+// expression. simprint gets the same tokens twice more through `fingerprintFeatures`: as
+// [token, 1] pairs and as the string[] itself (the same fingerprint).
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
@@ -117,6 +118,14 @@ const cases = [
     width: 64,
     tokenization: "gaoya's split (JS regex) -> fingerprintFeatures([[w, 1], ...]); no fold",
     run: (t) => fingerprintFeatures(gaoyaSplit(t).map((w) => [w, 1])).toString(16),
+    bits: hexBits(64),
+  },
+  {
+    name: "simprint, gaoya's split, string[]",
+    peer: false,
+    width: 64,
+    tokenization: "gaoya's split (JS regex) -> fingerprintFeatures([w, ...]); no fold",
+    run: (t) => fingerprintFeatures(gaoyaSplit(t)).toString(16),
     bits: hexBits(64),
   },
   {

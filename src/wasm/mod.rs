@@ -9,6 +9,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+mod features;
 mod index;
 
 use js_sys::Array;
@@ -48,8 +49,19 @@ export interface Options {
   key?: string;
 }
 
-/** Options of caller-supplied features: only the width and key apply. */
-export interface FeatureOptions {
+/** Caller-supplied features: strings (weight 1 each, or as `weights` says), or
+ *  [feature, weight] pairs. */
+export type FeatureList = readonly string[] | ReadonlyArray<readonly [string, number]>;
+
+/** The weights of a string[] of features (each 1 without them). */
+export interface FeatureWeights {
+  /** weights[i] is features[i]'s weight: finite numbers, as many as features. Only with a
+   *  string[] of features (pairs carry their own weights). */
+  weights?: Float64Array | readonly number[];
+}
+
+/** Options of caller-supplied features: the width, the key and the weights of a string[]. */
+export interface FeatureOptions extends FeatureWeights {
   width?: number;
   key?: string;
 }
@@ -393,30 +405,34 @@ fn read_pairs<T>(
     let mut out = Vec::new();
     for i in 0..array_length(what, value)? {
         let pair = array_item(what, value, i)?;
-        let what_i = format!("{what}[{i}]");
-        if !is_array(&pair) || array_length(&what_i, &pair)? != 2 {
-            return Err(JsError::new(&format!(
-                "{what}[{i}] must be a [item, weight] pair"
-            )));
-        }
-        let weight = array_item(&what_i, &pair, 1)?
-            .as_f64()
-            .filter(|w| w.is_finite())
-            .ok_or_else(|| {
-                JsError::new(&format!(
-                    "{what}[{i}][1] (the weight) must be a finite number"
-                ))
-            })?;
-        out.push((item(i as usize, &array_item(&what_i, &pair, 0)?)?, weight));
+        out.push(read_pair(what, i, &pair, |v| item(i as usize, v))?);
     }
     Ok(out)
 }
 
-fn read_features(value: &JsValue) -> Result<Vec<(String, f64)>, JsError> {
-    read_pairs("features", value, |i, v| {
-        v.as_string()
-            .ok_or_else(|| JsError::new(&format!("features[{i}][0] must be a string")))
-    })
+/// `what[i]`, which must be an `[item, weight]` pair with a finite weight; the item is
+/// converted with `item`.
+fn read_pair<T>(
+    what: &str,
+    i: u32,
+    pair: &JsValue,
+    item: impl FnOnce(&JsValue) -> Result<T, JsError>,
+) -> Result<(T, f64), JsError> {
+    let what_i = format!("{what}[{i}]");
+    if !is_array(pair) || array_length(&what_i, pair)? != 2 {
+        return Err(JsError::new(&format!(
+            "{what}[{i}] must be a [item, weight] pair"
+        )));
+    }
+    let weight = array_item(&what_i, pair, 1)?
+        .as_f64()
+        .filter(|w| w.is_finite())
+        .ok_or_else(|| {
+            JsError::new(&format!(
+                "{what}[{i}][1] (the weight) must be a finite number"
+            ))
+        })?;
+    Ok((item(&array_item(&what_i, pair, 0)?)?, weight))
 }
 
 fn read_hashes(value: &JsValue, width: u32) -> Result<Vec<(u128, f64)>, JsError> {
@@ -425,11 +441,14 @@ fn read_hashes(value: &JsValue, width: u32) -> Result<Vec<(u128, f64)>, JsError>
     })
 }
 
-/// A fingerprinter for caller-supplied features: only the width and key options apply.
-fn feature_fingerprinter(value: &Option<JsValue>) -> Result<crate::Fingerprinter, JsError> {
-    let (width, key) = match Fields::read(value, &["width", "key"])? {
-        Some(o) => (o.number("width")?, o.string("key")?),
-        None => (None, None),
+/// A fingerprinter for caller-supplied features (only the width and key options apply) and
+/// the `weights` option.
+fn feature_options(
+    value: &Option<JsValue>,
+) -> Result<(crate::Fingerprinter, Option<JsValue>), JsError> {
+    let (width, key, weights) = match Fields::read(value, &["width", "key", "weights"])? {
+        Some(o) => (o.number("width")?, o.string("key")?, o.get("weights")?),
+        None => (None, None, None),
     };
     let options = Options {
         width: width_from(width)?,
@@ -439,7 +458,16 @@ fn feature_fingerprinter(value: &Option<JsValue>) -> Result<crate::Fingerprinter
             .map_err(err)?,
         ..Options::default()
     };
-    crate::Fingerprinter::new(options).map_err(err)
+    Ok((crate::Fingerprinter::new(options).map_err(err)?, weights))
+}
+
+/// The `weights` option of `Fingerprinter.fingerprintFeatures` (the width and key are the
+/// fingerprinter's).
+fn weights_option(value: &Option<JsValue>) -> Result<Option<JsValue>, JsError> {
+    match Fields::read(value, &["weights"])? {
+        Some(o) => o.get("weights"),
+        None => Ok(None),
+    }
 }
 
 fn bigint(fp: Fingerprint) -> JsValue {
@@ -643,6 +671,35 @@ impl Fingerprinter {
     ) -> Result<JsValue, JsError> {
         explanation(self.inner.explain(&read_text(&text)?))
     }
+
+    /// `fingerprintFeatures(features, options)` with this fingerprinter's width and key (its
+    /// tokenizer, folding, weighting and IDF do not apply: features are hashed as given).
+    /// `options` takes `weights` only.
+    #[wasm_bindgen(js_name = fingerprintFeatures, unchecked_return_type = "bigint")]
+    pub fn fingerprint_features(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "FeatureList")] features: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "FeatureWeights")] options: Option<JsValue>,
+    ) -> Result<JsValue, JsError> {
+        let weights = weights_option(&options)?;
+        Ok(bigint(features::fingerprint(
+            &self.inner,
+            &features,
+            weights.as_ref(),
+        )?))
+    }
+
+    /// Explains `fingerprintFeatures(features, options)` with this fingerprinter's width and
+    /// key: one row per feature.
+    #[wasm_bindgen(js_name = explainFeatures, unchecked_return_type = "Explanation")]
+    pub fn explain_features(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "FeatureList")] features: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "FeatureWeights")] options: Option<JsValue>,
+    ) -> Result<JsValue, JsError> {
+        let weights = weights_option(&options)?;
+        explanation(features::explain(&self.inner, &features, weights.as_ref())?)
+    }
 }
 
 /// A fingerprint computed from text that arrives in chunks (e.g. a request body): equal to the
@@ -817,30 +874,32 @@ pub fn explain(
     Fingerprinter::new(options)?.explain(text)
 }
 
-/// The fingerprint of caller-supplied `[feature, weight]` pairs, hashed as given (no case
-/// folding, no tokenizing). Weights are any finite numbers.
+/// The fingerprint of caller-supplied features, hashed as given (no case folding, no
+/// tokenizing): a `string[]` of features, each of weight 1 or `options.weights[i]` (a
+/// Float64Array or number[] as long as it), or `[[feature, weight], ...]` pairs. Weights are
+/// any finite numbers; repeated features add up. Either way the list crosses into wasm in one
+/// piece; the string form spares building pairs.
 #[wasm_bindgen(js_name = fingerprintFeatures, unchecked_return_type = "bigint")]
 pub fn fingerprint_features(
-    #[wasm_bindgen(unchecked_param_type = "Array<[string, number]>")] features: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "FeatureList")] features: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "FeatureOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsError> {
-    let fp = feature_fingerprinter(&options)?;
-    fp.fingerprint_features(read_features(&features)?)
-        .map(bigint)
-        .map_err(err)
+    let (fp, weights) = feature_options(&options)?;
+    Ok(bigint(features::fingerprint(
+        &fp,
+        &features,
+        weights.as_ref(),
+    )?))
 }
 
-/// Explains `fingerprintFeatures`: one row per pair.
+/// Explains `fingerprintFeatures` (the same arguments): one row per feature.
 #[wasm_bindgen(js_name = explainFeatures, unchecked_return_type = "Explanation")]
 pub fn explain_features(
-    #[wasm_bindgen(unchecked_param_type = "Array<[string, number]>")] features: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "FeatureList")] features: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "FeatureOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsError> {
-    let fp = feature_fingerprinter(&options)?;
-    explanation(
-        fp.explain_features(read_features(&features)?)
-            .map_err(err)?,
-    )
+    let (fp, weights) = feature_options(&options)?;
+    explanation(features::explain(&fp, &features, weights.as_ref())?)
 }
 
 /// The fingerprint of pre-hashed `[hash, weight]` pairs of `width` bits (default 64), e.g.

@@ -170,6 +170,144 @@ test('caller-supplied features', () => {
   assert.equal(sp.fingerprint('still works'), sp.fingerprint('still works'));
 });
 
+// Random feature lists for the string form: empty strings, CJK, emoji, combining marks, lone
+// surrogates of both halves (so a feature may start or end with one, and two features may put
+// a high and a low one side by side), long runs (the JS side's buffer grows), repeats.
+const PIECES = ['a', 'word', 'Word', '', ' ', 'é', 'ß', '中文', '的', '😀', '👍🏽', 'e\u0301', '\ud800', '\udbff',
+  '\udc00', '\udfff', '\ud83d', '\ude00', 'x'.repeat(300), 'ü'.repeat(200), '语'.repeat(150)];
+const WEIGHTS = [1, 1, 1, 1, 2, 0, -1.5, 0.25, 1e-300, -0, 3e10];
+
+function randomLists(seed, count) {
+  const next = () => { // mulberry32
+    seed = (seed + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(seed ^ (seed >>> 15), seed | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const pick = (xs) => xs[Math.floor(next() * xs.length)];
+  const lists = [[], [''], ['\ud800', '\udc00'], ['\ud83d', '', '\ude00'], ['a\udbff', '\udfffb', '\ud800\udc00']];
+  while (lists.length < count) {
+    const n = Math.floor(next() ** 2 * 60);
+    const list = [];
+    for (let i = 0; i < n; i++) {
+      if (i > 0 && next() < 0.2) list.push(pick(list));
+      else list.push(Array.from({ length: Math.floor(next() * 5) }, () => pick(PIECES)).join(''));
+    }
+    lists.push(list);
+  }
+  return lists.map((features) => ({ features, weights: features.map(() => pick(WEIGHTS)) }));
+}
+
+test('features as a string[]: the same fingerprints as pairs, and as hashing each feature alone', () => {
+  const key = '000102030405060708090a0b0c0d0e0f';
+  for (const options of [{}, { width: 128, key }, { width: 8 }]) {
+    const width = options.width ?? 64;
+    const alone = new Map(); // a feature's hash: the fingerprint of it alone, with weight 1
+    const hashOf = (s) => {
+      if (!alone.has(s)) alone.set(s, sp.fingerprintFeatures([s], options));
+      return alone.get(s);
+    };
+    const fp = new sp.Fingerprinter(options);
+    for (const { features, weights } of randomLists(7, 300)) {
+      const label = JSON.stringify(features);
+      const ones = sp.fingerprintFeatures(features, options);
+      assert.equal(ones, sp.fingerprintFeatures(features.map((f) => [f, 1]), options), label);
+      assert.equal(ones, sp.fingerprintHashes(features.map((f) => [hashOf(f), 1]), width), label);
+      assert.equal(ones, sp.fingerprintFeatures(features.map((f) => f.toWellFormed()), options), label);
+      assert.equal(ones, fp.fingerprintFeatures(features), label);
+      const pairs = features.map((f, i) => [f, weights[i]]);
+      const weighted = sp.fingerprintFeatures(pairs, options);
+      assert.equal(weighted, sp.fingerprintHashes(features.map((f, i) => [hashOf(f), weights[i]]), width), label);
+      assert.equal(weighted, sp.fingerprintFeatures(features, { ...options, weights }), label);
+      assert.equal(weighted, sp.fingerprintFeatures(features, { ...options, weights: Float64Array.from(weights) }), label);
+      assert.equal(weighted, fp.fingerprintFeatures(features, { weights }), label);
+      const explained = sp.explainFeatures(features, { ...options, weights });
+      assert.deepEqual(explained, sp.explainFeatures(pairs, options), label);
+      assert.deepEqual(explained, fp.explainFeatures(features, { weights }), label);
+      assert.equal(explained.fingerprint, weighted, label);
+      assert.deepEqual(explained.features.map((f) => f.feature), features.map((f) => f.toWellFormed()), label);
+    }
+    fp.free();
+  }
+});
+
+test('a feature hashes as the text pipeline hashes the same word or character', () => {
+  const asIs = { caseFold: false, normalization: 'none' };
+  for (const [text, options] of [['simhash', { tokenizer: 'words' }], ['Near', { tokenizer: 'words' }], ['中', { tokenizer: 'chars', n: 1 }],
+    ['😀', { tokenizer: 'chars', n: 1 }], ['é', { tokenizer: 'chars', n: 1, width: 128 }]]) {
+    const [row] = sp.explain(text, { ...asIs, ...options }).features;
+    assert.equal(row.feature, text);
+    const width = options.width === undefined ? {} : { width: options.width };
+    assert.equal(sp.fingerprintFeatures([text], width), row.hash, text);
+    assert.equal(sp.fingerprintFeatures([[text, 1]], width), row.hash, text);
+  }
+});
+
+test('a list the one-crossing reading gives up on is read element by element, to the same fingerprint', () => {
+  // Element 0's getter throws once: the JS side gives up and the bindings read every element
+  // again one by one (the way that names a bad element in its error).
+  const flaky = (list) => {
+    const copy = [...list];
+    let failed = false;
+    Object.defineProperty(copy, 0, {
+      get() {
+        if (!failed) {
+          failed = true;
+          throw new Error('not this time');
+        }
+        return list[0];
+      },
+    });
+    return copy;
+  };
+  for (const { features, weights } of randomLists(11, 100)) {
+    if (features.length === 0) continue;
+    const label = JSON.stringify(features);
+    const pairs = features.map((f, i) => [f, weights[i]]);
+    assert.equal(sp.fingerprintFeatures(flaky(features)), sp.fingerprintFeatures(features), label);
+    assert.equal(sp.fingerprintFeatures(flaky(pairs)), sp.fingerprintFeatures(pairs), label);
+    assert.equal(sp.fingerprintFeatures(features, { weights: flaky(weights) }), sp.fingerprintFeatures(pairs), label);
+    assert.equal(sp.fingerprintFeatures(flaky(features), { weights }), sp.fingerprintFeatures(pairs), label);
+    assert.deepEqual(sp.explainFeatures(flaky(pairs)), sp.explainFeatures(pairs), label);
+  }
+});
+
+test('weights from another realm (a vm context, an iframe) and from subclasses', async () => {
+  const { runInNewContext } = await import('node:vm');
+  const features = ['a', 'b', 'c'];
+  const want = sp.fingerprintFeatures(features.map((f, i) => [f, i + 0.5]));
+  assert.equal(sp.fingerprintFeatures(features, { weights: runInNewContext('new Float64Array([0.5, 1.5, 2.5])') }), want);
+  assert.equal(sp.fingerprintFeatures(features, { weights: runInNewContext('[0.5, 1.5, 2.5]') }), want);
+  assert.equal(sp.fingerprintFeatures(runInNewContext('["a", "b", "c"]'), { weights: [0.5, 1.5, 2.5] }), want);
+  class Weights extends Float64Array {
+    get length() { throw new Error('not called'); }
+  }
+  assert.equal(sp.fingerprintFeatures(features, { weights: Weights.from([0.5, 1.5, 2.5]) }), want);
+});
+
+test('a well-formed list is read once, in one crossing: one read per element', () => {
+  const counted = (list) => {
+    const counter = { reads: 0 };
+    counter.list = new Proxy(list, {
+      get(target, key, receiver) {
+        if (typeof key === 'string' && /^\d+$/.test(key)) counter.reads++;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    return counter;
+  };
+  const features = ['alpha', 'beta', '', '中文', 'x\ud800', '\udc00y', 'alpha'];
+  const weights = features.map((_, i) => i - 2.5);
+  for (const [list, options] of [[features, undefined], [features.map((f, i) => [f, weights[i]]), undefined], [features, { weights }]]) {
+    const c = counted(list);
+    sp.fingerprintFeatures(c.list, options);
+    assert.equal(c.reads, list.length);
+  }
+  const w = counted(weights);
+  sp.fingerprintFeatures(features, { weights: w.list });
+  assert.equal(w.reads, weights.length);
+});
+
 test('hex keeps leading zeros and parses back, at 64 and 128 bits', () => {
   assert.equal(sp.toHex(0xabn), '00000000000000ab');
   assert.equal(sp.toHex(1n, 128), '0'.repeat(31) + '1');
@@ -219,6 +357,16 @@ const bad = [
   ['hash wider than width', () => sp.fingerprintHashes([[8n, 1]], 3), /hashes\[0\]\[0\]: value needs 4 bits but the width is 3/],
   ['weight not finite', () => sp.fingerprintHashes([[1n, Infinity]], 3), /hashes\[0\]\[1\] \(the weight\) must be a finite number/],
   ['pair not a pair', () => sp.fingerprintFeatures([['a']]), /features\[0\] must be a \[item, weight\] pair/],
+  ['features not an array', () => sp.fingerprintFeatures('a b'), /features must be an array of strings or of \[item, weight\] pairs, got string/],
+  ['string then not', () => sp.fingerprintFeatures(['a', 5]), /features\[1\] must be a string like features\[0\], got number/],
+  ['pairs with weights', () => sp.fingerprintFeatures([['a', 1]], { weights: [1] }), /features\[0\] must be a string \(weights go with an array of strings\), got an array/],
+  ['weights too short', () => sp.fingerprintFeatures(['a', 'b'], { weights: [1] }), /weights must hold one weight per feature: 1 for 2 features/],
+  ['weights too long', () => sp.fingerprintFeatures(['a'], { weights: new Float64Array(2) }), /weights must hold one weight per feature: 2 for 1 features/],
+  ['weight NaN', () => sp.fingerprintFeatures(['a', 'b'], { weights: [1, NaN] }), /weights\[1\] must be a finite number, got NaN/],
+  ['weight Infinity', () => sp.explainFeatures(['a'], { weights: new Float64Array([-Infinity]) }), /weights\[0\] must be a finite number, got -Infinity/],
+  ['weight a string', () => sp.fingerprintFeatures(['a'], { weights: ['1'] }), /weights\[0\] must be a finite number, got string/],
+  ['weights Float32Array', () => sp.fingerprintFeatures(['a'], { weights: new Float32Array(1) }), /weights must be a Float64Array or an array of numbers, got object/],
+  ['fingerprinter width', () => new sp.Fingerprinter().fingerprintFeatures(['a'], { width: 8 }), /options: unknown field `width`, expected one of weights/],
 ];
 for (const [name, call, message] of bad) {
   test(`bad input throws a clear Error: ${name}`, () => {

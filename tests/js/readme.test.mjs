@@ -32,3 +32,14 @@ test('the README JavaScript example runs as written', () => {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the package ships every module simprint.js imports', () => {
+  // What `npm publish` would upload, against the relative imports of the entry module (the
+  // bindings' own JS, src/wasm/features.js, becomes a file under snippets/).
+  const pkg = join(root, 'pkg');
+  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: pkg, encoding: 'utf8' }));
+  const files = new Set(packed.files.map((f) => f.path));
+  const imports = [...readFileSync(join(pkg, 'simprint.js'), 'utf8').matchAll(/^import .* from '\.\/(.+)';$/gm)].map((m) => m[1]);
+  assert.ok(imports.some((f) => f.startsWith('snippets/')), 'simprint.js imports its snippets');
+  for (const f of ['simprint.js', 'simprint_bg.wasm', 'simprint.d.ts', ...imports]) assert.ok(files.has(f), `${f} is not in the package`);
+});

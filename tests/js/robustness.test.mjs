@@ -124,6 +124,7 @@ const ACCEPTS = {
   chunk: (v) => typeof v === 'string' || (!hostile.has(v) && v instanceof Uint8Array),
   bytes: () => false, // no value here is a valid index buffer
   weight: (v) => typeof v === 'number' && Number.isFinite(v),
+  weights: (v) => absent(v), // for one feature: no value here is a list of one number
   weighting: (v) => absent(v),
 };
 // The word an error about each kind of argument must contain (else given per call).
@@ -146,6 +147,7 @@ const NAMES = {
   chunk: /\bchunk\b/,
   bytes: /\bbytes\b/,
   weight: /\bweight\b/,
+  weights: /\bweights\b/,
   weighting: /\bweighting\b/,
   key: /\bkey\b/,
   hex: /\bhex\b/,
@@ -183,6 +185,11 @@ const CALLS = [
   ['fingerprintFeatures(features, options)', 'options', (v) => sp.fingerprintFeatures([['a', 1]], v)],
   ['fingerprintFeatures(features, {width})', 'width', (v) => sp.fingerprintFeatures([['a', 1]], { width: v })],
   ['explainFeatures(features)', 'pairs', (v) => sp.explainFeatures(v), /\bfeatures\b/],
+  ['fingerprintFeatures(["a", feature])', 'text', (v) => sp.fingerprintFeatures(['a', v]), /\bfeatures\b/],
+  ['fingerprintFeatures([feature], {weights})', 'text', (v) => sp.fingerprintFeatures([v], { weights: [1] }), /\bfeatures\b/],
+  ['fingerprintFeatures(["a"], {weights})', 'weights', (v) => sp.fingerprintFeatures(['a'], { weights: v })],
+  ['fingerprintFeatures(["a"], {weights: [weight]})', 'weight', (v) => sp.fingerprintFeatures(['a'], { weights: [v] }), /\bweights\b/],
+  ['explainFeatures(["a"], {weights})', 'weights', (v) => sp.explainFeatures(['a'], { weights: v })],
   ['fingerprintHashes(hashes)', 'pairs', (v) => sp.fingerprintHashes(v), /\bhashes\b/],
   ['fingerprintHashes([[hash, 1]])', 'fp64', (v) => sp.fingerprintHashes([[v, 1]]), /\bhashes\b/],
   ['fingerprintHashes(hashes, width)', 'positionalWidth', (v) => sp.fingerprintHashes([[1n, 1]], v)],
@@ -206,6 +213,10 @@ const CALLS = [
   ['Fingerprinter.explain(text)', 'text', (v) => fingerprinter.explain(v)],
   ['Fingerprinter.fingerprintMany(texts)', 'texts', (v) => fingerprinter.fingerprintMany(v)],
   ['Fingerprinter.fingerprintMany([text])', 'text', (v) => fingerprinter.fingerprintMany(['a', v]), /\btexts\b/],
+  ['Fingerprinter.fingerprintFeatures(features)', 'pairs', (v) => fingerprinter.fingerprintFeatures(v), /\bfeatures\b/],
+  ['Fingerprinter.fingerprintFeatures(features, options)', 'options', (v) => fingerprinter.fingerprintFeatures(['a'], v)],
+  ['Fingerprinter.fingerprintFeatures(["a"], {weights})', 'weights', (v) => fingerprinter.fingerprintFeatures(['a'], { weights: v })],
+  ['Fingerprinter.explainFeatures(features)', 'pairs', (v) => fingerprinter.explainFeatures(v), /\bfeatures\b/],
   ['FingerprintStream.update(chunk)', 'chunk', (v) => fingerprinter.stream().update(v)],
   ['new Accumulator(width)', 'positionalWidth', (v) => new sp.Accumulator(v)],
   ['Accumulator.add(hash, 1)', 'fp64', (v) => new sp.Accumulator(64).add(v, 1), /\bhash\b/],
@@ -282,6 +293,19 @@ test('the error names the argument and says what was wrong', () => {
     [() => fingerprinter.fingerprintMany(throwingArray), 'texts[0] could not be read: getter says no'],
     [() => fingerprinter.fingerprintMany(new Array(2 ** 32 - 1)), 'texts[0] must be a string, got undefined'],
     [() => sp.fingerprintFeatures([['a', 1], hostileArray]), 'features[1] could not be read: proxy trap get says no'],
+    [() => sp.fingerprintFeatures(hostileArray), 'features could not be read: proxy trap get says no'],
+    [() => sp.fingerprintFeatures(throwingArray), 'features[0] could not be read: getter says no'],
+    [() => sp.fingerprintFeatures(['a', hostileArray]), 'features[1] must be a string like features[0], got an array'],
+    [() => sp.fingerprintFeatures(['a', 5n]), 'features[1] must be a string like features[0], got bigint'],
+    [() => sp.fingerprintFeatures([5], { weights: [1] }), 'features[0] must be a string (weights go with an array of strings), got number'],
+    [() => sp.fingerprintFeatures(5, { weights: [1] }), 'features must be an array of strings (with weights), got number'],
+    [() => sp.fingerprintFeatures(['a'], { weights: throwingArray }), 'weights[0] could not be read: getter says no'],
+    [() => sp.fingerprintFeatures(['a'], { weights: hostileArray }), 'weights could not be read: proxy trap get says no'],
+    [() => sp.fingerprintFeatures(['a'], { weights: hostileObject }), 'weights must be a Float64Array or an array of numbers, got object'],
+    [() => sp.fingerprintFeatures(['a'], { weights: new Array(2 ** 32 - 1) }), 'weights must hold one weight per feature: 4294967295 for 1 features'],
+    [() => sp.fingerprintFeatures(['a', 'b'], { weights: [1, undefined] }), 'weights[1] must be a finite number, got undefined'],
+    [() => sp.fingerprintFeatures(['a', 'b'], { weights: new Float64Array([0, NaN]) }), 'weights[1] must be a finite number, got NaN'],
+    [() => fingerprinter.explainFeatures(['a'], { key: '' }), 'options: unknown field `key`, expected one of weights'],
     [() => sp.scan(1n, [1n], 2 ** 32 - 1), 'k must be between 0 and the width (64), got 4294967295'],
   ];
   for (const [call, message] of cases) {
@@ -299,8 +323,11 @@ test('thousands of failures in a row leave the instance working (no leak per thr
     assert.throws(() => fingerprinter.fingerprintMany(throwingArray), /texts\[0\] could not be read/);
     assert.throws(() => sp.fingerprint(5), /text must be a string/);
     assert.throws(() => index.insert(-1, 1n), /id must be a whole number/);
+    // The features' JS side throws (a getter) and the bindings read again to name it.
+    assert.throws(() => sp.fingerprintFeatures(throwingArray), /features\[0\] could not be read/);
+    assert.throws(() => sp.fingerprintFeatures(['a'], { weights: throwingArray }), /weights\[0\] could not be read/);
   }
-  stillWorks('after 80,000 errors');
+  stillWorks('after 120,000 errors');
 });
 
 test('a freed object throws a clear Error, and the module keeps working', () => {
@@ -338,6 +365,11 @@ test('lone surrogates read as U+FFFD, everywhere a string goes in', () => {
     assert.equal(stream.finish(), sp.fingerprint(s.toWellFormed()));
     assert.deepEqual([...fingerprinter.fingerprintMany([s])], [sp.fingerprint(s.toWellFormed())]);
     assert.equal(sp.fingerprintFeatures([[s, 1]]), sp.fingerprintFeatures([[s.toWellFormed(), 1]]));
+    // Exactly per feature: two copies side by side may pair a high surrogate ending one with a
+    // low one starting the other, but each still reads as its own U+FFFD.
+    const well = s.toWellFormed();
+    assert.equal(sp.fingerprintFeatures([s, s]), sp.fingerprintFeatures([[well, 1], [well, 1]]));
+    assert.equal(sp.fingerprintFeatures([s, '', s], { weights: [2, 1, -1] }), sp.fingerprintFeatures([[well, 2], ['', 1], [well, -1]]));
     assert.equal(sp.recommendedK(s), sp.recommendedK(s.toWellFormed()));
     df.add(s);
   }
@@ -368,6 +400,7 @@ test('50 MB strings: one shot, in one stream update, in 64 KB chunks; wasm memor
     ['one CJK run', '中文'.repeat(25 * MB), sp.fingerprint('中文中文')],
   ];
   cases[1][2] = sp.fingerprintFeatures([[cases[1][1], 1]]);
+  assert.equal(sp.fingerprintFeatures([cases[1][1]]), cases[1][2]);
   for (const [name, text, want] of cases) {
     let t0 = performance.now();
     assert.equal(sp.fingerprint(text), want, name);
@@ -385,6 +418,16 @@ test('50 MB strings: one shot, in one stream update, in 64 KB chunks; wasm memor
     assert.ok(streamed < 60000, `${name}: streaming took ${streamed} ms`);
   }
   assert.deepEqual([...fingerprinter.fingerprintMany([big, paragraph])], [cases[0][2], sp.fingerprint(paragraph)]);
+  // Its 9 million words as one list of features, in one call: each word of the paragraph
+  // counted once per copy, and the empty string after the last space.
+  const words = big.split(' ');
+  const distinct = paragraph.split(' ').slice(0, -1);
+  const copies = (words.length - 1) / distinct.length;
+  assert.ok(Number.isInteger(copies));
+  let t0 = performance.now();
+  const listed = sp.fingerprintFeatures(words);
+  t.diagnostic(`${words.length} features in one list: ${(performance.now() - t0).toFixed(0)} ms`);
+  assert.equal(listed, sp.fingerprintFeatures([...distinct, ''], { weights: [...distinct.map(() => copies), 1] }));
   assert.equal(sp.recommendedK(big), 9);
   assert.throws(() => sp.fromHex(big), /malformed hex/);
   assert.throws(() => sp.fingerprint('x', { key: big }), /invalid key: expected 32 hex digits/);

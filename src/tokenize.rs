@@ -715,16 +715,42 @@ mod tests {
     #[test]
     fn alone_characters_stand_alone() {
         let neighbours = [
-            "a", "1", "_", ".", "'", ":", ",", "\u{2019}", "\u{2044}", "\u{301}", "\u{200d}",
-            "\u{200b}", "\u{ad}", "\u{600}", "\u{1f1e6}", "א", "\"", "🙂", "中", "カ", " ", "",
+            "a",
+            "1",
+            "_",
+            ".",
+            "'",
+            ":",
+            ",",
+            "\u{2019}",
+            "\u{2044}",
+            "\u{301}",
+            "\u{200d}",
+            "\u{200b}",
+            "\u{ad}",
+            "\u{600}",
+            "\u{1f1e6}",
+            "א",
+            "\"",
+            "🙂",
+            "中",
+            "カ",
+            " ",
+            "",
         ];
         let mut checked = 0;
-        for c in (0..=0x10FFFFu32).filter_map(char::from_u32).filter(|&c| is_alone(c)) {
+        for c in (0..=0x10FFFFu32)
+            .filter_map(char::from_u32)
+            .filter(|&c| is_alone(c))
+        {
             checked += 1;
             let c = String::from(c);
             for before in neighbours {
                 // Attaching marks and joiners after `c` are ruled out by `stands_apart`.
-                for after in neighbours.iter().filter(|a| a.chars().next().is_none_or(stands_apart)) {
+                for after in neighbours
+                    .iter()
+                    .filter(|a| a.chars().next().is_none_or(stands_apart))
+                {
                     let text = alloc::format!("{before}{c}{after}");
                     let start = before.len();
                     let own = |mut bounds: Vec<(usize, &str)>| {
@@ -732,7 +758,10 @@ mod tests {
                         bounds.iter().any(|&(at, s)| at == start && s == c)
                     };
                     assert!(own(text.split_word_bound_indices().collect()), "{text:?}");
-                    assert!(text.unicode_words().all(|w| !w.contains(c.as_str())), "{text:?}");
+                    assert!(
+                        text.unicode_words().all(|w| !w.contains(c.as_str())),
+                        "{text:?}"
+                    );
                 }
             }
         }

@@ -44,7 +44,8 @@ pub(crate) fn fingerprint(
     features: &JsValue,
     weights: Option<&JsValue>,
 ) -> Result<Fingerprint, JsError> {
-    fp.fingerprint_features(List::read(features, weights)?.iter())
+    let list = List::read(features, weights)?;
+    fp.fingerprint_features_in(&list.text, list.iter())
         .map_err(err)
 }
 

@@ -451,7 +451,8 @@ impl Fingerprinter {
             let hash = if text.is_empty() {
                 self.hasher.hash_str(feature)
             } else {
-                self.hasher.cut(self.hasher.full_hash_in(text, &[feature], ""))
+                self.hasher
+                    .cut(self.hasher.full_hash_in(text, &[feature], ""))
             };
             match &mut acc {
                 Some(acc) => acc.add(hash, weight)?,

@@ -7,6 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { runInNewContext } from 'node:vm';
 import sp, { golden } from './load.mjs';
 
 // initSync returns the instance's exports once initialised: its memory, for measurements.
@@ -318,6 +319,7 @@ test('thousands of failures in a row leave the instance working (no leak per thr
   // An exception unwinding through wasm frames (a throwing getter read without `catch`) leaked
   // the shadow stack: about 1,300 of them and every later call trapped. Each of these is read
   // through a catching import now, and errors are returned, not thrown through wasm.
+  const proxiedFingerprints = new Proxy(new BigUint64Array([1n]), {});
   for (let i = 0; i < 20000; i++) {
     assert.throws(() => sp.fingerprint('x', hostileObject), /options could not be read/);
     assert.throws(() => fingerprinter.fingerprintMany(throwingArray), /texts\[0\] could not be read/);
@@ -326,8 +328,197 @@ test('thousands of failures in a row leave the instance working (no leak per thr
     // The features' JS side throws (a getter) and the bindings read again to name it.
     assert.throws(() => sp.fingerprintFeatures(throwingArray), /features\[0\] could not be read/);
     assert.throws(() => sp.fingerprintFeatures(['a'], { weights: throwingArray }), /weights\[0\] could not be read/);
+    // A typed array behind a proxy: its own getters throw when called on the proxy.
+    assert.throws(() => sp.scan(1n, proxiedFingerprints, 3), /fingerprints must be a BigUint64Array/);
   }
-  stillWorks('after 120,000 errors');
+  stillWorks('after 140,000 errors');
+});
+
+// Typed arrays that are not what they seem. A proxy of one passes `instanceof` but throws from
+// every getter the array's own methods use; a subclass can make `length` or `subarray` lie; a
+// detached one reads as empty; one from another realm fails `instanceof` though it is genuine.
+// Reading any of them must give the right values or an Error naming the argument — never an
+// exception through wasm, which left the `&mut self` of the object called borrowed for good
+// ("recursive use of an object detected").
+
+/** Variants of the genuine typed array `a`: [label, value, whether it is genuine, the error]. */
+function disguises(a) {
+  const Type = a.constructor;
+  const values = Array.from(a);
+  const copy = () => Type.from(values);
+  class Lying extends Type {
+    get length() { return 1e9; }
+  }
+  class Rewired extends Type {
+    static get [Symbol.species]() { throw new Error('species says no'); }
+    get length() { throw new Error('length says no'); }
+    get buffer() { throw new Error('buffer says no'); }
+    get byteOffset() { return 8; }
+    get byteLength() { return 1e9; }
+    get [Symbol.toStringTag]() { throw new Error('toStringTag says no'); }
+    subarray() { throw new Error('subarray says no'); }
+    slice() { throw new Error('slice says no'); }
+    set() { throw new Error('set says no'); }
+    [Symbol.iterator]() { throw new Error('iterator says no'); }
+  }
+  // Filled through the intrinsic set: the subclass's own would throw.
+  const subclass = (Sub) => { const s = new Sub(values.length); Type.prototype.set.call(s, a); return s; };
+  const detached = copy();
+  structuredClone(detached.buffer, { transfer: [detached.buffer] });
+  const resizable = new ArrayBuffer(a.byteLength + 16, { maxByteLength: a.byteLength + 16 });
+  const outOfBounds = new Type(resizable, 8, values.length);
+  resizable.resize(0);
+  // The same elements in the middle of a larger buffer (a non-zero byteOffset).
+  const padded = new Type(values.length + 2);
+  padded.set(a, 1);
+  const shared = new Type(new SharedArrayBuffer(a.byteLength));
+  shared.set(a);
+  const foreign = runInNewContext(`${Type.name}.from(values)`, { values });
+  assert.ok(!(foreign instanceof Type));
+  return [
+    ['a proxy of it', new Proxy(copy(), {}), false, /must be .*, got object$/],
+    ['a proxy of it whose traps throw', new Proxy(copy(), hostileHandler), false, /must be .*, got object$/],
+    ['an object with its prototype', Object.setPrototypeOf({}, Type.prototype), false, /must be .*, got object$/],
+    ['a detached one', detached, false, /could not be read: its ArrayBuffer is detached/],
+    ['one out of bounds of a shrunk buffer', outOfBounds, false, /could not be read: its ArrayBuffer is detached or no longer holds it/],
+    ['a subclass whose length says 1e9', subclass(Lying), true],
+    ['a subclass whose methods and getters throw or lie', subclass(Rewired), true],
+    ['a view into the middle of a larger buffer', padded.subarray(1, values.length + 1), true],
+    ['one over a SharedArrayBuffer', shared, true],
+    ['one from another realm (node:vm)', foreign, true],
+  ];
+}
+
+test('typed arrays that are proxies, subclasses, detached or from another realm', () => {
+  const fingerprints = new BigUint64Array([1n, 0xf0n, 0xffffn]);
+  const saved = (() => {
+    const i = new sp.Index({ k: 3 });
+    i.insertMany([7, 8], fingerprints.subarray(0, 2));
+    const bytes = i.toBytes();
+    i.free();
+    return bytes;
+  })();
+  const text = new TextEncoder().encode('the quick brown fox ');
+  /** A fresh Index: `call` inserts `ids` and `fps` into it, `works` uses it afterwards. */
+  const inserting = (options, ids, fps, read) => () => {
+    const idx = new sp.Index(options);
+    return {
+      call: (v) => { idx.insertMany(ids ?? v, fps ?? v); return read(idx); },
+      works: () => { idx.insert(1, 1n); assert.ok(idx.size >= 1); idx.free(); },
+    };
+  };
+  const free = (call) => () => ({ call, works: () => {} });
+  // [argument, a genuine value, the word its errors name, a fresh { call, works } for it]
+  const positions = [
+    ['Index.insertMany ids (Float64Array)', new Float64Array([5, 6]), /\bids\b/,
+      inserting({}, null, fingerprints.subarray(0, 2), (idx) => idx.ids())],
+    ['Index.insertMany ids (Uint32Array)', new Uint32Array([5, 6]), /\bids\b/,
+      inserting({}, null, fingerprints.subarray(0, 2), (idx) => idx.ids())],
+    ['Index.insertMany fingerprints', fingerprints, /\bfingerprints\b/,
+      inserting({}, [4, 5, 6], null, (idx) => [4, 5, 6].map((id) => idx.get(id)))],
+    ['Index.insertMany fingerprints (128 bits)', new BigUint64Array([1n, 2n, 3n, 4n]), /\bfingerprints\b/,
+      inserting({ width: 128 }, [4, 5], null, (idx) => [idx.get(4), idx.get(5)])],
+    ['Index.fromBytes bytes', saved, /\bbytes\b/,
+      free((v) => { const i = sp.Index.fromBytes(v); const got = [i.ids(), i.get(7), i.get(8)]; i.free(); return got; })],
+    ['scan fingerprints', fingerprints, /\bfingerprints\b/, free((v) => sp.scan(0n, v, 4))],
+    ['scan fingerprints (width 16)', fingerprints, /\bfingerprints\b/, free((v) => sp.scan(0n, v, 4, 16))],
+    ['scan fingerprints (128 bits)', new BigUint64Array([0n, 1n, 0n, 3n]), /\bfingerprints\b/, free((v) => sp.scan(0n, v, 1, 128))],
+    ['distances fingerprints', fingerprints, /\bfingerprints\b/, free((v) => [...sp.distances(0n, v)])],
+    ['FingerprintStream.update chunk', text, /\bchunk\b/, () => {
+      const stream = fingerprinter.stream();
+      return {
+        call: (v) => { stream.update(v); return stream.bytes; },
+        works: () => { stream.update('jumps'); assert.ok(typeof stream.finish() === 'bigint'); },
+      };
+    }],
+    ['fingerprintFeatures weights', new Float64Array([0.5, 2]), /\bweights\b/,
+      free((v) => sp.fingerprintFeatures(['a', 'b'], { weights: v }))],
+    ['Fingerprinter.explainFeatures weights', new Float64Array([0.5, 2]), /\bweights\b/, () => {
+      const f = new sp.Fingerprinter();
+      return {
+        call: (v) => f.explainFeatures(['a', 'b'], { weights: v }).fingerprint,
+        works: () => { assert.equal(f.fingerprint(KNOWN.text), BigInt(`0x${KNOWN.hex}`)); f.free(); },
+      };
+    }],
+  ];
+  const failures = [];
+  for (const [name, genuine, word, setup] of positions) {
+    const first = setup();
+    const want = first.call(genuine);
+    first.works();
+    for (const [label, value, accepted, message] of disguises(genuine)) {
+      const context = `${name} as ${label}`;
+      const { call, works } = setup();
+      try {
+        const got = attempt(() => call(value), context);
+        if (accepted) {
+          assert.ok(got.ok, `${context}: should work but threw: ${got.error?.message}`);
+          assert.deepEqual(got.value, want, `${context}: read differently`);
+        } else {
+          assert.ok(!got.ok, `${context}: should throw but returned ${String(got.value)}`);
+          assert.match(got.error.message, word, `${context}: the message does not name the argument: ${got.error.message}`);
+          assert.match(got.error.message, message, context);
+        }
+      } catch (e) {
+        failures.push(e.message.split('\n')[0]);
+      }
+      try {
+        works();
+        stillWorks(context);
+      } catch (e) {
+        failures.push(`${context}: afterwards: ${e.message.split('\n')[0]}`);
+      }
+    }
+  }
+  assert.equal(failures.length, 0, `${failures.length} failures:\n${failures.join('\n')}`);
+});
+
+test("typed arrays in the module's own memory are read before it grows, or throw a clear Error", () => {
+  // A view of wasm.memory.buffer is detached whenever the module grows its memory, which a
+  // call may do before it reads its arguments (then: an Error naming the argument) or while
+  // copying them (so the bindings copy such a view out first). Never wrong values, never a trap.
+  const pages = 10;
+  const at = wasm.memory.grow(pages) * 65536; // pages the module's allocator never hands out
+  const own = (Type, values) => {
+    const a = new Type(wasm.memory.buffer, at, values.length);
+    a.set(values);
+    return a;
+  };
+  const many = Array.from({ length: 70000 }, (_, i) => BigInt(i)); // more than one 512 KB step
+  const cases = [
+    ['scan', /\bfingerprints\b/, () => sp.scan(0n, own(BigUint64Array, [1n, 2n, 3n]), 1),
+      [{ index: 0, distance: 1 }, { index: 1, distance: 1 }]],
+    ['scan in steps', /\bfingerprints\b/, () => sp.scan(69999n, own(BigUint64Array, many), 0).length, 1],
+    ['distances', /\bfingerprints\b/, () => [...sp.distances(0n, own(BigUint64Array, [1n, 2n, 3n]))], [1, 1, 2]],
+    ['insertMany', /\bids\b/, () => {
+      const idx = new sp.Index();
+      try {
+        idx.insertMany(own(Float64Array, [1, 2]), [1n, 2n]);
+        return idx.ids();
+      } finally {
+        idx.free();
+      }
+    }, [1, 2]],
+    ['stream update', /\bchunk\b/, () => {
+      const stream = fingerprinter.stream();
+      stream.update(own(Uint8Array, [...new TextEncoder().encode('a b')]));
+      return stream.finish();
+    }, sp.fingerprint('a b')],
+  ];
+  for (const [name, word, call, want] of cases) {
+    let worked = 0;
+    for (let round = 0; round < 3; round++) {
+      const got = attempt(call, name);
+      if (got.ok) {
+        assert.deepEqual(got.value, want, name);
+        worked++;
+      } else {
+        assert.match(got.error.message, word, `${name}: ${got.error.message}`);
+      }
+      stillWorks(name);
+    }
+    assert.ok(worked > 0, `${name}: never read`);
+  }
 });
 
 test('a freed object throws a clear Error, and the module keeps working', () => {

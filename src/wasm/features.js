@@ -41,14 +41,10 @@ export function joinFeatures(features, n, stringsOnly) {
 }
 
 /**
- * A fresh Float64Array of `weights`: a Float64Array (from any realm; copied through its
- * internal slots, so a subclass's getters are not called) or an array whose n elements are
- * all numbers.
+ * A fresh Float64Array of `weights`, an array whose n elements are all numbers. (A
+ * Float64Array of weights is read in src/wasm/typed.js, as every typed array is.)
  */
 export function copyWeights(weights, n) {
-  if (ArrayBuffer.isView(weights) && Object.prototype.toString.call(weights) === "[object Float64Array]") {
-    return new Float64Array(weights);
-  }
   if (!Array.isArray(weights)) return undefined;
   const out = new Grow(Float64Array, n);
   for (let i = 0; i < n; i++) {

@@ -15,7 +15,7 @@ use alloc::vec::Vec;
 
 use wasm_bindgen::prelude::*;
 
-use super::{array_item, array_length, err, is_array, js_number, read_pair, thrown, type_name};
+use super::{array_item, array_length, err, is_array, js_number, read_pair, type_name, typed};
 use crate::{Explanation, Fingerprint};
 
 #[wasm_bindgen(module = "/src/wasm/features.js")]
@@ -159,41 +159,9 @@ impl<'a> Iterator for Iter<'a> {
 
 /// `weights` for `n` features: a Float64Array or an array of numbers, each finite.
 fn read_weights(value: &JsValue, n: u32) -> Result<Vec<f64>, JsError> {
-    let array = is_array(value);
-    if array {
-        // An array's length first: reading a short one would stop at its first hole.
-        let len = array_length("weights", value)?;
-        if len != n {
-            return Err(count_mismatch(len, n));
-        }
-    }
-    let copied = copy_weights(value, n);
-    let weights = match copied {
-        Ok(Some(w)) => w,
-        // Element by element, for the message naming the index.
-        _ if array => (0..n)
-            .map(|i| {
-                let w = array_item("weights", value, i)?;
-                w.as_f64().ok_or_else(|| {
-                    JsError::new(&format!(
-                        "weights[{i}] must be a finite number, got {}",
-                        type_name(&w)
-                    ))
-                })
-            })
-            .collect::<Result<_, _>>()?,
-        Err(e) => {
-            return Err(JsError::new(&format!(
-                "weights could not be read: {}",
-                thrown(&e)
-            )))
-        }
-        Ok(None) => {
-            return Err(JsError::new(&format!(
-                "weights must be a Float64Array or an array of numbers, got {}",
-                type_name(value)
-            )))
-        }
+    let weights = match typed::read("weights", value)? {
+        Some(a) => a,
+        None => read_weight_list(value, n)?,
     };
     if weights.len() != n as usize {
         return Err(count_mismatch(weights.len() as u32, n));
@@ -205,6 +173,36 @@ fn read_weights(value: &JsValue, n: u32) -> Result<Vec<f64>, JsError> {
         )));
     }
     Ok(weights)
+}
+
+/// `weights` as an array of `n` numbers: copied in one call when it is one, else read element
+/// by element for the message naming the index.
+fn read_weight_list(value: &JsValue, n: u32) -> Result<Vec<f64>, JsError> {
+    if !is_array(value) {
+        return Err(JsError::new(&format!(
+            "weights must be a Float64Array or an array of numbers, got {}",
+            type_name(value)
+        )));
+    }
+    // Its length first: reading a short one would stop at its first hole.
+    let len = array_length("weights", value)?;
+    if len != n {
+        return Err(count_mismatch(len, n));
+    }
+    if let Ok(Some(w)) = copy_weights(value, n) {
+        return Ok(w);
+    }
+    (0..n)
+        .map(|i| {
+            let w = array_item("weights", value, i)?;
+            w.as_f64().ok_or_else(|| {
+                JsError::new(&format!(
+                    "weights[{i}] must be a finite number, got {}",
+                    type_name(&w)
+                ))
+            })
+        })
+        .collect()
 }
 
 fn count_mismatch(got: u32, n: u32) -> JsError {

@@ -8,11 +8,11 @@
 use alloc::format;
 use alloc::vec::Vec;
 
-use js_sys::{BigUint64Array, Float64Array, Uint32Array, Uint8Array};
+use js_sys::Uint8Array;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
+use super::typed::{self, Words};
 use super::{
     array_item, array_length, err, is_array, js_number, read_value, read_width, type_name, Fields,
 };
@@ -102,12 +102,11 @@ fn id_from_f64(x: f64, at: Option<usize>) -> Result<u64, JsError> {
 }
 
 fn read_ids(value: &JsValue) -> Result<Vec<u64>, JsError> {
-    if let Some(a) = value.dyn_ref::<Uint32Array>() {
-        return Ok(a.to_vec().into_iter().map(u64::from).collect());
+    if let Some(a) = typed::read::<u32>("ids", value)? {
+        return Ok(a.into_iter().map(u64::from).collect());
     }
-    if let Some(a) = value.dyn_ref::<Float64Array>() {
+    if let Some(a) = typed::read::<f64>("ids", value)? {
         return a
-            .to_vec()
             .into_iter()
             .enumerate()
             .map(|(i, x)| id_from_f64(x, Some(i)))
@@ -128,27 +127,36 @@ fn read_ids(value: &JsValue) -> Result<Vec<u64>, JsError> {
 
 /// Fingerprints in bulk, each checked against `width`.
 fn read_fps(value: &JsValue, width: u32) -> Result<Vec<u128>, JsError> {
-    if let Some(a) = value.dyn_ref::<BigUint64Array>() {
-        let words = a.to_vec();
-        let values: Vec<u128> = if width <= 64 {
-            words.into_iter().map(u128::from).collect()
-        } else {
-            if words.len() % 2 != 0 {
-                return Err(JsError::new(
-                    "a BigUint64Array of fingerprints wider than 64 bits holds two words per \
-                     fingerprint (high word first), so its length must be even",
-                ));
-            }
-            words
-                .chunks_exact(2)
-                .map(|w| (u128::from(w[0]) << 64) | u128::from(w[1]))
-                .collect()
-        };
-        for (i, &v) in values.iter().enumerate() {
-            check_fits(v, width).map_err(|e| JsError::new(&format!("fingerprints[{i}]: {e}")))?;
-        }
-        return Ok(values);
+    match typed::read("fingerprints", value)? {
+        Some(words) => fps_from_words(words, width),
+        None => read_fp_list(value, width),
     }
+}
+
+/// Fingerprints from a BigUint64Array: one word each up to 64 bits, two (high first) above.
+fn fps_from_words(words: Vec<u64>, width: u32) -> Result<Vec<u128>, JsError> {
+    let values: Vec<u128> = if width <= 64 {
+        words.into_iter().map(u128::from).collect()
+    } else {
+        if !words.len().is_multiple_of(2) {
+            return Err(JsError::new(
+                "a BigUint64Array of fingerprints wider than 64 bits holds two words per \
+                 fingerprint (high word first), so its length must be even",
+            ));
+        }
+        words
+            .chunks_exact(2)
+            .map(|w| (u128::from(w[0]) << 64) | u128::from(w[1]))
+            .collect()
+    };
+    for (i, &v) in values.iter().enumerate() {
+        check_fits(v, width).map_err(|e| JsError::new(&format!("fingerprints[{i}]: {e}")))?;
+    }
+    Ok(values)
+}
+
+/// Fingerprints as an array of BigInts.
+fn read_fp_list(value: &JsValue, width: u32) -> Result<Vec<u128>, JsError> {
     if is_array(value) {
         return (0..array_length("fingerprints", value)?)
             .map(|i| {
@@ -564,13 +572,13 @@ impl Index {
     pub fn from_bytes(
         #[wasm_bindgen(unchecked_param_type = "Uint8Array")] bytes: JsValue,
     ) -> Result<Index, JsError> {
-        let Some(bytes) = bytes.dyn_ref::<Uint8Array>() else {
+        let Some(copy) = typed::read::<u8>("bytes", &bytes)? else {
             return Err(JsError::new(&format!(
                 "bytes must be a Uint8Array, got {}",
                 type_name(&bytes)
             )));
         };
-        let inner = crate::Index::from_bytes(&bytes.to_vec()).map_err(err)?;
+        let inner = crate::Index::from_bytes(&copy).map_err(err)?;
         if let Some(&(id, _)) = inner.entries().last() {
             if id as f64 > MAX_SAFE_ID {
                 return Err(JsError::new(&format!(
@@ -602,21 +610,21 @@ pub fn distances(
     #[wasm_bindgen(unchecked_param_type = "BigUint64Array")] fingerprints: JsValue,
 ) -> Result<Uint8Array, JsError> {
     let q = read_value("fingerprint", &fingerprint, 64)?.value() as u64;
-    let Some(fps) = fingerprints.dyn_ref::<BigUint64Array>() else {
+    let Some(fps) = Words::read("fingerprints", &fingerprints)? else {
         return Err(JsError::new(&format!(
             "fingerprints must be a BigUint64Array, got {}",
             type_name(&fingerprints)
         )));
     };
-    let len = fps.length();
-    let out = Uint8Array::new_with_length(len);
+    let out = Uint8Array::new_with_length(fps.len());
     let mut words = Vec::new();
     let mut distances = Vec::new();
-    for_each_step(fps, &mut words, |start, words| {
+    for_each_step(&fps, &mut words, |start, words| {
         crate::distances64(q, words, &mut distances);
+        // `out` is ours, made above: its methods are the intrinsic ones.
         out.subarray(start, start + words.len() as u32)
             .copy_from(&distances);
-    });
+    })?;
     Ok(out)
 }
 
@@ -626,17 +634,22 @@ pub fn distances(
 const STEP: u32 = 1 << 16;
 
 /// Copies `array` into `buf` [`STEP`] elements at a time, calling `scan(start, words)` on each.
-fn for_each_step(array: &BigUint64Array, buf: &mut Vec<u64>, mut scan: impl FnMut(u32, &[u64])) {
-    let len = array.length();
+fn for_each_step(
+    array: &Words,
+    buf: &mut Vec<u64>,
+    mut scan: impl FnMut(u32, &[u64]),
+) -> Result<(), JsError> {
+    let len = array.len();
     buf.resize(len.min(STEP) as usize, 0);
     let mut start = 0;
     while start < len {
         let end = len.min(start + STEP);
         let words = &mut buf[..(end - start) as usize];
-        array.subarray(start, end).copy_to(words);
+        array.copy_to(start, words)?;
         scan(start, words);
         start = end;
     }
+    Ok(())
 }
 
 /// Every position of `fingerprints` (a BigUint64Array — two words per fingerprint above 64
@@ -656,12 +669,12 @@ pub fn scan(
     }
     let k = read_k(&Some(k), 0, width)?;
     crate::index::plan::check_k(width, k).map_err(err)?;
-    let hits = match fingerprints.dyn_ref::<BigUint64Array>() {
+    let hits = match Words::read("fingerprints", &fingerprints)? {
         // The common case copies the array once and scans it as it is.
         Some(a) if width <= 64 => {
             let mut hits = Vec::new();
             let mut too_wide = None;
-            for_each_step(a, &mut Vec::new(), |start, words| {
+            for_each_step(&a, &mut Vec::new(), |start, words| {
                 if too_wide.is_some() {
                     return;
                 }
@@ -677,15 +690,18 @@ pub fn scan(
                         distance,
                     })
                 });
-            });
+            })?;
             if let Some((i, v)) = too_wide {
                 check_fits(u128::from(v), width)
                     .map_err(|e| JsError::new(&format!("fingerprints[{i}]: {e}")))?;
             }
             crate::scan::sort_hits(hits)
         }
-        _ => {
-            let fps = read_fps(&fingerprints, width)?;
+        view => {
+            let fps = match view {
+                Some(a) => fps_from_words(a.to_vec()?, width)?,
+                None => read_fp_list(&fingerprints, width)?,
+            };
             if width <= 64 {
                 let fps: Vec<u64> = fps.iter().map(|&v| v as u64).collect();
                 crate::scan64(q as u64, &fps, k)

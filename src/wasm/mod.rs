@@ -11,11 +11,11 @@ use alloc::vec::Vec;
 
 mod features;
 mod index;
+mod typed;
 
 use js_sys::Array;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 use crate::{
     distance, explain, fingerprint::Fingerprint, Error, Explanation, Key, Normalization, Options,
@@ -728,8 +728,8 @@ impl FingerprintStream {
             .inner
             .as_mut()
             .ok_or_else(|| JsError::new("the stream is finished"))?;
-        if let Some(bytes) = chunk.dyn_ref::<js_sys::Uint8Array>() {
-            stream.update(&bytes.to_vec());
+        if let Some(bytes) = typed::read::<u8>("chunk", &chunk)? {
+            stream.update(&bytes);
         } else if let Some(text) = chunk.as_string() {
             stream.update(text.as_bytes());
         } else {

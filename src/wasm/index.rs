@@ -669,46 +669,41 @@ pub fn scan(
     }
     let k = read_k(&Some(k), 0, width)?;
     crate::index::plan::check_k(width, k).map_err(err)?;
-    let hits = match Words::read("fingerprints", &fingerprints)? {
-        // The common case copies the array once and scans it as it is.
-        Some(a) if width <= 64 => {
-            let mut hits = Vec::new();
-            let mut too_wide = None;
-            for_each_step(&a, &mut Vec::new(), |start, words| {
-                if too_wide.is_some() {
+    let hits = if width > 64 {
+        // Above 64 bits the words are paired up into a copy anyway.
+        crate::scan128(q, &read_fps(&fingerprints, width)?, k)
+    } else if let Some(a) = Words::read("fingerprints", &fingerprints)? {
+        // The common case copies the array a step at a time and scans it as it is.
+        let mut hits = Vec::new();
+        let mut too_wide = None;
+        for_each_step(&a, &mut Vec::new(), |start, words| {
+            if too_wide.is_some() {
+                return;
+            }
+            if width < 64 {
+                if let Some(i) = words.iter().position(|&v| v >> width != 0) {
+                    too_wide = Some((start as usize + i, words[i]));
                     return;
                 }
-                if width < 64 {
-                    if let Some(i) = words.iter().position(|&v| v >> width != 0) {
-                        too_wide = Some((start as usize + i, words[i]));
-                        return;
-                    }
-                }
-                crate::scan::within64(q as u64, words, k, &mut |i, distance| {
-                    hits.push(crate::Hit {
-                        index: start as usize + i,
-                        distance,
-                    })
-                });
-            })?;
-            if let Some((i, v)) = too_wide {
-                check_fits(u128::from(v), width)
-                    .map_err(|e| JsError::new(&format!("fingerprints[{i}]: {e}")))?;
             }
-            crate::scan::sort_hits(hits)
+            crate::scan::within64(q as u64, words, k, &mut |i, distance| {
+                hits.push(crate::Hit {
+                    index: start as usize + i,
+                    distance,
+                })
+            });
+        })?;
+        if let Some((i, v)) = too_wide {
+            check_fits(u128::from(v), width)
+                .map_err(|e| JsError::new(&format!("fingerprints[{i}]: {e}")))?;
         }
-        view => {
-            let fps = match view {
-                Some(a) => fps_from_words(a.to_vec()?, width)?,
-                None => read_fp_list(&fingerprints, width)?,
-            };
-            if width <= 64 {
-                let fps: Vec<u64> = fps.iter().map(|&v| v as u64).collect();
-                crate::scan64(q as u64, &fps, k)
-            } else {
-                crate::scan128(q, &fps, k)
-            }
-        }
+        crate::scan::sort_hits(hits)
+    } else {
+        let fps: Vec<u64> = read_fp_list(&fingerprints, width)?
+            .iter()
+            .map(|&v| v as u64)
+            .collect();
+        crate::scan64(q as u64, &fps, k)
     };
     let out: Vec<JsHit> = hits
         .iter()

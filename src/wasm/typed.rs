@@ -113,12 +113,6 @@ impl Words {
     pub(crate) fn copy_to(&self, start: u32, dst: &mut [u64]) -> Result<(), JsError> {
         copy_to(&self.view, start, dst).map_err(|e| unreadable(self.what, &e))
     }
-
-    pub(crate) fn to_vec(&self) -> Result<Vec<u64>, JsError> {
-        let mut out = alloc::vec![0; self.len as usize];
-        self.copy_to(0, &mut out)?;
-        Ok(out)
-    }
 }
 
 fn unreadable(what: &str, e: &JsValue) -> JsError {

@@ -21,11 +21,20 @@ const at = TypedArray.at;
 
 const DETACHED = "its ArrayBuffer is detached or no longer holds it";
 
-/** The wasm module's memory (set once by the bindings). */
+/** The wasm module's memory (set once by the bindings) and its buffer, until it grows. */
 let memory;
+let memoryBuffer;
 
 export function useMemory(m) {
   memory = m;
+  memoryBuffer = m.buffer;
+}
+
+/** True if `buffer` is the module's memory. (Memory.buffer is slow to ask each time.) */
+function inMemory(buffer) {
+  // Growing the memory detaches the buffer it had.
+  if (memoryBuffer.byteLength === 0) memoryBuffer = memory.buffer;
+  return buffer === memoryBuffer;
 }
 
 /** A function giving a view of this realm over `value` if it is a `Type`, else undefined. */
@@ -46,7 +55,7 @@ function viewer(Type) {
     const view = new Type(buffer, byteOffsetOf.call(value), length);
     // An array in the module's own memory would be detached as soon as the module grows it
     // (allocating the copy may): copied out first.
-    return buffer === memory?.buffer ? view.slice() : view;
+    return inMemory(buffer) ? view.slice() : view;
   };
 }
 

@@ -45,20 +45,14 @@ const RANDOM_SEED: u64 = 0x5eed_0001;
 const QUERY_SEED: u64 = 0x5eed_0002;
 const TEXT_SEED: u64 = 0x5eed_0003;
 
-/// splitmix64: fixed, well-spread values without a rand dependency, easy to mirror in JS.
-struct SplitMix64(u64);
+#[path = "../tests/support/splitmix64.rs"]
+mod splitmix64;
+use splitmix64::SplitMix64;
 
+/// The draws bench/index.mjs mirrors in BigInt arithmetic.
 impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
     /// Uniform in `0..n` by multiply-shift (bias below 2^-40 for these `n`).
-    fn below(&mut self, n: u64) -> u64 {
+    fn scaled(&mut self, n: u64) -> u64 {
         ((u128::from(self.next()) * u128::from(n)) >> 64) as u64
     }
 }
@@ -83,8 +77,8 @@ fn windows(text: &str, n: usize) -> Vec<(usize, usize)> {
     let mut rng = SplitMix64(TEXT_SEED);
     (0..n)
         .map(|_| {
-            let len = WINDOW_CHARS.0 + rng.below(WINDOW_CHARS.1 - WINDOW_CHARS.0 + 1);
-            let start = rng.below(chars - len + 1);
+            let len = WINDOW_CHARS.0 + rng.scaled(WINDOW_CHARS.1 - WINDOW_CHARS.0 + 1);
+            let start = rng.scaled(chars - len + 1);
             (bounds[start as usize], bounds[(start + len) as usize])
         })
         .collect()
@@ -168,11 +162,11 @@ fn queries(fps: &[u64], count: usize) -> Vec<u64> {
             if i % 2 == 1 {
                 return rng.next();
             }
-            let base = fps[rng.below(fps.len() as u64) as usize];
-            let flips = rng.below(4) as u32;
+            let base = fps[rng.scaled(fps.len() as u64) as usize];
+            let flips = rng.scaled(4) as u32;
             let mut mask = 0u64;
             while mask.count_ones() < flips {
-                mask |= 1 << rng.below(64);
+                mask |= 1 << rng.scaled(64);
             }
             base ^ mask
         })

@@ -22,18 +22,13 @@ use std::path::Path;
 
 use simprint::{DocumentFrequencies, Fingerprinter, Normalization, Options, Tokenizer, Weighting};
 
-/// splitmix64: a fixed, well-spread sequence.
-struct Rng(u64);
+#[path = "../tests/support/splitmix64.rs"]
+mod splitmix64;
+use splitmix64::SplitMix64 as Rng;
+
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+    fn index(&mut self, n: usize) -> usize {
+        self.below(n as u64) as usize
     }
     fn chance(&mut self, p: f64) -> bool {
         ((self.next() >> 11) as f64 / (1u64 << 53) as f64) < p
@@ -131,11 +126,11 @@ fn edit(text: &str, rate: f64, by_char: bool, vocab: &[String], rng: &mut Rng) -
     let mut out = Vec::new();
     for u in units(text, by_char) {
         if rng.chance(rate) {
-            match rng.below(3) {
-                0 => out.push(vocab[rng.below(vocab.len())].clone()),
+            match rng.index(3) {
+                0 => out.push(vocab[rng.index(vocab.len())].clone()),
                 1 => {
                     out.push(u);
-                    out.push(vocab[rng.below(vocab.len())].clone());
+                    out.push(vocab[rng.index(vocab.len())].clone());
                 }
                 _ => {}
             }
@@ -171,7 +166,7 @@ fn reorder(text: &str, rng: &mut Rng) -> String {
     let original = parts.clone();
     while parts == original {
         for i in (1..parts.len()).rev() {
-            parts.swap(i, rng.below(i + 1));
+            parts.swap(i, rng.index(i + 1));
         }
     }
     parts
@@ -270,9 +265,9 @@ fn build(root: &Path) -> Data {
                     length,
                 });
                 for _ in 0..NEGATIVES {
-                    let mut j = rng.below(docs.len());
+                    let mut j = rng.index(docs.len());
                     while j == i {
-                        j = rng.below(docs.len());
+                        j = rng.index(docs.len());
                     }
                     pairs.push(Pair {
                         a,
@@ -281,7 +276,7 @@ fn build(root: &Path) -> Data {
                         lang,
                         length,
                     });
-                    let o = other_first + rng.below(others.len());
+                    let o = other_first + rng.index(others.len());
                     pairs.push(Pair {
                         a,
                         b: o,

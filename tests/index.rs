@@ -49,20 +49,13 @@ fn brute_pairs(model: &BTreeMap<u64, u128>, k: u32) -> Vec<Pair> {
 }
 
 /// A small deterministic generator for building sets inside a proptest case.
-struct Rng(u64);
+#[path = "support/splitmix64.rs"]
+mod splitmix64;
+use splitmix64::SplitMix64 as Rng;
+
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
     fn wide(&mut self) -> u128 {
         (u128::from(self.next()) << 64) | u128::from(self.next())
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
     }
     /// `v` with `flips` random bits of the low `width` flipped (possibly the same bit twice).
     fn perturb(&mut self, v: u128, flips: u32, width: u32) -> u128 {

@@ -4,21 +4,11 @@
 
 use simprint::{Fingerprint, Fingerprinter, Key, Options};
 
-struct Rng(u64);
+#[path = "support/splitmix64.rs"]
+mod splitmix64;
+use splitmix64::SplitMix64 as Rng;
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
     fn key(&mut self) -> Key {
         let (a, b) = (self.next(), self.next());
         let mut bytes = [0u8; 16];

@@ -3,47 +3,22 @@
 // prints the bundle size, the time to first response of fresh runtimes and requests/s.
 //
 //   source scripts/lib.sh && setup_path && node bench/worker.mjs [documents=20000]
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-const root = fileURLToPath(new URL('../', import.meta.url));
-const workerDir = join(root, 'examples', 'worker');
-const tmp = mkdtempSync(join(tmpdir(), 'simprint-worker-bench-'));
-const home = join(tmp, 'home');
-mkdirSync(home);
-Object.assign(process.env, {
-  HOME: home,
-  XDG_CONFIG_HOME: join(home, '.config'),
-  XDG_CACHE_HOME: join(home, '.cache'),
-  XDG_DATA_HOME: join(home, '.local', 'share'),
-  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
-  WRANGLER_SEND_METRICS: 'false',
-  WRANGLER_SEND_ERROR_REPORTS: 'false',
-  WRANGLER_HIDE_BANNER: 'true',
-});
-const { Miniflare } = await import('miniflare');
-const { unstable_getMiniflareWorkerOptions } = await import('wrangler');
-const fromToml = unstable_getMiniflareWorkerOptions(join(workerDir, 'wrangler.toml')).workerOptions;
+import { bundle, offline } from '../examples/worker/local.mjs';
+
+const { tmp, Miniflare, fromToml } = await offline('simprint-worker-bench-');
 const DOCUMENTS = Number(process.argv[2] ?? 20000);
 const IN_FLIGHT = 32;
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-function bundle(minify) {
+function bundleSizes(minify) {
   const out = join(tmp, minify ? 'bundle-min' : 'bundle');
-  const hadDotWrangler = existsSync(join(workerDir, '.wrangler'));
-  try {
-    execFileSync(join(root, 'node_modules', '.bin', 'wrangler'),
-      ['deploy', '--dry-run', '--outdir', out, ...(minify ? ['--minify'] : [])],
-      { cwd: workerDir, env: process.env, stdio: 'pipe' });
-  } finally {
-    if (!hadDotWrangler) rmSync(join(workerDir, '.wrangler'), { recursive: true, force: true });
-  }
+  bundle(out, { minify });
   const sizes = {};
   for (const f of readdirSync(out).filter((name) => /\.(js|wasm)$/.test(name))) {
     const bytes = readFileSync(join(out, f));
@@ -111,8 +86,8 @@ const word = () => Array.from({ length: 1 + Math.floor(random() * 3) }, () => SY
 const text = () => Array.from({ length: 60 + Math.floor(random() * 60) }, word).join(' ');
 
 try {
-  const plain = bundle(false);
-  const min = bundle(true);
+  const plain = bundleSizes(false);
+  const min = bundleSizes(true);
   for (const [label, { sizes }] of [['bundle', plain], ['bundle --minify', min]]) {
     const raw = sizes.js.raw + sizes.wasm.raw;
     const gz = sizes.js.gzip + sizes.wasm.gzip;

@@ -4,41 +4,17 @@
 // under Node, and the bundle wrangler would upload, run in workerd as well.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import sp from './load.mjs';
+import { bundle, offline, root, workerDir } from '../../examples/worker/local.mjs';
 import { DocumentParser } from '../../examples/worker/src/body.js';
 import { compareIds, MAX_DUPLICATES, mergeDuplicates, shardOf } from '../../examples/worker/src/shards.js';
 import { FLUSH_UNITS, TextSink } from '../../examples/worker/src/sink.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const workerDir = join(root, 'examples', 'worker');
-const tmp = mkdtempSync(join(tmpdir(), 'simprint-worker-'));
-
-// wrangler and workerd write under HOME and XDG dirs; wrangler and Miniflare would call
-// Cloudflare (telemetry, the request.cf data) unless told not to.
-const home = join(tmp, 'home');
-mkdirSync(home);
-Object.assign(process.env, {
-  HOME: home,
-  XDG_CONFIG_HOME: join(home, '.config'),
-  XDG_CACHE_HOME: join(home, '.cache'),
-  XDG_DATA_HOME: join(home, '.local', 'share'),
-  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
-  WRANGLER_SEND_METRICS: 'false',
-  WRANGLER_SEND_ERROR_REPORTS: 'false',
-  WRANGLER_HIDE_BANNER: 'true',
-});
-const { Miniflare } = await import('miniflare');
-// The deployment's settings as wrangler reads them: vars, the Durable Object binding (SQLite,
-// from the new_sqlite_classes migration), compatibility date and module rules.
-const { unstable_getMiniflareWorkerOptions } = await import('wrangler');
-const fromToml = unstable_getMiniflareWorkerOptions(join(workerDir, 'wrangler.toml')).workerOptions;
+const { tmp, Miniflare, fromToml } = await offline('simprint-worker-');
 
 // Miniflare treats .js as CommonJS unless told; the .wasm import is a CompiledWasm module.
 const ES_MODULES = { type: 'ESModule', include: ['**/*.js'] };
@@ -792,16 +768,7 @@ for (const shards of [1, 4]) {
 
 test('the bundle wrangler would upload runs in workerd; its size', async (t) => {
   const out = join(tmp, 'bundle');
-  const hadDotWrangler = existsSync(join(workerDir, '.wrangler'));
-  try {
-    execFileSync(join(root, 'node_modules', '.bin', 'wrangler'), ['deploy', '--dry-run', '--outdir', out], {
-      cwd: workerDir,
-      env: process.env,
-      stdio: 'pipe',
-    });
-  } finally {
-    if (!hadDotWrangler) rmSync(join(workerDir, '.wrangler'), { recursive: true, force: true });
-  }
+  bundle(out);
   const files = readdirSync(out).filter((f) => f.endsWith('.js') || f.endsWith('.wasm'));
   assert.deepEqual(files.map((f) => f.split('.').pop()).sort(), ['js', 'wasm']);
   let raw = 0;

@@ -1,0 +1,52 @@
+// Running this Worker on one machine, offline: real workerd through Miniflare's API, with its
+// settings read from wrangler.toml, and the bundle `wrangler deploy` would upload. Shared by
+// tests/js/worker.test.mjs and bench/worker.mjs (Node, with the npm dev dependencies).
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository's root and this Worker's folder. */
+export const root = fileURLToPath(new URL('../../', import.meta.url));
+export const workerDir = join(root, 'examples', 'worker');
+
+/**
+ * A fresh temporary folder (named with `prefix`) that also becomes HOME and the XDG folders,
+ * since wrangler and workerd write there; and Miniflare and the Worker's options from
+ * wrangler.toml, loaded with wrangler and Miniflare told not to call Cloudflare (telemetry,
+ * the request.cf data). Sets process.env for the rest of the process.
+ */
+export async function offline(prefix) {
+  const tmp = mkdtempSync(join(tmpdir(), prefix));
+  const home = join(tmp, 'home');
+  mkdirSync(home);
+  Object.assign(process.env, {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+    WRANGLER_SEND_METRICS: 'false',
+    WRANGLER_SEND_ERROR_REPORTS: 'false',
+    WRANGLER_HIDE_BANNER: 'true',
+  });
+  const { Miniflare } = await import('miniflare');
+  // The deployment's settings as wrangler reads them: vars, the Durable Object binding (SQLite,
+  // from the new_sqlite_classes migration), compatibility date and module rules.
+  const { unstable_getMiniflareWorkerOptions } = await import('wrangler');
+  const fromToml = unstable_getMiniflareWorkerOptions(join(workerDir, 'wrangler.toml')).workerOptions;
+  return { tmp, Miniflare, fromToml };
+}
+
+/** Writes the bundle `wrangler deploy` would upload into `out` (`--dry-run`), leaving no .wrangler behind. */
+export function bundle(out, { minify = false } = {}) {
+  const hadDotWrangler = existsSync(join(workerDir, '.wrangler'));
+  try {
+    execFileSync(join(root, 'node_modules', '.bin', 'wrangler'),
+      ['deploy', '--dry-run', '--outdir', out, ...(minify ? ['--minify'] : [])],
+      { cwd: workerDir, env: process.env, stdio: 'pipe' });
+  } finally {
+    if (!hadDotWrangler) rmSync(join(workerDir, '.wrangler'), { recursive: true, force: true });
+  }
+}

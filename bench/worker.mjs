@@ -115,7 +115,7 @@ try {
   await rate(`POST /documents, new ids, up to ${DOCUMENTS} stored`, DOCUMENTS,
     (i) => request(base, 'POST', '/documents', { id: `doc-${i}`, text: text() }));
   await rate(`POST /check against ${DOCUMENTS} documents`, 3000, () => request(base, 'POST', '/check', { text: text() }));
-  await rate('GET /documents/:id', 3000, (i) => request(base, 'GET', `/documents/doc-${i}`));
+  await rate('GET /documents/:id', 3000, (i) => request(base, 'GET', `/documents/doc-${i % DOCUMENTS}`));
 
   await mf.dispose();
   const t0 = performance.now();

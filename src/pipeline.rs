@@ -860,6 +860,32 @@ mod tests {
         }
     }
 
+    /// Features hashed where they lie in one buffer (as the bindings pass a list) give what
+    /// the same features as separate strings give, with strings from elsewhere mixed in.
+    #[test]
+    fn features_inside_a_text_hash_as_separate_strings() {
+        let text = "alpha beta gamma delta internationalization 中文 é x";
+        let inside: Vec<&str> = text.split(' ').collect();
+        let outside = String::from("elsewhere");
+        for width in [8u32, 64, 128] {
+            let fp = Fingerprinter::new(Options {
+                width,
+                ..Options::default()
+            })
+            .unwrap();
+            let mut features: Vec<(&str, f64)> = inside.iter().map(|&w| (w, 1.0)).collect();
+            features.push((&outside, 1.0));
+            features.push((&text[6..10], 2.5));
+            features.push(("", 1.0));
+            let separate: Vec<(String, f64)> =
+                features.iter().map(|&(f, w)| (String::from(f), w)).collect();
+            assert_eq!(
+                fp.fingerprint_features_in(text, features.iter().copied()),
+                fp.fingerprint_features(separate)
+            );
+        }
+    }
+
     #[test]
     fn the_caseless_ranges_have_no_lowercase() {
         for c in (0x2E80..=0xA4CFu32)

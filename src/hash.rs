@@ -217,8 +217,8 @@ impl FeatureHasher {
     /// into the tokenizer's loop.
     #[inline(always)]
     pub(crate) fn full_hash_in(&self, text: &str, parts: &[&str], separator: &str) -> u128 {
-        if let [one] = parts {
-            if let Some(start) = offset_in(text, one).filter(|_| self.width <= 64) {
+        if let ([one], true) = (parts, self.width <= 64) {
+            if let Some(start) = offset_in(text, one) {
                 return u128::from(crate::sip13::hash(
                     self.k0,
                     self.k1,

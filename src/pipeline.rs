@@ -448,6 +448,7 @@ impl Fingerprinter {
         let mut acc: Option<Accumulator> = None;
         for (feature, weight) in features {
             let feature = feature.as_ref();
+            // No buffer (callers of the public method): skip looking for the feature in it.
             let hash = if text.is_empty() {
                 self.hasher.hash_str(feature)
             } else {
@@ -877,8 +878,10 @@ mod tests {
             features.push((&outside, 1.0));
             features.push((&text[6..10], 2.5));
             features.push(("", 1.0));
-            let separate: Vec<(String, f64)> =
-                features.iter().map(|&(f, w)| (String::from(f), w)).collect();
+            let separate: Vec<(String, f64)> = features
+                .iter()
+                .map(|&(f, w)| (String::from(f), w))
+                .collect();
             assert_eq!(
                 fp.fingerprint_features_in(text, features.iter().copied()),
                 fp.fingerprint_features(separate)

@@ -62,6 +62,11 @@ pub enum Error {
     InvalidOptions(String),
     /// An answer too large to hold in memory (what and why is in the text).
     TooLarge(String),
+    /// Memory could not be had for a structure of about `bytes` bytes (nothing was changed).
+    OutOfMemory {
+        /// About how many bytes were asked for.
+        bytes: usize,
+    },
 }
 
 impl fmt::Display for Error {
@@ -117,8 +122,45 @@ impl fmt::Display for Error {
             }
             Error::InvalidOptions(why) => write!(f, "invalid options: {why}"),
             Error::TooLarge(why) => f.write_str(why),
+            Error::OutOfMemory { bytes } => write!(
+                f,
+                "out of memory: {bytes} more bytes could not be allocated (nothing was changed)"
+            ),
         }
     }
 }
 
 impl core::error::Error for Error {}
+
+/// Most characters of a caller's value an error message repeats.
+const ECHO_CHARS: usize = 64;
+
+/// `value` as an error may hold and repeat it: its first [`ECHO_CHARS`] characters and how many
+/// more there were, so a message never carries a huge input along.
+pub(crate) fn echo(value: &str) -> String {
+    match value.char_indices().nth(ECHO_CHARS) {
+        None => String::from(value),
+        Some((cut, _)) => alloc::format!(
+            "{}… ({} characters in all)",
+            &value[..cut],
+            value.chars().count()
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_values_are_cut_in_messages() {
+        assert_eq!(echo("words"), "words");
+        let long = "x".repeat(1_000_000);
+        let e = Error::UnknownTokenizer(echo(&long));
+        let text = alloc::string::ToString::to_string(&e);
+        assert!(text.len() < 200, "{text}");
+        assert!(text.contains("1000000 characters in all"), "{text}");
+        // Cut between characters, never inside one.
+        assert!(echo(&"語".repeat(100)).starts_with(&"語".repeat(64)));
+    }
+}

@@ -61,7 +61,7 @@ impl Weighting {
             "tf" => Ok(Weighting::TermFrequency),
             "logtf" => Ok(Weighting::LogTermFrequency),
             "binary" => Ok(Weighting::Binary),
-            other => Err(Error::UnknownWeighting(other.into())),
+            other => Err(Error::UnknownWeighting(crate::error::echo(other))),
         }
     }
 
@@ -107,7 +107,7 @@ impl Normalization {
         match name {
             "none" => Ok(Normalization::None),
             "width" => Ok(Normalization::Width),
-            other => Err(Error::UnknownNormalization(other.into())),
+            other => Err(Error::UnknownNormalization(crate::error::echo(other))),
         }
     }
 

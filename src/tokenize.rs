@@ -76,7 +76,7 @@ impl Tokenizer {
             "chars" => Ok(Tokenizer::Chars {
                 n: Self::DEFAULT_CHAR_N,
             }),
-            other => Err(Error::UnknownTokenizer(other.into())),
+            other => Err(Error::UnknownTokenizer(crate::error::echo(other))),
         }
     }
 

@@ -172,7 +172,7 @@ proptest! {
         check_queries(&index, &model, &mut rng, width);
         prop_assert_eq!(index.pairs().unwrap(), brute_pairs(&model, k));
         let mut compacted = index.clone();
-        compacted.compact();
+        compacted.compact().unwrap();
         prop_assert!(compacted.segments() <= 1);
         check_queries(&compacted, &model, &mut rng, width);
 

@@ -1,10 +1,11 @@
 //! Regression tests from fuzzing (fuzz/, scripts/fuzz.sh): each is the minimal form of an
 //! input a fuzz target found, with what went wrong. The raw inputs are kept in
 //! fuzz/regressions/<target>/ and replayed by `cargo test --manifest-path fuzz/Cargo.toml`.
+//! The last ones reproduce what an outside review of the package found (issue 12).
 
 use std::collections::BTreeMap;
 
-use simprint::{Fingerprint, Index, Pair, Plan};
+use simprint::{Error, Fingerprint, Index, Pair, Plan};
 
 fn brute_pairs(entries: &[(u64, u128)], k: u32) -> Vec<Pair> {
     let mut out = Vec::new();
@@ -335,4 +336,98 @@ fn clusters_of_many_equal_fingerprints_take_linear_memory() {
         grouped_sorted, ids,
         "clusters hold exactly the ids that have a pair"
     );
+}
+
+/// Issue 12 (review): a checksum-valid buffer with an explicit plan of width 65, k 21 and 23
+/// blocks (253 tables) described a 508 MB index in 2.4 MB, and 21.6 MB of it asked for about
+/// 4.5 GB (in wasm: memory grown to 4.29 GB, then a trap). The memory the buffer describes is
+/// now checked against a limit before anything is built.
+#[test]
+fn from_bytes_bounds_the_memory_a_buffer_may_cause() {
+    // 100,000 entries of 24 bytes: a 2.4 MB buffer.
+    let hostile = |n: u64| {
+        let mut body = b"SIMPIDX\0".to_vec();
+        body.extend_from_slice(&1u16.to_le_bytes());
+        body.extend_from_slice(&[65, 21, 1, 23, 0, 0]);
+        body.extend_from_slice(&n.to_le_bytes());
+        for id in 0..n {
+            body.extend_from_slice(&id.to_le_bytes());
+            let v = (u128::from(id) * 0x9e37_79b9_7f4a_7c15) & ((1 << 65) - 1);
+            body.extend_from_slice(&v.to_le_bytes());
+        }
+        sealed(body)
+    };
+    let bytes = hostile(100_000);
+    assert_eq!(bytes.len(), 24 + 100_000 * 24 + 8);
+    let started = std::time::Instant::now();
+    let err = Index::from_bytes(&bytes).unwrap_err();
+    assert!(matches!(err, Error::TooLarge(_)), "{err}");
+    let text = err.to_string();
+    assert!(text.contains("253 tables") && text.contains("limit"), "{text}");
+    // Refused from the header, before any table is built.
+    assert!(started.elapsed().as_millis() < 500, "{:?}", started.elapsed());
+    // The caller sets the limit: too low for the same buffer, or high enough for a small one.
+    let small = hostile(100);
+    assert!(matches!(Index::from_bytes_limited(&small, 10_000), Err(Error::TooLarge(_))));
+    let loaded = Index::from_bytes_limited(&small, 2_000_000).unwrap();
+    assert_eq!(loaded.len(), 100);
+    assert_eq!(loaded.plan().tables().len(), 253);
+    assert!(loaded.memory_bytes() <= 2_000_000, "{}", loaded.memory_bytes());
+    // Automatic plans of real size load under the default limit.
+    let mut auto = Index::new(64, 9).unwrap();
+    auto.insert_many((0..200_000u64).map(|i| {
+        (i, Fingerprint::new(u128::from(i.wrapping_mul(0x9e37_79b9_7f4a_7c15)), 64).unwrap())
+    }))
+    .unwrap();
+    assert_eq!(Index::from_bytes(&auto.to_bytes()).unwrap().len(), 200_000);
+}
+
+/// Issue 12 (review): `pairs()` over 20,000 copies of one fingerprint (200 million pairs)
+/// returned its error only after wasm memory reached 3.23 GB. It now counts what it cannot
+/// hold: the error comes with no more than a few thousand pairs held, and a limit or the
+/// visitor gives what a caller can use.
+#[test]
+fn pairs_give_up_early_and_limited_pairs_stay_small() {
+    let mut index = Index::new(64, 3).unwrap();
+    let fp = Fingerprint::new(0xabcd, 64).unwrap();
+    index.insert_many((0..20_000u64).map(|i| (i, fp))).unwrap();
+    let started = std::time::Instant::now();
+    let err = index.pairs().unwrap_err();
+    assert!(matches!(err, Error::TooLarge(_)), "{err}");
+    assert!(err.to_string().contains("limit"), "{err}");
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+    let first = index.pairs_limited(3, 5).unwrap();
+    let want: Vec<Pair> = (1..=5).map(|b| Pair { a: 0, b, distance: 0 }).collect();
+    assert_eq!(first, want);
+    let mut n = 0u64;
+    index
+        .for_each_pair(3, |_| {
+            n += 1;
+            std::ops::ControlFlow::Continue(())
+        })
+        .unwrap();
+    assert_eq!(n, 20_000 * 19_999 / 2);
+    // Under the cap, the two-pass answer is the one-pass answer: all pairs, sorted.
+    let mut small = Index::new(64, 3).unwrap();
+    small.insert_many((0..500u64).map(|i| (i, fp))).unwrap();
+    let pairs = small.pairs().unwrap();
+    assert_eq!(pairs.len(), 500 * 499 / 2);
+    assert!(pairs.windows(2).all(|w| (w[0].distance, w[0].a, w[0].b) < (w[1].distance, w[1].a, w[1].b)));
+    assert_eq!(small.pairs_limited(3, usize::MAX).unwrap(), pairs);
+}
+
+/// Issue 12 (review): an error echoed a 100 MB option string in full.
+#[test]
+fn errors_repeat_at_most_a_little_of_a_huge_value() {
+    let huge = "x".repeat(10_000_000);
+    for err in [
+        simprint::Tokenizer::from_name(&huge).unwrap_err(),
+        simprint::Weighting::from_name(&huge).unwrap_err(),
+        simprint::Normalization::from_name(&huge).unwrap_err(),
+        simprint::Key::from_hex(&huge).unwrap_err(),
+        Fingerprint::from_hex(&huge, 64).unwrap_err(),
+    ] {
+        let text = err.to_string();
+        assert!(text.len() < 200, "{} bytes: {}", text.len(), &text[..200]);
+    }
 }

@@ -6,6 +6,9 @@
 //! picks how the buffer is made: raw; the rest with a correct checksum appended; or a header
 //! built from fields (any values, right magic), entries from the rest, a count that matches
 //! or not, and a correct checksum — so the field checks behind the checksum are fuzzed too.
+//! Each buffer is also loaded under a small memory limit (256 B to 128 MB, from the input):
+//! what loads must fit it, and explicit plans of up to 256 tables are drawn so that small
+//! inputs describe indexes far larger than themselves (issue 12: 2.4 MB described 508 MB).
 
 use core::hash::Hasher as _;
 
@@ -42,6 +45,11 @@ struct Header {
     ascending: bool,
 }
 
+/// The memory limit the buffer is also loaded under, from the input's first byte.
+fn limit(data: &[u8]) -> usize {
+    1 << (8 + data.first().map_or(0, |b| b / 4) % 20)
+}
+
 fn buffer(data: &[u8]) -> Option<Vec<u8>> {
     let (&mode, rest) = data.split_first()?;
     match mode % 4 {
@@ -58,7 +66,8 @@ fn buffer(data: &[u8]) -> Option<Vec<u8>> {
             let k = pick(h.k, h.k % (width.clamp(1, 11) + 1));
             let plan = pick(h.plan, h.plan % 3);
             let blocks = if plan == 1 {
-                pick(h.blocks, k.saturating_add(1 + h.blocks % 8))
+                // Up to 24 more blocks than k: at k = 2, 23 blocks make 253 tables.
+                pick(h.blocks, k.saturating_add(1 + h.blocks % 24))
             } else {
                 pick(h.blocks, 0)
             };
@@ -107,7 +116,24 @@ fn buffer(data: &[u8]) -> Option<Vec<u8>> {
 
 pub fn check(data: &[u8]) {
     if let Some(bytes) = buffer(data) {
+        run_limited(&bytes, limit(data));
         run(&bytes);
+    }
+}
+
+/// Loads `bytes` under a memory limit: refused with an error that names the limit, or loaded
+/// into an index that fits it.
+pub fn run_limited(bytes: &[u8], limit: usize) {
+    match Index::from_bytes_limited(bytes, limit) {
+        Ok(index) => assert!(
+            index.memory_bytes() <= limit,
+            "loaded into {} bytes under a limit of {limit}",
+            index.memory_bytes()
+        ),
+        Err(e) => {
+            let message = e.to_string();
+            assert!(message.starts_with("index bytes: "), "unclear error: {message}");
+        }
     }
 }
 

@@ -359,6 +359,12 @@ pub fn run(setup: &Setup, ops: &[Op]) {
                     if k.is_none() {
                         assert_eq!(index.pairs().expect("index k"), want);
                     }
+                    // The first few by the same order, held in memory for that many.
+                    if kk <= width {
+                        let few = want.len() / 2 + 1;
+                        let got = index.pairs_limited(kk, few).expect("k within width");
+                        assert_eq!(got, want[..few.min(want.len())], "limited {op:?}");
+                    }
                 } else {
                     match index.clusters_within(kk) {
                         Ok(got) => assert_eq!(got, brute_clusters(&want), "clusters {op:?}"),
@@ -366,7 +372,7 @@ pub fn run(setup: &Setup, ops: &[Op]) {
                     }
                 }
             }
-            Op::Compact => index.compact(),
+            Op::Compact => index.compact().expect("memory to compact"),
             Op::RoundTrip => {
                 let bytes = index.to_bytes();
                 let loaded = Index::from_bytes(&bytes).expect("to_bytes output loads");

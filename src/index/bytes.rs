@@ -15,16 +15,21 @@
 //!
 //! Tables are not stored: loading rebuilds them, so a buffer cannot smuggle in a table that
 //! disagrees with its fingerprints. Loading checks every field and that the length is exactly
-//! what the header says before allocating anything sized by it.
+//! what the header says before allocating anything sized by it, and then that the index the
+//! buffer describes fits a memory limit: an explicit plan of many tables can make a small
+//! buffer describe a large index (253 tables take about 3 KB per fingerprint of 16 bytes), so
+//! [`Index::from_bytes`] refuses an index of more than [`default_load_limit`] bytes and
+//! [`Index::from_bytes_limited`] takes the limit from the caller.
 
 use alloc::format;
 use alloc::vec::Vec;
 use core::hash::Hasher as _;
 
 use super::plan::{check_k, Plan};
-use super::Index;
+use super::segment::{try_vec_with_capacity, Bits};
+use super::{Engine, Index, Inner};
 use crate::error::Error;
-use crate::fingerprint::{check_fits, Fingerprint};
+use crate::fingerprint::check_fits;
 
 const MAGIC: &[u8; 8] = b"SIMPIDX\0";
 const VERSION: u16 = 1;
@@ -39,6 +44,19 @@ fn checksum(bytes: &[u8]) -> u64 {
 
 fn bad(why: impl core::fmt::Display) -> Error {
     Error::Bytes(format!("{why}"))
+}
+
+/// The most memory [`Index::from_bytes`] lets the index of a `len`-byte buffer take: 16 times
+/// the buffer, or 64 MiB when that is more. Planned automatically, an index takes 4 to 10
+/// times its buffer (65 to 150 bytes per fingerprint of 16 or 24 bytes), so this refuses only
+/// explicit plans of many tables over many fingerprints.
+///
+/// ```
+/// assert_eq!(simprint::index::bytes::default_load_limit(1 << 30), 16 << 30);
+/// assert_eq!(simprint::index::bytes::default_load_limit(100), 64 << 20);
+/// ```
+pub fn default_load_limit(len: usize) -> usize {
+    len.saturating_mul(16).max(64 << 20)
 }
 
 impl Index {
@@ -78,10 +96,13 @@ impl Index {
         out
     }
 
-    /// Reads an index written by [`Index::to_bytes`].
+    /// Reads an index written by [`Index::to_bytes`], if it takes no more memory than
+    /// [`default_load_limit`] of the buffer's length ([`Index::from_bytes_limited`] sets
+    /// another limit).
     ///
     /// Fails with [`Error::Bytes`] on a truncated, corrupted, wrong-version or inconsistent
-    /// buffer; never panics, and allocates only after the length checks out.
+    /// buffer, and with [`Error::TooLarge`] when the index it describes would take more memory
+    /// than the limit; never panics, and allocates only after both check out.
     ///
     /// ```
     /// use simprint::{Error, Index};
@@ -93,6 +114,27 @@ impl Index {
     /// # Ok::<(), simprint::Error>(())
     /// ```
     pub fn from_bytes(bytes: &[u8]) -> Result<Index, Error> {
+        Index::from_bytes_limited(bytes, default_load_limit(bytes.len()))
+    }
+
+    /// [`Index::from_bytes`] with the memory limit given: the index the buffer describes
+    /// (its fingerprints and the tables of its plan, as [`Index::memory_bytes`] would report
+    /// them once loaded) must take at most `max_memory` bytes, else [`Error::TooLarge`]
+    /// before anything is built. `usize::MAX` trusts the buffer; building can still fail with
+    /// [`Error::OutOfMemory`], never an abort.
+    ///
+    /// ```
+    /// use simprint::{Error, Fingerprint, Index, Plan};
+    /// // An explicit plan with 56 tables: 1,000 fingerprints need about 0.8 MB.
+    /// let mut index = Index::with_plan(Plan::with_blocks(64, 5, 8)?)?;
+    /// index.insert_many((0..1000u64).map(|i| (i, Fingerprint::new(u128::from(i), 64).unwrap())))?;
+    /// let bytes = index.to_bytes();
+    /// assert!(matches!(Index::from_bytes_limited(&bytes, 100_000), Err(Error::TooLarge(_))));
+    /// let loaded = Index::from_bytes_limited(&bytes, 1 << 20)?;
+    /// assert!(loaded.memory_bytes() <= 1 << 20);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn from_bytes_limited(bytes: &[u8], max_memory: usize) -> Result<Index, Error> {
         if bytes.len() < HEADER + CHECKSUM {
             return Err(bad(format!(
                 "index bytes: {} bytes is shorter than the {} of an empty index",
@@ -150,28 +192,60 @@ impl Index {
             2 => Some(Plan::scan(width, k)?),
             other => return Err(bad(format!("index bytes: unknown plan kind {other}"))),
         };
-        let mut index = match plan {
+        let index = match plan {
             Some(plan) => Index::with_plan(plan)?,
             None => Index::new(width, k)?,
         };
         // The length check above bounds count by the buffer's own size.
-        let mut items = Vec::with_capacity(count as usize);
-        let mut last: Option<u64> = None;
-        for entry in bytes[HEADER..end].chunks_exact(8 + fp_bytes) {
-            let mut id = [0u8; 8];
-            id.copy_from_slice(&entry[..8]);
-            let id = u64::from_le_bytes(id);
-            if last.is_some_and(|l| l >= id) {
-                return Err(bad("index bytes: ids are not in strictly ascending order"));
-            }
-            last = Some(id);
-            let mut v = [0u8; 16];
-            v[..fp_bytes].copy_from_slice(&entry[8..]);
-            let v = check_fits(u128::from_le_bytes(v), width)
-                .map_err(|e| bad(format!("index bytes: id {id}: {e}")))?;
-            items.push((id, Fingerprint::from_parts(v, width)));
+        let n = count as usize;
+        let need = match &index.inner {
+            Inner::Narrow(e) => e.bytes_after_load(n),
+            Inner::Wide(e) => e.bytes_after_load(n),
+        };
+        if need > max_memory {
+            return Err(Error::TooLarge(format!(
+                "index bytes: the index would take about {need} bytes of memory ({n} \
+                 fingerprints, {} tables), more than the limit of {max_memory}; raise the \
+                 limit if the buffer is trusted",
+                index.plan_for_len(n).tables().len()
+            )));
         }
-        index.insert_many(items)?;
-        Ok(index)
+        // One reservation of the whole size first: without the memory, an error now rather
+        // than after the entries were read.
+        drop(try_vec_with_capacity::<u8>(need)?);
+        let entries = &bytes[HEADER..end];
+        let mut inner = index.inner;
+        match &mut inner {
+            Inner::Narrow(e) => load(e, entries, width, fp_bytes)?,
+            Inner::Wide(e) => load(e, entries, width, fp_bytes)?,
+        }
+        Ok(Index { inner })
     }
+}
+
+/// Reads the entries into `engine` as one segment: checked (ascending ids, fingerprints
+/// within the width), in one vector reserved fallibly.
+fn load<B: Bits>(
+    engine: &mut Engine<B>,
+    entries: &[u8],
+    width: u32,
+    fp_bytes: usize,
+) -> Result<(), Error> {
+    let mut items = try_vec_with_capacity(entries.len() / (8 + fp_bytes))?;
+    let mut last: Option<u64> = None;
+    for entry in entries.chunks_exact(8 + fp_bytes) {
+        let mut id = [0u8; 8];
+        id.copy_from_slice(&entry[..8]);
+        let id = u64::from_le_bytes(id);
+        if last.is_some_and(|l| l >= id) {
+            return Err(bad("index bytes: ids are not in strictly ascending order"));
+        }
+        last = Some(id);
+        let mut v = [0u8; 16];
+        v[..fp_bytes].copy_from_slice(&entry[8..]);
+        let v = check_fits(u128::from_le_bytes(v), width)
+            .map_err(|e| bad(format!("index bytes: id {id}: {e}")))?;
+        items.push((id, B::from_u128(v)));
+    }
+    engine.insert_many(items)
 }

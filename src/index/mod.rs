@@ -15,12 +15,22 @@ mod segment;
 use alloc::vec::Vec;
 
 use self::plan::{check_k, Plan};
-use self::segment::{Bits, Segment};
+use self::segment::{try_vec_with_capacity, Bits, Segment};
 use crate::error::Error;
 use crate::fingerprint::Fingerprint;
 
 /// New fingerprints wait here, scanned by queries, until there are this many.
 const BUFFER: usize = 256;
+
+/// Most pairs [`Index::pairs`] and [`Index::pairs_within`] list (4,194,304, about 100 MB of
+/// [`Pair`]s): past it they return [`Error::TooLarge`] having held no more than this many.
+/// [`Index::pairs_limited`] returns the first pairs of any answer, and
+/// [`Index::for_each_pair`] visits every pair holding none.
+pub const MAX_PAIRS: usize = 1 << 22;
+
+/// Pairs collected in the first pass of [`Index::pairs`]: more are counted first and collected
+/// in a second pass, so a failing call holds no more than this many.
+const FEW_PAIRS: usize = 1 << 16;
 
 /// One stored fingerprint found by a query.
 ///
@@ -77,29 +87,23 @@ pub struct Pair {
 // Sorting helpers outside the generic engine, so each is compiled once rather than once per
 // fingerprint type (it keeps the wasm smaller).
 
-/// By distance, then id; one entry per id (tables may find an id more than once).
-fn sort_matches(out: &mut Vec<Match>) {
-    out.sort_unstable_by_key(|m| (m.distance, m.id));
-    out.dedup_by_key(|m| m.id);
-}
-
-/// The first `limit` matches by (distance, id) of a stream that may repeat an id (once per
-/// table that holds it), in memory `O(limit)`: matches collect until there are twice `limit`
-/// (plus a little, so tiny limits do not sort every few matches), then are sorted, deduplicated
-/// and cut back to `limit`. Once `limit` distinct matches are held, the largest of them is a
-/// bound: anything not below it cannot be in the answer and is dropped without being stored.
-/// Each cut sorts `O(limit)` matches and drops at least `limit`, so the time is
-/// `O(m log limit)` for `m` matches found. (Not generic: one copy in the wasm.)
-struct Nearest {
+/// The first `limit` keys in ascending order of a stream that may repeat a key (an id found
+/// by several tables), in memory `O(limit)`: keys collect until there are twice `limit` (plus a
+/// little, so tiny limits do not sort every few keys), then are sorted, deduplicated and cut
+/// back to `limit`. Once `limit` distinct keys are held, the largest of them is a bound:
+/// anything not below it cannot be in the answer and is dropped without being stored. Each cut
+/// sorts `O(limit)` keys and drops at least `limit`, so the time is `O(m log limit)` for `m`
+/// keys offered. Matches are keyed `(distance, id)`, pairs `(distance, a, b)`.
+struct TopK<K> {
     limit: usize,
     cut_at: usize,
-    held: Vec<Match>,
-    bound: Option<(u32, u64)>,
+    held: Vec<K>,
+    bound: Option<K>,
 }
 
-impl Nearest {
-    fn new(limit: usize) -> Nearest {
-        Nearest {
+impl<K: Ord + Copy> TopK<K> {
+    fn new(limit: usize) -> TopK<K> {
+        TopK {
             limit,
             cut_at: limit.saturating_mul(2).max(limit.saturating_add(64)),
             held: Vec::new(),
@@ -109,42 +113,52 @@ impl Nearest {
 
     // Called once per match, not per candidate: one out-of-line copy keeps the wasm smaller.
     #[inline(never)]
-    fn offer(&mut self, id: u64, distance: u32) {
+    fn offer(&mut self, key: K) -> Result<(), Error> {
         // Equal to the bound is the bound itself found again by another table.
-        if self.bound.is_some_and(|b| (distance, id) >= b) {
-            return;
+        if self.bound.is_some_and(|b| key >= b) {
+            return Ok(());
         }
-        self.held.push(Match { id, distance });
+        // Fallible growth: a failure is an error rather than an abort.
+        self.held.try_reserve(1).map_err(|_| Error::OutOfMemory {
+            bytes: self.held.len().saturating_mul(2 * core::mem::size_of::<K>()),
+        })?;
+        self.held.push(key);
         if self.held.len() >= self.cut_at {
             self.cut();
         }
+        Ok(())
     }
 
     fn cut(&mut self) {
-        sort_matches(&mut self.held);
+        self.held.sort_unstable();
+        self.held.dedup();
         self.held.truncate(self.limit);
         if self.held.len() == self.limit {
-            self.bound = self.held.last().map(|m| (m.distance, m.id));
+            self.bound = self.held.last().copied();
         }
     }
 
-    fn finish(mut self) -> Vec<Match> {
+    fn finish(mut self) -> Vec<K> {
         self.cut();
         self.held
     }
 }
 
-fn sort_pairs(out: &mut [Pair]) {
-    out.sort_unstable_by_key(|p| (p.distance, p.a, p.b));
-}
-
 /// Positions of the last occurrence of each id, by id: the last of repeated ids wins, as
 /// with one insert after another.
-fn last_of_each_id(ids: &[u64]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..ids.len()).collect();
+fn last_of_each_id(ids: &[u64]) -> Result<Vec<usize>, Error> {
+    let mut order = try_vec_with_capacity(ids.len())?;
+    order.extend(0..ids.len());
     order.sort_unstable_by_key(|&i| (ids[i], usize::MAX - i));
     order.dedup_by_key(|&mut i| ids[i]);
-    order
+    Ok(order)
+}
+
+/// `n` items of `items` in a vector reserved fallibly.
+fn collect<T>(n: usize, items: impl Iterator<Item = T>) -> Result<Vec<T>, Error> {
+    let mut out = try_vec_with_capacity(n)?;
+    out.extend(items);
+    Ok(out)
 }
 
 fn sort_hits(hits: &mut Vec<(u64, u32)>) {
@@ -167,12 +181,16 @@ struct Groups {
 }
 
 impl Groups {
-    fn new(mut all: Vec<(u128, u64)>) -> Groups {
+    fn new(mut all: Vec<(u128, u64)>) -> Result<Groups, Error> {
         all.sort_unstable();
         let n = all.len();
+        let mut parent = try_vec_with_capacity(n)?;
+        parent.extend(0..n);
+        let mut linked = try_vec_with_capacity(n)?;
+        linked.resize(n, false);
         let mut groups = Groups {
-            parent: (0..n).collect(),
-            linked: alloc::vec![false; n],
+            parent,
+            linked,
             distinct: Vec::new(),
             all: Vec::new(),
         };
@@ -183,11 +201,15 @@ impl Groups {
                 groups.join(i, j);
                 j += 1;
             }
+            groups
+                .distinct
+                .try_reserve(1)
+                .map_err(|_| Error::OutOfMemory { bytes: n * 32 })?;
             groups.distinct.push((i, all[i].0));
             i = j;
         }
         groups.all = all;
-        groups
+        Ok(groups)
     }
 
     fn root(&mut self, mut x: usize) -> usize {
@@ -266,75 +288,122 @@ impl<B: Bits> Engine<B> {
             .find_map(|s| s.find(id).map(|slot| s.fp(slot)))
     }
 
+    /// Kills `id` in the segment holding it, rebuilding that segment when it is mostly dead
+    /// (so dead slots stop costing memory and scan time; a rebuild that finds no memory is
+    /// skipped, as it changes no answer).
+    fn kill(&mut self, id: u64) -> Option<B> {
+        for i in 0..self.segments.len() {
+            let Some(slot) = self.segments[i].find(id) else {
+                continue;
+            };
+            let fp = self.segments[i].fp(slot);
+            self.segments[i].kill(slot);
+            self.len -= 1;
+            let seg = &self.segments[i];
+            if seg.dead_count() > seg.live() && seg.dead_count() >= BUFFER {
+                if let Ok(live) = collect(seg.live(), seg.entries()) {
+                    let plan = self.plan_for(live.len());
+                    if let Ok(rebuilt) = Segment::build(plan, live) {
+                        self.segments[i] = rebuilt;
+                    }
+                }
+            }
+            return Some(fp);
+        }
+        None
+    }
+
     fn remove(&mut self, id: u64) -> Option<B> {
         if let Some(i) = self.buffer.iter().position(|e| e.0 == id) {
             self.len -= 1;
             return Some(self.buffer.swap_remove(i).1);
         }
-        for i in 0..self.segments.len() {
-            if let Some(slot) = self.segments[i].find(id) {
-                let fp = self.segments[i].fp(slot);
-                self.segments[i].kill(slot);
-                self.len -= 1;
-                let seg = &self.segments[i];
-                // Mostly dead: rebuild so dead slots stop costing memory and scan time.
-                if seg.dead_count() > seg.live() && seg.dead_count() >= BUFFER {
-                    let live: Vec<(u64, B)> = seg.entries().collect();
-                    let plan = self.plan_for(live.len());
-                    self.segments[i] = Segment::build(plan, live);
-                }
-                return Some(fp);
-            }
-        }
-        None
+        self.kill(id)
     }
 
-    fn insert(&mut self, id: u64, fp: B) -> Option<B> {
+    fn insert(&mut self, id: u64, fp: B) -> Result<Option<B>, Error> {
+        // Room first, so a failure changes nothing.
+        self.buffer
+            .try_reserve(1)
+            .map_err(|_| Error::OutOfMemory {
+                bytes: (self.buffer.len() + 1) * core::mem::size_of::<(u64, B)>(),
+            })?;
         let old = self.remove(id);
         self.buffer.push((id, fp));
         self.len += 1;
         if self.buffer.len() >= BUFFER {
-            let entries = core::mem::take(&mut self.buffer);
-            self.push_segment(entries);
+            // A full buffer becomes a segment; without the memory for one it stays a buffer,
+            // which queries scan, and the next insert tries again.
+            if let Ok(entries) = collect(self.buffer.len(), self.buffer.iter().copied()) {
+                if let Ok(segment) = Segment::build(self.plan_for(entries.len()), entries) {
+                    self.buffer.clear();
+                    self.push_segment(segment);
+                }
+            }
         }
-        old
+        Ok(old)
     }
 
-    /// `entries` must have distinct ids not stored elsewhere.
-    fn push_segment(&mut self, entries: Vec<(u64, B)>) {
-        let plan = self.plan_for(entries.len());
-        self.segments.push(Segment::build(plan, entries));
-        // Merge while the newest segment is at least half the size of the one before it.
+    /// Adds a built segment (of ids stored nowhere else), then merges while the newest
+    /// segment is at least half the size of the one before it. A merge that finds no memory
+    /// leaves the two segments as they are: more segments, the same answers.
+    fn push_segment(&mut self, segment: Segment<B>) {
+        self.segments.push(segment);
         while self.segments.len() >= 2 {
             let n = self.segments.len();
-            if self.segments[n - 2].live() > 2 * self.segments[n - 1].live() {
+            let (a, b) = (&self.segments[n - 2], &self.segments[n - 1]);
+            if a.live() > 2 * b.live() {
                 break;
             }
-            let b = self.segments.pop().unwrap_or_else(|| unreachable!());
-            let a = self.segments.pop().unwrap_or_else(|| unreachable!());
-            let mut merged: Vec<(u64, B)> = a.entries().collect();
-            merged.extend(b.entries());
-            let plan = self.plan_for(merged.len());
-            self.segments.push(Segment::build(plan, merged));
+            let Ok(merged) = collect(a.live() + b.live(), a.entries().chain(b.entries())) else {
+                break;
+            };
+            let Ok(merged) = Segment::build(self.plan_for(merged.len()), merged) else {
+                break;
+            };
+            self.segments.truncate(n - 2);
+            self.segments.push(merged);
         }
     }
 
-    fn insert_many(&mut self, batch: Vec<(u64, B)>) {
-        let ids: Vec<u64> = batch.iter().map(|e| e.0).collect();
-        let mut batch: Vec<(u64, B)> = last_of_each_id(&ids)
-            .into_iter()
-            .map(|i| batch[i])
-            .collect();
-        for &(id, _) in &batch {
-            self.remove(id);
-        }
-        self.len += batch.len();
-        batch.append(&mut self.buffer);
-        if batch.len() >= BUFFER {
-            self.push_segment(batch);
+    /// Stores a batch; on an error (no memory for it) nothing changes.
+    fn insert_many(&mut self, batch: Vec<(u64, B)>) -> Result<(), Error> {
+        // The last fingerprint of each id, by id.
+        let mut ids = try_vec_with_capacity(batch.len())?;
+        ids.extend(batch.iter().map(|e| e.0));
+        let last = last_of_each_id(&ids)?;
+        let mut fresh = try_vec_with_capacity(last.len())?;
+        fresh.extend(last.iter().map(|&i| ids[i]));
+        drop(ids);
+        let mut entries = try_vec_with_capacity(fresh.len() + self.buffer.len())?;
+        entries.extend(last.iter().map(|&i| batch[i]));
+        drop((batch, last));
+        // Buffered ids the batch does not replace join it.
+        let before = entries.len();
+        entries.extend(
+            self.buffer
+                .iter()
+                .filter(|e| fresh.binary_search(&e.0).is_err()),
+        );
+        let replaced_in_buffer = self.buffer.len() - (entries.len() - before);
+        let segment = if entries.len() >= BUFFER {
+            let plan = self.plan_for(entries.len());
+            Some(Segment::build(plan, core::mem::take(&mut entries))?)
         } else {
-            self.buffer = batch;
+            None
+        };
+        // Built: from here on nothing can fail.
+        self.len -= replaced_in_buffer;
+        self.buffer.clear();
+        for &id in &fresh {
+            self.kill(id);
         }
+        self.len += fresh.len();
+        match segment {
+            Some(segment) => self.push_segment(segment),
+            None => self.buffer = entries,
+        }
+        Ok(())
     }
 
     fn clear(&mut self) {
@@ -383,24 +452,33 @@ impl<B: Bits> Engine<B> {
         out
     }
 
-    /// Merges the buffer and every segment into one segment planned for the total.
-    fn compact(&mut self) {
-        let all: Vec<(u64, B)> = self.entries().collect();
+    /// Merges the buffer and every segment into one segment planned for the total; on an
+    /// error (no memory for it) nothing changes.
+    fn compact(&mut self) -> Result<(), Error> {
+        let all = collect(self.len, self.entries())?;
+        let segment = if all.is_empty() {
+            None
+        } else {
+            Some(Segment::build(self.plan_for(all.len()), all)?)
+        };
         self.segments.clear();
         self.buffer.clear();
-        if !all.is_empty() {
-            let plan = self.plan_for(all.len());
-            self.segments.push(Segment::build(plan, all));
-        }
+        self.segments.extend(segment);
+        Ok(())
     }
 
     /// The first `limit` matches within `k` by (distance, id); `usize::MAX` for all of them.
-    fn query(&self, q: B, k: u32, limit: usize) -> Vec<Match> {
+    fn query(&self, q: B, k: u32, limit: usize) -> Result<Vec<Match>, Error> {
         if limit == 0 {
-            return Vec::new();
+            return Ok(Vec::new());
         }
-        let mut nearest = Nearest::new(limit);
-        let mut found = |id, distance| nearest.offer(id, distance);
+        let mut nearest = TopK::new(limit);
+        let mut failed = Ok(());
+        let mut found = |id, distance| {
+            if failed.is_ok() {
+                failed = nearest.offer((distance, id));
+            }
+        };
         for s in &self.segments {
             if k <= self.k {
                 s.query(q, k, &mut found);
@@ -415,21 +493,32 @@ impl<B: Bits> Engine<B> {
                 found(id, d);
             }
         }
-        nearest.finish()
+        failed?;
+        Ok(nearest
+            .finish()
+            .into_iter()
+            .map(|(distance, id)| Match { id, distance })
+            .collect())
     }
 
     /// Calls `found(a, b, distance)` once for each pair of stored fingerprints within `k`, in
-    /// no particular order, holding nothing per pair. (`dyn`: one copy of this code per
-    /// fingerprint type, not one per caller, which keeps the wasm smaller.)
-    fn for_each_pair(&self, k: u32, found: &mut dyn FnMut(u64, u64, u32)) {
+    /// no particular order, holding nothing per pair, until `found` returns false. (`dyn`: one
+    /// copy of this code per fingerprint type, not one per caller, which keeps the wasm
+    /// smaller.)
+    fn for_each_pair(&self, k: u32, found: &mut dyn FnMut(u64, u64, u32) -> bool) -> Result<(), Error> {
         if k > self.k {
             // The tables cannot find these; a temporary engine planned for k can.
             let mut wider = Engine::<B>::new(self.width, k, None);
-            wider.insert_many(self.entries().collect());
+            wider.insert_many(collect(self.len, self.entries())?)?;
             return wider.for_each_pair(k, found);
         }
+        let mut go = true;
+        let mut hits = Vec::new();
         for (i, s) in self.segments.iter().enumerate() {
-            s.pairs(k, &mut |a, b, d| found(a, b, d));
+            s.pairs(k, &mut |a, b, d| {
+                go = found(a, b, d);
+                go
+            });
             // Pairs across segments: each live entry of the smaller against the larger.
             for other in &self.segments[i + 1..] {
                 let (small, large) = if s.live() <= other.live() {
@@ -437,23 +526,24 @@ impl<B: Bits> Engine<B> {
                 } else {
                     (other, s)
                 };
-                let mut hits = Vec::new();
                 for (id, fp) in small.entries() {
+                    if !go {
+                        return Ok(());
+                    }
                     hits.clear();
                     large.query(fp, k, &mut |other_id, d| hits.push((other_id, d)));
                     sort_hits(&mut hits);
                     for &(other_id, d) in &hits {
-                        found(id, other_id, d);
+                        go = go && found(id, other_id, d);
                     }
                 }
             }
         }
-        let mut hits = Vec::new();
         for (i, &(id, fp)) in self.buffer.iter().enumerate() {
             for &(other_id, other_fp) in &self.buffer[i + 1..] {
                 let d = fp.distance(other_fp);
                 if d <= k {
-                    found(id, other_id, d);
+                    go = go && found(id, other_id, d);
                 }
             }
             hits.clear();
@@ -462,53 +552,91 @@ impl<B: Bits> Engine<B> {
             }
             sort_hits(&mut hits);
             for &(other_id, d) in &hits {
-                found(id, other_id, d);
+                go = go && found(id, other_id, d);
+            }
+            if !go {
+                return Ok(());
             }
         }
+        Ok(())
     }
 
-    /// Every pair within `k`, sorted; an error rather than an allocation failure (which aborts,
-    /// and in wasm kills the instance) when there are more than memory can hold.
-    fn pairs(&self, k: u32) -> Result<Vec<Pair>, Error> {
-        let mut out: Vec<Pair> = Vec::new();
-        let mut full = false;
-        self.for_each_pair(k, &mut |a, b, distance| {
-            if full || out.try_reserve(1).is_err() {
-                full = true;
-                return;
-            }
-            out.push(Pair {
-                a: a.min(b),
-                b: a.max(b),
-                distance,
-            });
-        });
-        if full {
+    /// The first `limit` pairs within `k` by (distance, a, b), in memory `O(limit)`; with
+    /// `limit = usize::MAX`, all of them unless there are more than [`MAX_PAIRS`], which is an
+    /// error. All of them are collected in one pass while they are few; past [`FEW_PAIRS`] the
+    /// pass goes on counting only, and a second pass collects them if they are not too many,
+    /// so an answer too large to list costs no more memory than a small one.
+    fn pairs(&self, k: u32, limit: usize) -> Result<Vec<Pair>, Error> {
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let all = limit == usize::MAX;
+        let collect_pairs = |cap: usize| -> Result<(TopK<(u32, u64, u64)>, usize), Error> {
+            let mut top = TopK::new(if all { cap } else { limit });
+            let (mut failed, mut count) = (Ok(()), 0usize);
+            self.for_each_pair(k, &mut |a, b, distance| {
+                count += 1;
+                if all && count > cap {
+                    // Too many to hold: count the rest (and stop past the most allowed).
+                    return count <= MAX_PAIRS;
+                }
+                failed = top.offer((distance, a.min(b), a.max(b)));
+                failed.is_ok()
+            })?;
+            failed?;
+            Ok((top, count))
+        };
+        let (mut top, count) = collect_pairs(FEW_PAIRS)?;
+        if all && count > MAX_PAIRS {
             return Err(Error::TooLarge(alloc::format!(
-                "pairs: more than {} pairs within {k} do not fit in memory; \
-                 clusters() groups them without listing every pair",
-                out.len()
+                "pairs: more than {MAX_PAIRS} pairs are within {k}; ask for the first of them \
+                 with a limit, or group them with clusters(), which needs no list of pairs"
             )));
         }
-        sort_pairs(&mut out);
-        Ok(out)
+        if all && count > FEW_PAIRS {
+            drop(top);
+            top = collect_pairs(count)?.0;
+        }
+        Ok(top
+            .finish()
+            .into_iter()
+            .map(|(distance, a, b)| Pair { a, b, distance })
+            .collect())
     }
 
     /// Connected groups of ids under "within `k`" (see [`Groups`]).
-    fn clusters(&self, k: u32) -> Vec<Vec<u64>> {
-        let mut groups = Groups::new(self.entries().map(|(id, fp)| (fp.to_u128(), id)).collect());
+    fn clusters(&self, k: u32) -> Result<Vec<Vec<u64>>, Error> {
+        let mut groups = Groups::new(collect(
+            self.len,
+            self.entries().map(|(id, fp)| (fp.to_u128(), id)),
+        )?)?;
         if groups.distinct.len() > 1 {
             let mut reps = Engine::<B>::new(self.width, k, None);
-            reps.insert_many(
+            reps.insert_many(collect(
+                groups.distinct.len(),
                 groups
                     .distinct
                     .iter()
-                    .map(|&(i, v)| (i as u64, B::from_u128(v)))
-                    .collect(),
-            );
-            reps.for_each_pair(k, &mut |a, b, _| groups.join(a as usize, b as usize));
+                    .map(|&(i, v)| (i as u64, B::from_u128(v))),
+            )?)?;
+            reps.for_each_pair(k, &mut |a, b, _| {
+                groups.join(a as usize, b as usize);
+                true
+            })?;
         }
-        groups.finish()
+        Ok(groups.finish())
+    }
+
+    /// What [`Engine::bytes`] reports after `n` fingerprints are loaded into this empty
+    /// engine with one [`Engine::insert_many`]: a buffer below [`BUFFER`], else one segment
+    /// (in a vector of the four a first push reserves).
+    fn bytes_after_load(&self, n: usize) -> usize {
+        if n < BUFFER {
+            n * core::mem::size_of::<(u64, B)>()
+        } else {
+            Segment::<B>::bytes_for(&self.plan_for(n), n)
+                .saturating_add(4 * core::mem::size_of::<Segment<B>>())
+        }
     }
 
     fn bytes(&self) -> usize {
@@ -623,7 +751,12 @@ impl Index {
     /// # Ok::<(), simprint::Error>(())
     /// ```
     pub fn plan(&self) -> Plan {
-        engine!(&self.inner, e => e.plan_for(e.len))
+        self.plan_for_len(self.len())
+    }
+
+    /// The plan a segment of `n` fingerprints gets.
+    fn plan_for_len(&self, n: usize) -> Plan {
+        engine!(&self.inner, e => e.plan_for(n))
     }
 
     /// How many segments (immutable runs with their own tables) the index has now.
@@ -681,7 +814,7 @@ impl Index {
         let v = self.check(&fp)?;
         let width = self.width();
         let old =
-            engine!(&mut self.inner, e => e.insert(id, Bits::from_u128(v)).map(Bits::to_u128));
+            engine!(&mut self.inner, e => e.insert(id, Bits::from_u128(v))?.map(Bits::to_u128));
         Ok(old.map(|v| Fingerprint::from_parts(v, width)))
     }
 
@@ -702,14 +835,20 @@ impl Index {
         &mut self,
         items: impl IntoIterator<Item = (u64, Fingerprint)>,
     ) -> Result<(), Error> {
-        let mut values = Vec::new();
+        let items = items.into_iter();
+        let mut values = try_vec_with_capacity(items.size_hint().0)?;
         for (id, fp) in items {
-            values.push((id, self.check(&fp)?));
+            let v = self.check(&fp)?;
+            values.try_reserve(1).map_err(|_| Error::OutOfMemory {
+                bytes: values.len().saturating_mul(2 * 24),
+            })?;
+            values.push((id, v));
         }
-        engine!(&mut self.inner, e => e.insert_many(
-            values.into_iter().map(|(id, v)| (id, Bits::from_u128(v))).collect()
-        ));
-        Ok(())
+        engine!(&mut self.inner, e => {
+            let batch = collect(values.len(), values.iter().map(|&(id, v)| (id, Bits::from_u128(v))))?;
+            drop(values);
+            e.insert_many(batch)
+        })
     }
 
     /// Removes `id`, returning its fingerprint if it was stored.
@@ -806,7 +945,7 @@ impl Index {
     pub fn query_within(&self, fp: Fingerprint, k: u32) -> Result<Vec<Match>, Error> {
         let v = self.check(&fp)?;
         check_k(self.width(), k)?;
-        Ok(engine!(&self.inner, e => e.query(Bits::from_u128(v), k, usize::MAX)))
+        engine!(&self.inner, e => e.query(Bits::from_u128(v), k, usize::MAX))
     }
 
     /// The first `limit` of [`Index::query_within`]'s answer (the nearest, ties by id), without
@@ -839,7 +978,7 @@ impl Index {
     ) -> Result<Vec<Match>, Error> {
         let v = self.check(&fp)?;
         check_k(self.width(), k)?;
-        Ok(engine!(&self.inner, e => e.query(Bits::from_u128(v), k, limit)))
+        engine!(&self.inner, e => e.query(Bits::from_u128(v), k, limit))
     }
 
     /// Every fingerprint a query within `k` examines, in the order it examines them, with the
@@ -872,11 +1011,14 @@ impl Index {
     /// for i in 0..1000u64 {
     ///     index.insert(i, Fingerprint::new(u128::from(i) << 40, 64)?)?;
     /// }
-    /// index.compact();
+    /// index.compact()?;
     /// assert_eq!(index.segments(), 1);
     /// # Ok::<(), simprint::Error>(())
     /// ```
-    pub fn compact(&mut self) {
+    ///
+    /// Fails with [`Error::OutOfMemory`], changing nothing, when memory cannot hold the
+    /// merged segment beside the current ones.
+    pub fn compact(&mut self) -> Result<(), Error> {
         engine!(&mut self.inner, e => e.compact())
     }
 
@@ -896,7 +1038,11 @@ impl Index {
     }
 
     /// Every pair within `k` (above the index's `k`, a temporary index planned for `k` is
-    /// built for the purpose).
+    /// built for the purpose), sorted by distance, then ids.
+    ///
+    /// More than [`MAX_PAIRS`] pairs is an [`Error::TooLarge`], found while holding at most
+    /// that many: ask for the first ones with [`Index::pairs_limited`], visit them all with
+    /// [`Index::for_each_pair`], or group them with [`Index::clusters_within`].
     ///
     /// ```
     /// use simprint::{Fingerprint, Index};
@@ -909,7 +1055,63 @@ impl Index {
     /// ```
     pub fn pairs_within(&self, k: u32) -> Result<Vec<Pair>, Error> {
         check_k(self.width(), k)?;
-        engine!(&self.inner, e => e.pairs(k))
+        engine!(&self.inner, e => e.pairs(k, usize::MAX))
+    }
+
+    /// The first `limit` of [`Index::pairs_within`]'s answer (by distance, then ids), in
+    /// memory `O(limit)` however many pairs are within `k`: thousands of copies of one text
+    /// make millions of pairs, and a page of them costs a page. Every pair is still visited.
+    ///
+    /// ```
+    /// use simprint::{Fingerprint, Index, Pair};
+    /// let mut index = Index::new(64, 3)?;
+    /// for id in 0..2000 {
+    ///     index.insert(id, Fingerprint::new(7, 64)?)?; // 1,999,000 pairs at distance 0
+    /// }
+    /// let first = index.pairs_limited(3, 2)?;
+    /// assert_eq!(first, [Pair { a: 0, b: 1, distance: 0 }, Pair { a: 0, b: 2, distance: 0 }]);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn pairs_limited(&self, k: u32, limit: usize) -> Result<Vec<Pair>, Error> {
+        check_k(self.width(), k)?;
+        // usize::MAX asks for everything; as a limit it cannot be reached, so it is the same.
+        engine!(&self.inner, e => e.pairs(k, limit.min(usize::MAX - 1)))
+    }
+
+    /// Calls `visit` once for each pair of stored fingerprints within `k` (`a < b`), in no
+    /// particular order, holding no list of pairs, until it returns
+    /// [`ControlFlow::Break`](core::ops::ControlFlow::Break): for answers too large to list.
+    ///
+    /// ```
+    /// use core::ops::ControlFlow;
+    /// use simprint::{Fingerprint, Index};
+    /// let mut index = Index::new(64, 3)?;
+    /// for id in 0..3000 {
+    ///     index.insert(id, Fingerprint::new(u128::from(id % 2), 64)?)?;
+    /// }
+    /// let mut within = [0u64; 2];
+    /// index.for_each_pair(3, |p| {
+    ///     within[p.distance as usize] += 1;
+    ///     ControlFlow::Continue(())
+    /// })?;
+    /// assert_eq!(within, [2 * 1500 * 1499 / 2, 1500 * 1500]);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn for_each_pair(
+        &self,
+        k: u32,
+        mut visit: impl FnMut(Pair) -> core::ops::ControlFlow<()>,
+    ) -> Result<(), Error> {
+        check_k(self.width(), k)?;
+        let mut visit = |a: u64, b: u64, distance| {
+            let pair = Pair {
+                a: a.min(b),
+                b: a.max(b),
+                distance,
+            };
+            visit(pair).is_continue()
+        };
+        engine!(&self.inner, e => e.for_each_pair(k, &mut visit))
     }
 
     /// Groups of ids connected by pairs within the index's `k` (connected components), for
@@ -939,7 +1141,7 @@ impl Index {
     /// ```
     pub fn clusters_within(&self, k: u32) -> Result<Vec<Vec<u64>>, Error> {
         check_k(self.width(), k)?;
-        Ok(engine!(&self.inner, e => e.clusters(k)))
+        engine!(&self.inner, e => e.clusters(k))
     }
 
     /// Bytes of heap memory the index holds (its arrays and tables).

@@ -6,10 +6,26 @@
 //! equals the query's, so nothing within `k` is missed. Removal marks a slot dead; merging
 //! segments drops dead slots.
 
-use alloc::vec;
 use alloc::vec::Vec;
 
 use super::plan::Plan;
+use crate::error::Error;
+
+/// An empty vector with room for `n` elements, or [`Error::OutOfMemory`].
+pub(crate) fn try_vec_with_capacity<T>(n: usize) -> Result<Vec<T>, Error> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| Error::OutOfMemory {
+        bytes: n.saturating_mul(core::mem::size_of::<T>()),
+    })?;
+    Ok(v)
+}
+
+/// `n` zeros, or [`Error::OutOfMemory`].
+fn zeroed<T: Copy + Default>(n: usize) -> Result<Vec<T>, Error> {
+    let mut v = try_vec_with_capacity(n)?;
+    v.resize(n, T::default());
+    Ok(v)
+}
 
 /// The integer a fingerprint is held in: `u64` for widths up to 64, `u128` above.
 pub(crate) trait Bits: Copy + Eq + Ord + core::fmt::Debug + 'static {
@@ -127,23 +143,37 @@ struct Table<B> {
 }
 
 impl<B: Bits> Table<B> {
-    fn build(plan: &Plan, table: usize, fps: &[B]) -> Table<B> {
+    /// Bits of the bucket number for `n` fingerprints under a key of `key_bits`: about one
+    /// bucket per fingerprint, at most one per key value.
+    fn directory_bits(key_bits: u32, n: usize) -> u32 {
+        let n = n.max(1);
+        core::cmp::min(key_bits, usize::BITS - 1 - n.leading_zeros()).min(26)
+    }
+
+    /// Heap bytes a table of `n` fingerprints under a key of `key_bits` takes.
+    fn bytes_for(key_bits: u32, n: usize) -> usize {
+        let d = Self::directory_bits(key_bits, n);
+        // Saturating: on wasm32 a hostile plan's total overflows usize.
+        (((1usize << d) + 1) * 4).saturating_add(n.saturating_mul(B::BYTES + 4))
+    }
+
+    fn build(plan: &Plan, table: usize, fps: &[B]) -> Result<Table<B>, Error> {
         let mut shape = KeyShape::new(plan, table);
-        // About one bucket per fingerprint, at most one per key value.
-        let n = fps.len().max(1);
-        let d = core::cmp::min(shape.key_bits, usize::BITS - 1 - n.leading_zeros()).min(26);
+        let d = Self::directory_bits(shape.key_bits, fps.len());
         shape.bucket_shift = shape.key_bits - d;
         let bucket = |fp: B| fp.bucket(&shape);
-        let mut dir = vec![0u32; (1usize << d) + 1];
+        let mut dir = zeroed::<u32>((1usize << d) + 1)?;
         for &fp in fps {
             dir[bucket(fp) + 1] += 1;
         }
         for i in 1..dir.len() {
             dir[i] += dir[i - 1];
         }
-        let mut next: Vec<u32> = dir[..dir.len() - 1].to_vec();
-        let mut out_fps = vec![fps.first().copied().unwrap_or(B::from_u128(0)); fps.len()];
-        let mut slots = vec![0u32; fps.len()];
+        let mut next = try_vec_with_capacity::<u32>(dir.len() - 1)?;
+        next.extend_from_slice(&dir[..dir.len() - 1]);
+        let mut out_fps = try_vec_with_capacity::<B>(fps.len())?;
+        out_fps.resize(fps.len(), fps.first().copied().unwrap_or(B::from_u128(0)));
+        let mut slots = zeroed::<u32>(fps.len())?;
         for (slot, &fp) in fps.iter().enumerate() {
             let b = bucket(fp);
             let at = next[b] as usize;
@@ -151,12 +181,12 @@ impl<B: Bits> Table<B> {
             out_fps[at] = fp;
             slots[at] = slot as u32;
         }
-        Table {
+        Ok(Table {
             shape,
             dir,
             fps: out_fps,
             slots,
-        }
+        })
     }
 
     #[inline]
@@ -186,23 +216,45 @@ pub(crate) struct Segment<B> {
 }
 
 impl<B: Bits> Segment<B> {
-    /// Builds from `(id, fp)` pairs with distinct ids.
-    pub(crate) fn build(plan: Plan, mut entries: Vec<(u64, B)>) -> Segment<B> {
+    /// Heap bytes a segment of `n` fingerprints built with `plan` takes (what
+    /// [`Segment::bytes`] reports once it is built).
+    pub(crate) fn bytes_for(plan: &Plan, n: usize) -> usize {
+        let tables = plan.tables().iter().fold(0usize, |sum, t| {
+            sum.saturating_add(Table::<B>::bytes_for(t.key_bits, n))
+                .saturating_add(t.blocks.len() * 32)
+        });
+        n.saturating_mul(8 + B::BYTES)
+            .saturating_add(n.div_ceil(64) * 8)
+            .saturating_add(tables)
+    }
+
+    /// Builds from `(id, fp)` pairs with distinct ids; [`Error::OutOfMemory`] (and nothing
+    /// built) when memory cannot hold it. Every array is reserved fallibly, after one reservation
+    /// of the whole size has shown it fits: an allocation failure would otherwise abort, which
+    /// in wasm kills the instance.
+    pub(crate) fn build(plan: Plan, mut entries: Vec<(u64, B)>) -> Result<Segment<B>, Error> {
+        let need = Self::bytes_for(&plan, entries.len());
+        // Asking for everything at once fails fast, before any table is built, and in wasm
+        // grows the memory once rather than table by table.
+        drop(try_vec_with_capacity::<u8>(need)?);
         entries.sort_unstable_by_key(|e| e.0);
-        let ids: Vec<u64> = entries.iter().map(|e| e.0).collect();
-        let fps: Vec<B> = entries.iter().map(|e| e.1).collect();
+        let mut ids = try_vec_with_capacity::<u64>(entries.len())?;
+        ids.extend(entries.iter().map(|e| e.0));
+        let mut fps = try_vec_with_capacity::<B>(entries.len())?;
+        fps.extend(entries.iter().map(|e| e.1));
         drop(entries);
-        let tables = (0..plan.tables().len())
-            .map(|t| Table::build(&plan, t, &fps))
-            .collect();
-        Segment {
-            dead: vec![0; ids.len().div_ceil(64)],
+        let mut tables = try_vec_with_capacity(plan.tables().len())?;
+        for t in 0..plan.tables().len() {
+            tables.push(Table::build(&plan, t, &fps)?);
+        }
+        Ok(Segment {
+            dead: zeroed(ids.len().div_ceil(64))?,
             dead_count: 0,
             plan,
             ids,
             fps,
             tables,
-        }
+        })
     }
 
     pub(crate) fn live(&self) -> usize {
@@ -294,14 +346,18 @@ impl<B: Bits> Segment<B> {
     }
 
     /// Calls `found(id_a, id_b, distance)` once for each pair of live fingerprints of this
-    /// segment within `k` (`k` at most the plan's).
-    pub(crate) fn pairs(&self, k: u32, found: &mut impl FnMut(u64, u64, u32)) {
+    /// segment within `k` (`k` at most the plan's), until it returns false.
+    pub(crate) fn pairs(&self, k: u32, found: &mut impl FnMut(u64, u64, u32) -> bool) {
         if self.tables.is_empty() {
             for a in 0..self.fps.len() {
                 for b in a + 1..self.fps.len() {
                     let d = self.fps[a].distance(self.fps[b]);
-                    if d <= k && !self.is_dead(a) && !self.is_dead(b) {
-                        found(self.ids[a], self.ids[b], d);
+                    if d <= k
+                        && !self.is_dead(a)
+                        && !self.is_dead(b)
+                        && !found(self.ids[a], self.ids[b], d)
+                    {
+                        return;
                     }
                 }
             }
@@ -342,8 +398,11 @@ impl<B: Bits> Segment<B> {
                             continue;
                         }
                         let (sa, sb) = (table.slots[i] as usize, table.slots[j] as usize);
-                        if !self.is_dead(sa) && !self.is_dead(sb) {
-                            found(self.ids[sa], self.ids[sb], d);
+                        if !self.is_dead(sa)
+                            && !self.is_dead(sb)
+                            && !found(self.ids[sa], self.ids[sb], d)
+                        {
+                            return;
                         }
                     }
                 }

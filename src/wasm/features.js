@@ -4,8 +4,10 @@
 //
 // Every function reads each element once and gives up (returns undefined) at the first thing
 // that does not fit; the bindings then read the input element by element and report the error
-// in their own words. Anything thrown here (a getter, a proxy trap, memory running out)
-// reaches Rust as an Err through a `catch` import and takes the same way.
+// in their own words. Anything thrown here (a getter, a proxy trap, memory running out) is
+// caught (guard.js) and reaches Rust as an Err, which takes the same way.
+
+import { guarded } from "./guard.js";
 
 const encoder = new TextEncoder();
 
@@ -14,7 +16,7 @@ const encoder = new TextEncoder();
  * [feature, weight] pairs, the weights: `{ bytes, lengths, weights }` (no `weights` for
  * strings). The form follows features[0] (a string or not) unless `stringsOnly`.
  */
-export function joinFeatures(features, n, stringsOnly) {
+export const joinFeatures = guarded((features, n, stringsOnly) => {
   const out = new Utf8(n);
   if (n === 0) return out.done();
   const first = features[0];
@@ -38,13 +40,13 @@ export function joinFeatures(features, n, stringsOnly) {
     weights.push(w);
   }
   return { ...out.done(), weights: weights.done() };
-}
+});
 
 /**
  * A fresh Float64Array of `weights`, an array whose n elements are all numbers. (A
  * Float64Array of weights is read in src/wasm/typed.js, as every typed array is.)
  */
-export function copyWeights(weights, n) {
+export const copyWeights = guarded((weights, n) => {
   if (!Array.isArray(weights)) return undefined;
   const out = new Grow(Float64Array, n);
   for (let i = 0; i < n; i++) {
@@ -53,7 +55,7 @@ export function copyWeights(weights, n) {
     out.push(w);
   }
   return out.done();
-}
+});
 
 /**
  * Strings encoded one by one into one buffer, as wasm-bindgen passes a string: ASCII copied

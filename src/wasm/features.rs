@@ -15,27 +15,25 @@ use alloc::vec::Vec;
 
 use wasm_bindgen::prelude::*;
 
-use super::{array_item, array_length, err, is_array, js_number, read_pair, type_name, typed};
+use super::{
+    array_item, array_length, caught, err, is_array, js_number, read_pair, type_name, typed,
+};
 use crate::{Explanation, Fingerprint};
 
 #[wasm_bindgen(module = "/src/wasm/features.js")]
 extern "C" {
     /// `{ bytes, lengths, weights }` as `joinFeatures` makes it: plain data properties.
     type Joined;
-    #[wasm_bindgen(catch, js_name = joinFeatures)]
-    fn join_features(
-        features: &JsValue,
-        n: u32,
-        strings_only: bool,
-    ) -> Result<Option<Joined>, JsValue>;
+    #[wasm_bindgen(js_name = joinFeatures)]
+    fn join_features(features: &JsValue, n: u32, strings_only: bool) -> Option<Joined>;
     #[wasm_bindgen(method, getter)]
     fn bytes(this: &Joined) -> Vec<u8>;
     #[wasm_bindgen(method, getter)]
     fn lengths(this: &Joined) -> Vec<u32>;
     #[wasm_bindgen(method, getter)]
     fn weights(this: &Joined) -> Option<Vec<f64>>;
-    #[wasm_bindgen(catch, js_name = copyWeights)]
-    fn copy_weights(weights: &JsValue, n: u32) -> Result<Option<Vec<f64>>, JsValue>;
+    #[wasm_bindgen(js_name = copyWeights)]
+    fn copy_weights(weights: &JsValue, n: u32) -> Option<Vec<f64>>;
 }
 
 /// The fingerprint of `features` (see [`List::read`]) with `fp`'s width and key.
@@ -86,8 +84,11 @@ impl List {
             )));
         }
         let n = array_length("features", features)?;
-        let list = match join_features(features, n, weights.is_some()) {
-            Ok(Some(joined)) => List::joined(joined, n),
+        // Whatever made it give up (a failure included) shows again, worded, when the list
+        // is read element by element below.
+        let joined = join_features(features, n, weights.is_some());
+        let list = match (caught(), joined) {
+            (Ok(()), Some(joined)) => List::joined(joined, n),
             _ => None,
         };
         let mut list = match list {
@@ -189,7 +190,8 @@ fn read_weight_list(value: &JsValue, n: u32) -> Result<Vec<f64>, JsError> {
     if len != n {
         return Err(count_mismatch(len, n));
     }
-    if let Ok(Some(w)) = copy_weights(value, n) {
+    let copied = copy_weights(value, n);
+    if let (Ok(()), Some(w)) = (caught(), copied) {
         return Ok(w);
     }
     (0..n)

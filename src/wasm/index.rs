@@ -62,6 +62,12 @@ export interface IndexCandidate {
   /** True when the distance is within the query's k. */
   accepted: boolean;
 }
+/** Options of Index.fromBytes. */
+export interface FromBytesOptions {
+  /** Refuse a buffer whose index would take more memory than this many bytes. Default: 16
+   *  times the buffer's length, at least 64 MiB. Infinity trusts the buffer. */
+  maxMemoryBytes?: number;
+}
 /** A fingerprint found by a scan: its position in the scanned array. */
 export interface ScanHit { index: number; distance: number; }
 "#;
@@ -500,9 +506,10 @@ impl Index {
     }
 
     /// Merges everything into one segment planned for the total: the fastest layout for
-    /// queries after loading one at a time.
-    pub fn compact(&mut self) {
-        self.inner.compact();
+    /// queries after loading one at a time. Throws (changing nothing) when memory cannot
+    /// hold it.
+    pub fn compact(&mut self) -> Result<(), JsError> {
+        self.inner.compact().map_err(err)
     }
 
     /// How many segments (immutable runs with their own tables) the index has.
@@ -512,14 +519,21 @@ impl Index {
     }
 
     /// Every pair of stored fingerprints within `k` (default: the index's k), sorted by
-    /// distance, then ids.
+    /// distance, then ids; with `limit` (a whole number, 0 to 2^53 - 1), only the first
+    /// `limit` of them, in memory proportional to `limit`. Without a limit, more than
+    /// 4,194,304 pairs is an Error (thrown having held no more than that many).
     #[wasm_bindgen(unchecked_return_type = "IndexPair[]")]
     pub fn pairs(
         &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "number")] k: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "number | null")] k: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "number")] limit: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
         let k = read_k(&k, self.inner.k(), self.inner.width())?;
-        let pairs = self.inner.pairs_within(k).map_err(err)?;
+        let pairs = match read_limit(&limit)? {
+            usize::MAX => self.inner.pairs_within(k),
+            limit => self.inner.pairs_limited(k, limit),
+        }
+        .map_err(err)?;
         let out: Vec<JsPair> = pairs
             .iter()
             .map(|p| JsPair {
@@ -567,18 +581,38 @@ impl Index {
     }
 
     /// Reads bytes written by `toBytes`; throws a clear Error on a truncated, corrupted,
-    /// wrong-version or hostile buffer.
+    /// wrong-version or hostile buffer, and on one whose index would take more memory than
+    /// `maxMemoryBytes` (default: 16 times the buffer's length, at least 64 MiB; `Infinity`
+    /// trusts the buffer).
     #[wasm_bindgen(js_name = fromBytes)]
     pub fn from_bytes(
         #[wasm_bindgen(unchecked_param_type = "Uint8Array")] bytes: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "FromBytesOptions")] options: Option<
+            JsValue,
+        >,
     ) -> Result<Index, JsError> {
+        let max_memory = match Fields::read(&options, &["maxMemoryBytes"])? {
+            Some(o) => o.number("maxMemoryBytes")?,
+            None => None,
+        };
         let Some(copy) = typed::read::<u8>("bytes", &bytes)? else {
             return Err(JsError::new(&format!(
                 "bytes must be a Uint8Array, got {}",
                 type_name(&bytes)
             )));
         };
-        let inner = crate::Index::from_bytes(&copy).map_err(err)?;
+        let max_memory = match max_memory {
+            None => crate::index::bytes::default_load_limit(copy.len()),
+            // `as` saturates: Infinity and anything above usize::MAX mean no limit.
+            Some(m) if m >= 0.0 => m as usize,
+            Some(m) => {
+                return Err(JsError::new(&format!(
+                    "maxMemoryBytes must be a number of bytes (0 or more), got {}",
+                    js_number(m)
+                )))
+            }
+        };
+        let inner = crate::Index::from_bytes_limited(&copy, max_memory).map_err(err)?;
         if let Some(&(id, _)) = inner.entries().last() {
             if id as f64 > MAX_SAFE_ID {
                 return Err(JsError::new(&format!(

@@ -146,38 +146,41 @@ fn size(what: &'static str, x: Option<f64>, default: usize) -> Result<usize, JsE
         .map_or(default, |n| n as usize))
 }
 
-// JavaScript that can throw (a getter, a proxy trap) is only ever called through imports
-// marked `catch`, which turn the exception into an `Err`. An exception that unwound through
-// wasm frames instead would skip their epilogues and leak the shadow stack: about 1,300 such
-// calls and the instance trapped on every call after ("memory access out of bounds").
-#[wasm_bindgen]
+// JavaScript that can throw (a getter, a proxy trap) is only ever called through the
+// functions of guard.js and its sibling snippets, which catch every exception and keep it for
+// `take_failure`. An exception that unwound through wasm frames instead would skip their
+// epilogues and leak the shadow stack (about 1,300 such calls and the instance trapped on
+// every call after), and wasm-bindgen's `catch` imports leak an externref table slot for
+// each exception they catch; see guard.js.
+#[wasm_bindgen(module = "/src/wasm/guard.js")]
 extern "C" {
-    #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
-    fn object_keys(object: &JsValue) -> Result<Array, JsValue>;
-    #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
-    fn array_is_array(value: &JsValue) -> Result<bool, JsValue>;
+    #[wasm_bindgen(js_name = takeFailure)]
+    fn take_failure() -> Option<String>;
+    #[wasm_bindgen(js_name = get)]
+    fn guarded_get(object: &JsValue, key: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = keys)]
+    fn guarded_keys(object: &JsValue) -> Option<Array>;
+    /// `Array.isArray`, false for a revoked proxy (which makes it throw).
+    #[wasm_bindgen(js_name = isArray)]
+    pub(crate) fn is_array(value: &JsValue) -> bool;
 }
 
-/// `Array.isArray`, false for a revoked proxy (which makes it throw).
-pub(crate) fn is_array(value: &JsValue) -> bool {
-    array_is_array(value).unwrap_or(false)
+/// `Err(description)` if the last guarded call caught an exception. Every guarded call is
+/// followed by this, so a failure is never left for the next one to find.
+pub(crate) fn caught() -> Result<(), String> {
+    take_failure().map_or(Ok(()), Err)
 }
 
-/// What a caught JavaScript exception says: its `message`, or the thrown string.
-fn thrown(e: &JsValue) -> String {
-    if let Some(s) = e.as_string() {
-        return s;
-    }
-    js_sys::Reflect::get(e, &JsValue::from_str("message"))
-        .ok()
-        .and_then(|m| m.as_string())
-        .unwrap_or_else(|| format!("a {} was thrown", type_name(e)))
+/// `object[key]`, or an error saying `what` could not be read and why.
+fn get(what: &str, object: &JsValue, key: &JsValue) -> Result<JsValue, JsError> {
+    let value = guarded_get(object, key);
+    caught().map_err(|why| JsError::new(&format!("{what} could not be read: {why}")))?;
+    Ok(value)
 }
 
 /// `value.length` of an array (a proxy or getter that throws is an error).
 pub(crate) fn array_length(what: &str, value: &JsValue) -> Result<u32, JsError> {
-    let len = js_sys::Reflect::get(value, &JsValue::from_str("length"))
-        .map_err(|e| JsError::new(&format!("{what} could not be read: {}", thrown(&e))))?;
+    let len = get(what, value, &JsValue::from_str("length"))?;
     len.as_f64()
         .filter(|n| n.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(n))
         .map(|n| n as u32)
@@ -186,8 +189,7 @@ pub(crate) fn array_length(what: &str, value: &JsValue) -> Result<u32, JsError> 
 
 /// `value[i]` of an array (a getter or proxy that throws is an error naming the element).
 pub(crate) fn array_item(what: &str, value: &JsValue, i: u32) -> Result<JsValue, JsError> {
-    js_sys::Reflect::get_u32(value, i)
-        .map_err(|e| JsError::new(&format!("{what}[{i}] could not be read: {}", thrown(&e))))
+    get(&format!("{what}[{i}]"), value, &JsValue::from(i))
 }
 
 /// The fields of an options object, each read once (with `Reflect.get`, so a getter that
@@ -211,14 +213,15 @@ impl Fields {
             )));
         }
         // A misspelt option would otherwise be silently ignored: name it instead.
-        let keys = object_keys(value)
-            .map_err(|e| JsError::new(&format!("options could not be read: {}", thrown(&e))))?;
+        let keys = guarded_keys(value);
+        caught().map_err(|why| JsError::new(&format!("options could not be read: {why}")))?;
         // Object.keys returns a fresh array of strings: reading it cannot throw.
-        for key in keys.iter() {
+        for key in keys.iter().flat_map(Array::iter) {
             let key = key.as_string().unwrap_or_default();
             if !fields.contains(&key.as_str()) {
                 return Err(JsError::new(&format!(
-                    "options: unknown field `{key}`, expected one of {}",
+                    "options: unknown field `{}`, expected one of {}",
+                    crate::error::echo(&key),
                     fields.join(", ")
                 )));
             }
@@ -228,9 +231,7 @@ impl Fields {
 
     /// The field's value; `None` when undefined or null.
     fn get(&self, name: &str) -> Result<Option<JsValue>, JsError> {
-        let v = js_sys::Reflect::get(&self.0, &JsValue::from_str(name)).map_err(|e| {
-            JsError::new(&format!("options.{name} could not be read: {}", thrown(&e)))
-        })?;
+        let v = get(&format!("options.{name}"), &self.0, &JsValue::from_str(name))?;
         Ok(Some(v).filter(|v| !v.is_undefined() && !v.is_null()))
     }
 

@@ -6,8 +6,10 @@
 // length or subarray lie, and one from another realm (a vm context, an iframe) is recognised
 // though `instanceof` says no. What the bindings get is a view of this realm over the same
 // memory (no copy), which the wasm-bindgen glue copies into wasm memory or the bindings copy
-// from in steps. Every import of this module that reads is declared `catch`: whatever throws
-// here becomes an Err in Rust, never an exception through wasm frames.
+// from in steps. Every export that reads is guarded (guard.js): whatever throws here becomes
+// an Err in Rust, never an exception through wasm frames.
+
+import { guarded } from "./guard.js";
 
 const TypedArray = Object.getPrototypeOf(Uint8Array.prototype);
 const getter = (name) => Object.getOwnPropertyDescriptor(TypedArray, name).get;
@@ -59,14 +61,14 @@ function viewer(Type) {
   };
 }
 
-export const uint8ArrayOf = viewer(Uint8Array);
-export const uint32ArrayOf = viewer(Uint32Array);
-export const float64ArrayOf = viewer(Float64Array);
-export const bigUint64ArrayOf = viewer(BigUint64Array);
+export const uint8ArrayOf = guarded(viewer(Uint8Array));
+export const uint32ArrayOf = guarded(viewer(Uint32Array));
+export const float64ArrayOf = guarded(viewer(Float64Array));
+export const bigUint64ArrayOf = guarded(viewer(BigUint64Array));
 
 /** Copies view[start .. start + dst.length) into `dst` (a view of wasm memory). */
-export function copyTo(view, start, dst) {
+export const copyTo = guarded((view, start, dst) => {
   const end = start + dst.length;
   if (view.length < end) throw new TypeError(DETACHED);
   dst.set(start === 0 && end === view.length ? view : view.subarray(start, end));
-}
+});

@@ -72,7 +72,9 @@ impl Tokenizer {
     pub fn from_name(name: &str) -> Result<Tokenizer, Error> {
         match name {
             "auto" => Ok(Tokenizer::default()),
-            "words" => Ok(Tokenizer::Words { n: 1 }),
+            "words" => Ok(Tokenizer::Words {
+                n: Self::DEFAULT_WORD_N,
+            }),
             "chars" => Ok(Tokenizer::Chars {
                 n: Self::DEFAULT_CHAR_N,
             }),

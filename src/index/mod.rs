@@ -19,6 +19,13 @@ use self::segment::{try_vec_with_capacity, Bits, Segment};
 use crate::error::Error;
 use crate::fingerprint::Fingerprint;
 
+/// The `k` an index is built for when its user gives none (the JavaScript `Index`).
+///
+/// ```
+/// assert_eq!(simprint::index::DEFAULT_K, 3);
+/// ```
+pub const DEFAULT_K: u32 = 3;
+
 /// New fingerprints wait here, scanned by queries, until there are this many.
 const BUFFER: usize = 256;
 

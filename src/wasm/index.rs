@@ -315,7 +315,10 @@ impl Index {
                 None => (None, None, None, None),
             };
         let width = super::width_from(width)?;
-        let k = k.map(|k| small("k", k, width)).transpose()?.unwrap_or(3);
+        let k = k
+            .map(|k| small("k", k, width))
+            .transpose()?
+            .unwrap_or(crate::index::DEFAULT_K);
         let inner = match (blocks, scan.unwrap_or(false)) {
             (Some(_), true) => {
                 return Err(JsError::new("give either blocks or scan: true, not both"));

@@ -91,6 +91,16 @@ export interface Explanation {
   features: ExplainedFeature[];
 }
 
+/** The library's defaults: what each option is when it is left out. */
+export interface Defaults {
+  /** The text pipeline's options (`fingerprint(text)` uses exactly these). */
+  options: Required<Omit<Options, "n">>;
+  /** The n of each tokenizer that takes `n`. */
+  n: { words: number; chars: number };
+  /** A new Index's width and k. */
+  index: { width: number; k: number };
+}
+
 /** What the Hamming distance between two fingerprints tells. */
 export interface Comparison {
   distance: number;
@@ -854,6 +864,71 @@ impl DocumentFrequencies {
     ) -> Result<f64, JsError> {
         Ok(self.inner.idf(&read_string("feature", &feature)?))
     }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsDefaultOptions {
+    width: u32,
+    tokenizer: &'static str,
+    word_n: usize,
+    char_n: usize,
+    normalization: &'static str,
+    case_fold: bool,
+    weighting: &'static str,
+    key: String,
+}
+
+#[derive(Serialize)]
+struct JsDefaultN {
+    words: usize,
+    chars: usize,
+}
+
+#[derive(Serialize)]
+struct JsDefaultIndex {
+    width: u32,
+    k: u32,
+}
+
+#[derive(Serialize)]
+struct JsDefaults {
+    options: JsDefaultOptions,
+    n: JsDefaultN,
+    index: JsDefaultIndex,
+}
+
+/// The library's defaults, read from the core (so callers and the demo never guess them):
+/// `{ options, n: { words, chars }, index: { width, k } }`.
+#[wasm_bindgen(unchecked_return_type = "Defaults")]
+pub fn defaults() -> Result<JsValue, JsError> {
+    let o = Options::default();
+    let (word_n, char_n) = match o.tokenizer {
+        Tokenizer::Auto { word_n, char_n } => (word_n, char_n),
+        _ => (Tokenizer::DEFAULT_WORD_N, Tokenizer::DEFAULT_CHAR_N),
+    };
+    let out = JsDefaults {
+        options: JsDefaultOptions {
+            width: o.width,
+            tokenizer: o.tokenizer.name(),
+            word_n,
+            char_n,
+            normalization: o.normalization.name(),
+            case_fold: o.case_fold,
+            weighting: o.weighting.name(),
+            key: o.key.to_hex(),
+        },
+        n: JsDefaultN {
+            words: Tokenizer::DEFAULT_WORD_N,
+            chars: Tokenizer::DEFAULT_CHAR_N,
+        },
+        index: JsDefaultIndex {
+            width: o.width,
+            k: crate::index::DEFAULT_K,
+        },
+    };
+    out.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| JsError::new(&e.to_string()))
 }
 
 /// The fingerprint of `text` (a BigInt). Options default to 64 bits, the script-aware

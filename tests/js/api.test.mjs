@@ -375,3 +375,20 @@ for (const [name, call, message] of bad) {
     assert.equal(sp.toHex(sp.fingerprint('')), '0000000000000000');
   });
 }
+
+test('defaults() are what leaving options out gives', () => {
+  const d = sp.defaults();
+  assert.deepEqual(Object.keys(d.options).sort(), ['caseFold', 'charN', 'key', 'normalization', 'tokenizer', 'weighting', 'width', 'wordN']);
+  assert.equal(d.options.key, '73696d7072696e742d7369702d6b6579');
+  for (const text of ['The cat sat on the MAT. 你妈妈喊你回家吃饭哦,回家罗回家罗', 'Ｆｕｌｌ-width the the']) {
+    assert.equal(sp.fingerprint(text, d.options), sp.fingerprint(text));
+    assert.equal(sp.fingerprint(text, { tokenizer: 'words', n: d.n.words }), sp.fingerprint(text, { tokenizer: 'words' }));
+    assert.equal(sp.fingerprint(text, { tokenizer: 'chars', n: d.n.chars }), sp.fingerprint(text, { tokenizer: 'chars' }));
+  }
+  const index = new sp.Index();
+  assert.deepEqual({ width: index.width, k: index.k }, d.index);
+  index.free();
+  // A fresh object each time: changing it changes nothing.
+  d.options.width = 8;
+  assert.equal(sp.defaults().options.width, 64);
+});

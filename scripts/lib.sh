@@ -58,13 +58,16 @@ setup_path() {
 
 build_pkg() {
   say "building pkg/ (wasm-pack --target web, release, wasm-opt -Oz)"
-  (cd "$ROOT" && wasm-pack --quiet build --target web --release --out-dir pkg --out-name simprint)
-  # The entry guards the glue's classes against use after free() (see src/wasm/entry.js).
+  (cd "$ROOT/bindings/wasm" && wasm-pack --quiet build --target web --release \
+    --out-dir "$ROOT/pkg" --out-name simprint)
+  # The entry guards the glue's classes against use after free() (see bindings/wasm/js/entry.js).
   mv "$ROOT/pkg/simprint.js" "$ROOT/pkg/simprint_glue.js"
-  cp "$ROOT/src/wasm/entry.js" "$ROOT/pkg/simprint.js"
+  cp "$ROOT/bindings/wasm/js/entry.js" "$ROOT/pkg/simprint.js"
   node -e '
     const fs = require("fs"), file = process.argv[1];
     const pkg = JSON.parse(fs.readFileSync(file, "utf8"));
+    // The crate is simprint-wasm; the package is simprint.
+    pkg.name = "simprint";
     pkg.files.push("simprint_glue.js");
     // The entry patches the classes: bundlers must not skip it for the glue it re-exports.
     pkg.sideEffects.push("./simprint.js");

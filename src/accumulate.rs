@@ -225,6 +225,27 @@ fn ripple(planes: &mut [u64; PLANES], x: u64) {
     }
 }
 
+/// The fingerprint of pre-hashed `(hash, weight)` features of `width` bits: the algorithm with
+/// nothing in front of it, as in the reference material's worked examples.
+///
+/// Fails on a bad width, a hash with bits above the width, or a weight that is not finite.
+///
+/// ```
+/// let hashes = [(0b101, 1.0), (0b011, 2.0), (0b100, 0.0), (0b001, 3.0), (0b110, 0.0)];
+/// assert_eq!(simprint::fingerprint_hashes(3, hashes)?.to_binary(), "001");
+/// # Ok::<(), simprint::Error>(())
+/// ```
+pub fn fingerprint_hashes(
+    width: u32,
+    features: impl IntoIterator<Item = (u128, f64)>,
+) -> Result<Fingerprint, Error> {
+    let mut acc = Accumulator::new(width)?;
+    for (hash, weight) in features {
+        acc.add(hash, weight)?;
+    }
+    Ok(acc.fingerprint())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

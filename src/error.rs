@@ -135,9 +135,14 @@ impl core::error::Error for Error {}
 /// Most characters of a caller's value an error message repeats.
 const ECHO_CHARS: usize = 64;
 
-/// `value` as an error may hold and repeat it: its first [`ECHO_CHARS`] characters and how many
-/// more there were, so a message never carries a huge input along.
-pub(crate) fn echo(value: &str) -> String {
+/// `value` as an error may hold and repeat it: its first 64 characters and how many there were
+/// in all, so a message never carries a huge input along.
+///
+/// ```
+/// assert_eq!(simprint::error::echo("words"), "words");
+/// assert!(simprint::error::echo(&"x".repeat(1000)).ends_with("… (1000 characters in all)"));
+/// ```
+pub fn echo(value: &str) -> String {
     match value.char_indices().nth(ECHO_CHARS) {
         None => String::from(value),
         Some((cut, _)) => alloc::format!(

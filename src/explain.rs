@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 use crate::accumulate::{Accumulator, UnitCounter};
 use crate::error::Error;
 use crate::fingerprint::Fingerprint;
-use crate::pipeline::Fingerprinter;
+use crate::fingerprinter::Fingerprinter;
 
 /// One feature's part in a fingerprint.
 ///
@@ -214,7 +214,7 @@ pub fn explain_hashes(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::{Options, Weighting};
+    use crate::options::{Options, Weighting};
     use crate::tokenize::Tokenizer;
 
     #[test]

@@ -9,13 +9,33 @@ use crate::error::Error;
 /// The widest fingerprint supported.
 pub const MAX_WIDTH: u32 = 128;
 
-/// Checks that `width` is in `1..=128`.
-pub(crate) fn check_width(width: u32) -> Result<u32, Error> {
+/// Checks that `width` is in `1..=128`, the widths every function here takes.
+///
+/// ```
+/// assert_eq!(simprint::check_width(64)?, 64);
+/// assert!(simprint::check_width(0).is_err());
+/// # Ok::<(), simprint::Error>(())
+/// ```
+pub fn check_width(width: u32) -> Result<u32, Error> {
     if (1..=MAX_WIDTH).contains(&width) {
         Ok(width)
     } else {
         Err(Error::InvalidWidth(width))
     }
+}
+
+/// Checks that a distance bound `k` makes sense for `width`-bit fingerprints: `0..=width`.
+///
+/// ```
+/// assert!(simprint::check_k(64, 64).is_ok());
+/// assert!(simprint::check_k(64, 65).is_err());
+/// ```
+pub fn check_k(width: u32, k: u32) -> Result<(), Error> {
+    check_width(width)?;
+    if k > width {
+        return Err(Error::InvalidK { k, width });
+    }
+    Ok(())
 }
 
 /// All ones in the low `width` bits; `width` is already checked.

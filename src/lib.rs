@@ -23,15 +23,13 @@
 //! hashing), [`accumulate`] (`V` and its signs), [`pipeline`] (options and the fingerprinter),
 //! [`explain`] (how each feature pushed each bit), [`fingerprint`] (the value, hex), and
 //! [`distance`] (Hamming distance and the estimates it gives), [`index`] (exact lookup within
-//! `k` with permuted tables: its [planner](index::plan) and [byte format](index::bytes)). The JavaScript bindings live in
-//! `wasm` and hold no algorithm.
+//! `k` with permuted tables: its [planner](index::plan) and [byte format](index::bytes)). The JavaScript bindings are a
+//! crate of their own (`bindings/wasm`) and hold no algorithm.
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 extern crate alloc;
-#[cfg(feature = "std")]
-extern crate std;
 
 pub mod accumulate;
 mod ascii_words;
@@ -41,32 +39,32 @@ pub mod error;
 pub mod explain;
 pub mod fingerprint;
 pub mod hash;
-pub mod idf;
+mod document_frequencies;
+pub mod fingerprinter;
+mod idf;
 pub mod index;
 pub mod normalize;
-pub mod pipeline;
+pub mod options;
+pub mod recommend;
 pub mod scan;
 mod sip13;
 pub mod stream;
 pub mod tokenize;
 
-#[cfg(target_arch = "wasm32")]
-mod wasm;
-
 pub use accumulate::Accumulator;
 pub use distance::{hamming, hamming64, Comparison};
 pub use error::Error;
 pub use explain::{explain_hashes, ExplainedFeature, Explanation};
-pub use fingerprint::{Fingerprint, MAX_WIDTH};
+pub use fingerprint::{check_k, check_width, Fingerprint, MAX_WIDTH};
 pub use hash::{FeatureHasher, Key};
-pub use idf::DocumentFrequencies;
+pub use document_frequencies::DocumentFrequencies;
 pub use index::plan::{Block, Plan, TableSpec, MAX_TABLES};
 pub use index::{Candidate, Index, Match, Pair};
-pub use pipeline::{
-    fingerprint, fingerprint_hashes, recommended_k, Fingerprinter, Normalization, Options,
-    Weighting,
-};
-pub use scan::{distances64, scan128, scan64, Hit};
+pub use accumulate::fingerprint_hashes;
+pub use fingerprinter::{fingerprint, Fingerprinter};
+pub use options::{Normalization, Options, Weighting};
+pub use recommend::recommended_k;
+pub use scan::{distances64, scan128, scan64, Hit, Scan64};
 pub use stream::Stream;
 pub use tokenize::{Tokenizer, MAX_N};
 

@@ -1,3 +1,6 @@
+//! What the text becomes before it is cut into features: width-folded, then lowercased
+//! ([`fold`]).
+//!
 //! Width folding: full-width and half-width forms become their ordinary forms, so `Ｔｅｘｔ１`
 //! matches `Text1`, `ｶﾞｲﾄﾞ` matches `ガイド` and an ideographic space is a space.
 //!
@@ -6,7 +9,10 @@
 //! them. It is the part of NFKC that matters for CJK text, without NFKC's tables (which would
 //! add about 70 KB to the gzipped WebAssembly).
 
+use alloc::borrow::Cow;
 use alloc::string::String;
+
+use crate::options::Normalization;
 
 /// Half-width katakana and punctuation U+FF61–U+FF9D, in order.
 const HALFWIDTH_KANA: [char; 61] = [
@@ -18,7 +24,7 @@ const HALFWIDTH_KANA: [char; 61] = [
 
 /// The ordinary form of one width variant, if `c` is one; the voiced marks are handled by the
 /// caller.
-fn fold(c: char) -> Option<char> {
+fn fold_char(c: char) -> Option<char> {
     let u = c as u32;
     let mapped = match u {
         0x3000 => 0x20,
@@ -126,8 +132,131 @@ fn push_folded(out: &mut String, c: char) {
             None => out.push(if semi { '゜' } else { '゛' }),
         }
     } else {
-        out.push(fold(c).unwrap_or(c));
+        out.push(fold_char(c).unwrap_or(c));
     }
+}
+
+/// The text as the tokenizer sees it: width-folded if `normalization` says so, then
+/// lowercased if `case_fold`; borrowed when neither changes anything.
+///
+/// ```
+/// use simprint::{normalize::fold, Normalization};
+/// assert_eq!(fold("Ｔｅｘｔ Σ", Normalization::Width, true), "text σ");
+/// assert!(matches!(fold("plain", Normalization::Width, true), std::borrow::Cow::Borrowed(_)));
+/// ```
+pub fn fold(text: &str, normalization: Normalization, case_fold: bool) -> Cow<'_, str> {
+    let width = normalization == Normalization::Width;
+    let case = case_fold;
+    if !width && !case {
+        return Cow::Borrowed(text);
+    }
+    // One look at the non-ASCII characters only (ASCII has no width variants, and only
+    // A–Z change in lowercase) tells which folds have anything to do.
+    let seen = NonAscii::of(text, width);
+    let mut out = Cow::Borrowed(text);
+    if width && seen.width_variant {
+        out = Cow::Owned(fold_width(text));
+    }
+    if case {
+        if seen.lowercase_changes {
+            out = Cow::Owned(lowercase(&out));
+        } else if out.bytes().any(|b| b.is_ascii_uppercase()) {
+            // Only A–Z change: one copy lowered in bulk.
+            let mut owned = out.into_owned();
+            owned.make_ascii_lowercase();
+            out = Cow::Owned(owned);
+        }
+    }
+    out
+}
+
+/// What the non-ASCII characters of a text hold, for [`fold`].
+#[derive(Default)]
+struct NonAscii {
+    /// Some character lowercases to something else.
+    lowercase_changes: bool,
+    /// Some character is a width variant (see [`is_width_variant`]).
+    width_variant: bool,
+}
+
+impl NonAscii {
+    /// What `text` holds, for folding widths first if `width`: width variants then only count
+    /// as such, since what they fold to is ASCII or has no case (a test checks every one).
+    fn of(text: &str, width: bool) -> NonAscii {
+        let mut seen = NonAscii::default();
+        let mut at = 0;
+        let bytes = text.as_bytes();
+        while at < bytes.len() {
+            at += crate::ascii_words::first_non_ascii(&bytes[at..]);
+            let Some(&lead) = bytes.get(at) else {
+                break;
+            };
+            // U+3000–U+9FFF (CJK punctuation, kana, ideographs: lead bytes E3–E9) have no
+            // case, and only U+3000 among them is a width variant: no decoding needed.
+            if (0xE3..=0xE9).contains(&lead) {
+                if bytes[at..].starts_with("\u{3000}".as_bytes()) {
+                    seen.width_variant = true;
+                }
+                at += 3;
+                continue;
+            }
+            let Some(c) = text[at..].chars().next() else {
+                break;
+            };
+            at += c.len_utf8();
+            if is_width_variant(c) {
+                seen.width_variant = true;
+                if width {
+                    continue;
+                }
+            }
+            if !lowercase_unchanged(c) {
+                seen.lowercase_changes = true;
+            }
+        }
+        seen
+    }
+}
+
+/// `str::to_lowercase`, faster: ASCII runs are lowercased byte-wise and other characters one
+/// by one with `char::to_lowercase`, which is what `str::to_lowercase` does for every character
+/// but a context-dependent final sigma (Σ); text holding a Σ takes the standard path.
+fn lowercase(text: &str) -> String {
+    if text.contains('Σ') {
+        return text.to_lowercase();
+    }
+    let mut out = String::with_capacity(text.len());
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let start = i;
+        i += crate::ascii_words::first_non_ascii(&bytes[i..]);
+        if i > start {
+            let from = out.len();
+            out.push_str(&text[start..i]);
+            out[from..].make_ascii_lowercase();
+        }
+        if let Some(c) = text[i..].chars().next() {
+            if lowercase_unchanged(c) {
+                out.push(c);
+            } else {
+                out.extend(c.to_lowercase());
+            }
+            i += c.len_utf8();
+        }
+    }
+    out
+}
+
+/// True when `c` lowercases to itself. CJK, kana, Bopomofo, Yi and Hangul have no case, so
+/// the common characters of Chinese, Japanese and Korean text skip the case table lookup.
+#[inline]
+fn lowercase_unchanged(c: char) -> bool {
+    if matches!(c as u32, 0x2E80..=0xA4CF | 0xAC00..=0xD7A3) {
+        return true;
+    }
+    let mut lower = c.to_lowercase();
+    lower.next() == Some(c) && lower.next().is_none()
 }
 
 #[cfg(test)]
@@ -172,5 +301,83 @@ mod tests {
         assert!(!"plain ascii, 中文。".chars().any(is_width_variant));
         assert!("ｶﾀｶﾅ".chars().all(is_width_variant));
         assert!(is_width_variant('\u{3000}'));
+    }
+
+    #[test]
+    fn the_caseless_ranges_have_no_lowercase() {
+        for c in (0x2E80..=0xA4CFu32)
+            .chain(0xAC00..=0xD7A3)
+            .filter_map(char::from_u32)
+        {
+            assert_eq!(
+                c.to_lowercase().collect::<String>(),
+                String::from(c),
+                "{c:?}"
+            );
+        }
+    }
+
+    /// `NonAscii::of` does not look at the case of width variants when widths are folded
+    /// first: what each one folds to is ASCII or has no lowercase.
+    #[test]
+    fn width_variants_fold_to_ascii_or_caseless_text() {
+        let variants = (0..=0x10FFFFu32)
+            .filter_map(char::from_u32)
+            .filter(|&c| is_width_variant(c));
+        let mut checked = 0;
+        for c in variants {
+            checked += 1;
+            let folded = fold_width(&String::from(c));
+            assert!(
+                folded
+                    .chars()
+                    .all(|d| d.is_ascii() || lowercase_unchanged(d)),
+                "{c:?} folds to {folded:?}"
+            );
+        }
+        assert_eq!(checked, 1 + 0xFFEE - 0xFF01 + 1);
+    }
+
+    #[test]
+    fn fast_lowercase_equals_the_standard_one() {
+        for text in [
+            "ÉCOLE Straße İstanbul ǅemal ΑΒΓ ΟΔΥΣΣΕΥΣ ὈΔΥΣΣΕΎΣ Ꭰ 𐐀 ＡＢＣ Hello, World!",
+            "no sigma here: ĀĒĪŌŪ ǄǅǆǇ ꞫꞬ Ⰰ ᾈ",
+            "",
+        ] {
+            assert_eq!(lowercase(text), text.to_lowercase(), "{text}");
+        }
+        // Every character outside the final-sigma rule, one at a time and in a run.
+        let all: String = (0..=0x10FFFFu32)
+            .filter_map(char::from_u32)
+            .filter(|&c| c != 'Σ')
+            .collect();
+        assert_eq!(lowercase(&all), all.to_lowercase());
+    }
+
+    proptest::proptest! {
+        /// The fold's shortcuts (borrowing, bulk ASCII lowering, looking at non-ASCII
+        /// characters only) give exactly width folding followed by `str::to_lowercase`.
+        #[test]
+        fn fold_equals_width_fold_then_to_lowercase(
+            chars in proptest::collection::vec(proptest::sample::select(alloc::vec![
+                'a', 'Z', ' ', '.', 'Σ', 'σ', 'Ａ', 'ｚ', 'ｶ', 'ﾞ', '\u{3000}', 'İ', 'K', '“',
+                '中', 'É', 'ß', '\u{FFE5}', '1', '\u{3001}', 'ぁ', '\u{9fff}', '\u{a640}', 'Ｚ',
+            ]), 0..24),
+            width in proptest::bool::ANY,
+            case_fold in proptest::bool::ANY,
+        ) {
+            let text: String = chars.into_iter().collect();
+            let normalization = if width { Normalization::Width } else { Normalization::None };
+            let mut expected = text.clone();
+            if width {
+                expected = fold_width(&expected);
+            }
+            if case_fold {
+                expected = expected.to_lowercase();
+            }
+            let folded = fold(&text, normalization, case_fold);
+            proptest::prop_assert_eq!(folded.as_ref(), expected.as_str());
+        }
     }
 }

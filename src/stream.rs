@@ -12,7 +12,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::fingerprint::Fingerprint;
-use crate::pipeline::{Fingerprinter, Sink};
+use crate::fingerprinter::{Fingerprinter, Sink};
 use crate::tokenize::{
     auto_of, chars_of, last_cut, pieces, words_of, AutoToken, CharsState, Tokenizer,
 };
@@ -304,7 +304,7 @@ fn complete_prefix(bytes: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::{Normalization, Options, Weighting};
+    use crate::options::{Normalization, Options, Weighting};
 
     fn options() -> Vec<Options> {
         let mut out = Vec::new();

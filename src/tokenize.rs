@@ -30,7 +30,7 @@ pub const MAX_N: usize = 64;
 ///
 /// ```
 /// use simprint::Tokenizer;
-/// assert_eq!(Tokenizer::from_name("words")?, Tokenizer::Words { n: 1 });
+/// assert_eq!("words".parse::<Tokenizer>()?, Tokenizer::Words { n: 1 });
 /// assert_eq!(Tokenizer::default().name(), "auto");
 /// # Ok::<(), simprint::Error>(())
 /// ```
@@ -61,28 +61,7 @@ impl Tokenizer {
     /// Default CJK character n-gram size of `Auto` and `Chars`, chosen by measurement.
     pub const DEFAULT_CHAR_N: usize = 2;
 
-    /// The tokenizer called `name` (`"auto"`, `"words"`, `"chars"`) with its default sizes.
-    ///
-    /// ```
-    /// use simprint::{Error, Tokenizer};
-    /// assert_eq!(Tokenizer::from_name("chars")?, Tokenizer::Chars { n: 2 });
-    /// assert!(matches!(Tokenizer::from_name("bytes"), Err(Error::UnknownTokenizer(_))));
-    /// # Ok::<(), simprint::Error>(())
-    /// ```
-    pub fn from_name(name: &str) -> Result<Tokenizer, Error> {
-        match name {
-            "auto" => Ok(Tokenizer::default()),
-            "words" => Ok(Tokenizer::Words {
-                n: Self::DEFAULT_WORD_N,
-            }),
-            "chars" => Ok(Tokenizer::Chars {
-                n: Self::DEFAULT_CHAR_N,
-            }),
-            other => Err(Error::UnknownTokenizer(crate::error::echo(other))),
-        }
-    }
-
-    /// The tokenizer's name, as [`Tokenizer::from_name`] reads it.
+    /// The tokenizer's name, as it is parsed (and displayed), without its sizes.
     ///
     /// ```
     /// assert_eq!(simprint::Tokenizer::Chars { n: 3 }.name(), "chars");
@@ -484,6 +463,38 @@ pub(crate) fn last_cut(text: &str) -> Option<usize> {
         next = c;
     }
     None
+}
+
+impl core::str::FromStr for Tokenizer {
+    type Err = Error;
+
+    /// The tokenizer called `"auto"`, `"words"` or `"chars"`, with its default sizes.
+    ///
+    /// ```
+    /// use simprint::{Error, Tokenizer};
+    /// assert_eq!("chars".parse::<Tokenizer>()?, Tokenizer::Chars { n: 2 });
+    /// assert!(matches!("bytes".parse::<Tokenizer>(), Err(Error::UnknownTokenizer(_))));
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    fn from_str(name: &str) -> Result<Tokenizer, Error> {
+        match name {
+            "auto" => Ok(Tokenizer::default()),
+            "words" => Ok(Tokenizer::Words {
+                n: Self::DEFAULT_WORD_N,
+            }),
+            "chars" => Ok(Tokenizer::Chars {
+                n: Self::DEFAULT_CHAR_N,
+            }),
+            other => Err(Error::UnknownTokenizer(crate::error::echo(other))),
+        }
+    }
+}
+
+/// The name only (`auto`, `words`, `chars`); the sizes are fields.
+impl core::fmt::Display for Tokenizer {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 impl Default for Tokenizer {

@@ -1,5 +1,6 @@
-//! The golden vectors natively; tests/wasm.rs checks the same file in wasm, tests/js in
+//! The golden vectors natively; bindings/wasm/tests/core.rs checks the same file in wasm, tests/js in
 //! Node and Chromium.
+#[path = "support/golden.rs"]
 mod common;
 
 #[test]

@@ -359,20 +359,18 @@ fn from_bytes_bounds_the_memory_a_buffer_may_cause() {
     };
     let bytes = hostile(100_000);
     assert_eq!(bytes.len(), 24 + 100_000 * 24 + 8);
-    let started = std::time::Instant::now();
     let err = Index::from_bytes(&bytes).unwrap_err();
     assert!(matches!(err, Error::TooLarge(_)), "{err}");
     let text = err.to_string();
     assert!(text.contains("253 tables") && text.contains("limit"), "{text}");
-    // Refused from the header, before any table is built.
-    assert!(started.elapsed().as_millis() < 500, "{:?}", started.elapsed());
     // The caller sets the limit: too low for the same buffer, or high enough for a small one.
-    let small = hostile(100);
-    assert!(matches!(Index::from_bytes_limited(&small, 10_000), Err(Error::TooLarge(_))));
-    let loaded = Index::from_bytes_limited(&small, 2_000_000).unwrap();
-    assert_eq!(loaded.len(), 100);
+    let small = hostile(1_000);
+    assert!(matches!(Index::from_bytes_limited(&small, 100_000), Err(Error::TooLarge(_))));
+    let loaded = Index::from_bytes_limited(&small, 8_000_000).unwrap();
+    assert_eq!(loaded.len(), 1_000);
     assert_eq!(loaded.plan().tables().len(), 253);
-    assert!(loaded.memory_bytes() <= 2_000_000, "{}", loaded.memory_bytes());
+    assert!(loaded.memory_bytes() > 1_000_000, "{}", loaded.memory_bytes());
+    assert!(loaded.memory_bytes() <= 8_000_000, "{}", loaded.memory_bytes());
     // Automatic plans of real size load under the default limit.
     let mut auto = Index::new(64, 9).unwrap();
     auto.insert_many((0..200_000u64).map(|i| {
@@ -391,22 +389,23 @@ fn pairs_give_up_early_and_limited_pairs_stay_small() {
     let mut index = Index::new(64, 3).unwrap();
     let fp = Fingerprint::new(0xabcd, 64).unwrap();
     index.insert_many((0..20_000u64).map(|i| (i, fp))).unwrap();
-    let started = std::time::Instant::now();
     let err = index.pairs().unwrap_err();
     assert!(matches!(err, Error::TooLarge(_)), "{err}");
     assert!(err.to_string().contains("limit"), "{err}");
-    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
-    let first = index.pairs_limited(3, 5).unwrap();
+    // Every pair is visited for a limit or by the visitor: fewer copies (2 million pairs).
+    let mut copies = Index::new(64, 3).unwrap();
+    copies.insert_many((0..2_000u64).map(|i| (i, fp))).unwrap();
+    let first = copies.pairs_limited(3, 5).unwrap();
     let want: Vec<Pair> = (1..=5).map(|b| Pair { a: 0, b, distance: 0 }).collect();
     assert_eq!(first, want);
     let mut n = 0u64;
-    index
+    copies
         .for_each_pair(3, |_| {
             n += 1;
             std::ops::ControlFlow::Continue(())
         })
         .unwrap();
-    assert_eq!(n, 20_000 * 19_999 / 2);
+    assert_eq!(n, 2_000 * 1_999 / 2);
     // Under the cap, the two-pass answer is the one-pass answer: all pairs, sorted.
     let mut small = Index::new(64, 3).unwrap();
     small.insert_many((0..500u64).map(|i| (i, fp))).unwrap();
@@ -421,9 +420,9 @@ fn pairs_give_up_early_and_limited_pairs_stay_small() {
 fn errors_repeat_at_most_a_little_of_a_huge_value() {
     let huge = "x".repeat(10_000_000);
     for err in [
-        simprint::Tokenizer::from_name(&huge).unwrap_err(),
-        simprint::Weighting::from_name(&huge).unwrap_err(),
-        simprint::Normalization::from_name(&huge).unwrap_err(),
+        huge.parse::<simprint::Tokenizer>().unwrap_err(),
+        huge.parse::<simprint::Weighting>().unwrap_err(),
+        huge.parse::<simprint::Normalization>().unwrap_err(),
         simprint::Key::from_hex(&huge).unwrap_err(),
         Fingerprint::from_hex(&huge, 64).unwrap_err(),
     ] {

@@ -105,7 +105,7 @@ pub fn run(options: Options, valid: bool, text: &str, with_idf: bool) {
         df.add("a second document");
         let idf = fp
             .clone()
-            .with_document_frequencies(df)
+            .with_document_frequencies(&df)
             .expect("same options");
         let fi = idf.fingerprint(text);
         assert_eq!(idf.explain(text).fingerprint, fi, "IDF explain disagrees");

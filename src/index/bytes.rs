@@ -26,7 +26,8 @@ use alloc::vec::Vec;
 use core::hash::Hasher as _;
 
 use super::plan::{check_k, Plan};
-use super::segment::{try_vec_with_capacity, Bits};
+use super::fallible::try_vec_with_capacity;
+use super::segment::Bits;
 use super::{Engine, Index, Inner};
 use crate::error::Error;
 use crate::fingerprint::check_fits;
@@ -169,14 +170,6 @@ impl Index {
                 8 + fp_bytes
             )));
         }
-        let end = bytes.len() - CHECKSUM;
-        let mut stored = [0u8; 8];
-        stored.copy_from_slice(&bytes[end..]);
-        if u64::from_le_bytes(stored) != checksum(&bytes[..end]) {
-            return Err(bad(
-                "index bytes: checksum mismatch: the buffer is corrupted",
-            ));
-        }
         if plan_kind != 1 && blocks != 0 {
             // Else two buffers would load as the same index: the format has one encoding.
             return Err(bad(format!(
@@ -209,6 +202,15 @@ impl Index {
                  limit if the buffer is trusted",
                 index.plan_for_len(n).tables().len()
             )));
+        }
+        // Cheap checks first: the checksum reads every byte.
+        let end = bytes.len() - CHECKSUM;
+        let mut stored = [0u8; 8];
+        stored.copy_from_slice(&bytes[end..]);
+        if u64::from_le_bytes(stored) != checksum(&bytes[..end]) {
+            return Err(bad(
+                "index bytes: checksum mismatch: the buffer is corrupted",
+            ));
         }
         // One reservation of the whole size first: without the memory, an error now rather
         // than after the entries were read.

@@ -11,7 +11,7 @@
 use alloc::vec::Vec;
 
 use crate::error::Error;
-use crate::fingerprint::check_width;
+pub(crate) use crate::fingerprint::check_k;
 
 /// Most tables an explicit plan may ask for (memory grows by about 16 bytes per fingerprint
 /// per table).
@@ -245,14 +245,6 @@ impl Plan {
     pub fn tables(&self) -> &[TableSpec] {
         &self.tables
     }
-}
-
-pub(crate) fn check_k(width: u32, k: u32) -> Result<(), Error> {
-    check_width(width)?;
-    if k > width {
-        return Err(Error::InvalidK { k, width });
-    }
-    Ok(())
 }
 
 /// `C(n, k)`, saturating.

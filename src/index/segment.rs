@@ -9,26 +9,11 @@
 use alloc::vec::Vec;
 
 use super::plan::Plan;
+use super::fallible::{try_vec_with_capacity, zeroed};
 use crate::error::Error;
 
-/// An empty vector with room for `n` elements, or [`Error::OutOfMemory`].
-pub(crate) fn try_vec_with_capacity<T>(n: usize) -> Result<Vec<T>, Error> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n).map_err(|_| Error::OutOfMemory {
-        bytes: n.saturating_mul(core::mem::size_of::<T>()),
-    })?;
-    Ok(v)
-}
-
-/// `n` zeros, or [`Error::OutOfMemory`].
-fn zeroed<T: Copy + Default>(n: usize) -> Result<Vec<T>, Error> {
-    let mut v = try_vec_with_capacity(n)?;
-    v.resize(n, T::default());
-    Ok(v)
-}
-
 /// The integer a fingerprint is held in: `u64` for widths up to 64, `u128` above.
-pub(crate) trait Bits: Copy + Eq + Ord + core::fmt::Debug + 'static {
+pub(super) trait Bits: Copy + Eq + Ord + core::fmt::Debug + 'static {
     const BYTES: usize;
     fn from_u128(v: u128) -> Self;
     fn to_u128(self) -> u128;
@@ -96,7 +81,7 @@ impl Bits for u128 {
 
 /// Extracts one table's key (its blocks' bits, concatenated) from a fingerprint.
 #[derive(Clone, Debug)]
-pub(crate) struct KeyShape {
+pub(super) struct KeyShape {
     /// (right shift to bring the block to bit 0, mask of its length, its length) per block.
     parts: Vec<(u32, u128, u32)>,
     key_bits: u32,
@@ -205,7 +190,7 @@ impl<B: Bits> Table<B> {
 
 /// An immutable group of fingerprints with its tables.
 #[derive(Clone, Debug)]
-pub(crate) struct Segment<B> {
+pub(super) struct Segment<B> {
     plan: Plan,
     /// Sorted ascending; `fps[i]` belongs to `ids[i]`.
     ids: Vec<u64>,
@@ -218,7 +203,7 @@ pub(crate) struct Segment<B> {
 impl<B: Bits> Segment<B> {
     /// Heap bytes a segment of `n` fingerprints built with `plan` takes (what
     /// [`Segment::bytes`] reports once it is built).
-    pub(crate) fn bytes_for(plan: &Plan, n: usize) -> usize {
+    pub(super) fn bytes_for(plan: &Plan, n: usize) -> usize {
         let tables = plan.tables().iter().fold(0usize, |sum, t| {
             sum.saturating_add(Table::<B>::bytes_for(t.key_bits, n))
                 .saturating_add(t.blocks.len() * 32)
@@ -232,7 +217,7 @@ impl<B: Bits> Segment<B> {
     /// built) when memory cannot hold it. Every array is reserved fallibly, after one reservation
     /// of the whole size has shown it fits: an allocation failure would otherwise abort, which
     /// in wasm kills the instance.
-    pub(crate) fn build(plan: Plan, mut entries: Vec<(u64, B)>) -> Result<Segment<B>, Error> {
+    pub(super) fn build(plan: Plan, mut entries: Vec<(u64, B)>) -> Result<Segment<B>, Error> {
         let need = Self::bytes_for(&plan, entries.len());
         // Asking for everything at once fails fast, before any table is built, and in wasm
         // grows the memory once rather than table by table.
@@ -257,11 +242,11 @@ impl<B: Bits> Segment<B> {
         })
     }
 
-    pub(crate) fn live(&self) -> usize {
+    pub(super) fn live(&self) -> usize {
         self.ids.len() - self.dead_count
     }
 
-    pub(crate) fn dead_count(&self) -> usize {
+    pub(super) fn dead_count(&self) -> usize {
         self.dead_count
     }
 
@@ -271,16 +256,16 @@ impl<B: Bits> Segment<B> {
     }
 
     /// The live slot holding `id`.
-    pub(crate) fn find(&self, id: u64) -> Option<usize> {
+    pub(super) fn find(&self, id: u64) -> Option<usize> {
         let slot = self.ids.binary_search(&id).ok()?;
         (!self.is_dead(slot)).then_some(slot)
     }
 
-    pub(crate) fn fp(&self, slot: usize) -> B {
+    pub(super) fn fp(&self, slot: usize) -> B {
         self.fps[slot]
     }
 
-    pub(crate) fn kill(&mut self, slot: usize) {
+    pub(super) fn kill(&mut self, slot: usize) {
         if !self.is_dead(slot) {
             self.dead[slot / 64] |= 1 << (slot % 64);
             self.dead_count += 1;
@@ -288,7 +273,7 @@ impl<B: Bits> Segment<B> {
     }
 
     /// Every live `(id, fp)`, by id.
-    pub(crate) fn entries(&self) -> impl Iterator<Item = (u64, B)> + '_ {
+    pub(super) fn entries(&self) -> impl Iterator<Item = (u64, B)> + '_ {
         (0..self.ids.len())
             .filter(|&s| !self.is_dead(s))
             .map(|s| (self.ids[s], self.fps[s]))
@@ -297,7 +282,7 @@ impl<B: Bits> Segment<B> {
     /// Calls `seen(id, distance, table)` for every live fingerprint a query for `q` examines:
     /// each one in `q`'s bucket of each table (`Some(table)`), or every one when the plan is a
     /// scan (`None`). For teaching and debugging; [`Segment::query`] is the fast path.
-    pub(crate) fn examine(&self, q: B, seen: &mut impl FnMut(u64, u32, Option<u32>)) {
+    pub(super) fn examine(&self, q: B, seen: &mut impl FnMut(u64, u32, Option<u32>)) {
         if self.tables.is_empty() {
             for (slot, &fp) in self.fps.iter().enumerate() {
                 if !self.is_dead(slot) {
@@ -320,7 +305,7 @@ impl<B: Bits> Segment<B> {
     /// Calls `found(id, distance)` for each live fingerprint within `k` of `q`, possibly more
     /// than once per id (one per table that holds it). `k` must not exceed the plan's `k`
     /// unless the plan is a scan.
-    pub(crate) fn query(&self, q: B, k: u32, found: &mut impl FnMut(u64, u32)) {
+    pub(super) fn query(&self, q: B, k: u32, found: &mut impl FnMut(u64, u32)) {
         if self.tables.is_empty() {
             return self.scan(q, k, found);
         }
@@ -337,7 +322,7 @@ impl<B: Bits> Segment<B> {
     }
 
     /// Like [`Segment::query`] for any `k`, by checking every fingerprint (each id once).
-    pub(crate) fn scan(&self, q: B, k: u32, found: &mut impl FnMut(u64, u32)) {
+    pub(super) fn scan(&self, q: B, k: u32, found: &mut impl FnMut(u64, u32)) {
         B::within(q, &self.fps, k, &mut |slot, d| {
             if !self.is_dead(slot) {
                 found(self.ids[slot], d);
@@ -347,7 +332,7 @@ impl<B: Bits> Segment<B> {
 
     /// Calls `found(id_a, id_b, distance)` once for each pair of live fingerprints of this
     /// segment within `k` (`k` at most the plan's), until it returns false.
-    pub(crate) fn pairs(&self, k: u32, found: &mut impl FnMut(u64, u64, u32) -> bool) {
+    pub(super) fn pairs(&self, k: u32, found: &mut impl FnMut(u64, u64, u32) -> bool) {
         if self.tables.is_empty() {
             for a in 0..self.fps.len() {
                 for b in a + 1..self.fps.len() {
@@ -411,7 +396,7 @@ impl<B: Bits> Segment<B> {
     }
 
     /// Bytes of heap memory held.
-    pub(crate) fn bytes(&self) -> usize {
+    pub(super) fn bytes(&self) -> usize {
         self.ids.capacity() * 8
             + self.fps.capacity() * B::BYTES
             + self.dead.capacity() * 8

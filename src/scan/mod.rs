@@ -88,6 +88,72 @@ pub(crate) fn within128(q: u128, fps: &[u128], k: u32, found: &mut dyn FnMut(usi
     portable::within128(q, fps, k, found);
 }
 
+/// [`scan64`] over fingerprints that arrive a part at a time (copied in steps from elsewhere,
+/// as the JavaScript bindings copy a `BigUint64Array`): positions count across the parts.
+///
+/// ```
+/// use simprint::{scan64, Scan64};
+/// let fps = [0b1, 0xff, 0b11, 0, 0b111];
+/// let mut scan = Scan64::new(0, 2);
+/// for part in fps.chunks(2) {
+///     scan.feed(part);
+/// }
+/// assert_eq!(scan.finish(), scan64(0, &fps, 2));
+/// ```
+#[derive(Clone, Debug)]
+pub struct Scan64 {
+    query: u64,
+    k: u32,
+    seen: usize,
+    hits: Vec<Hit>,
+}
+
+impl Scan64 {
+    /// A scan for fingerprints within `k` of `query`.
+    ///
+    /// ```
+    /// assert!(simprint::Scan64::new(0, 3).finish().is_empty());
+    /// ```
+    pub fn new(query: u64, k: u32) -> Scan64 {
+        Scan64 {
+            query,
+            k,
+            seen: 0,
+            hits: Vec::new(),
+        }
+    }
+
+    /// Scans the next part.
+    ///
+    /// ```
+    /// let mut scan = simprint::Scan64::new(0, 0);
+    /// scan.feed(&[1, 0]);
+    /// scan.feed(&[0]);
+    /// assert_eq!(scan.finish().iter().map(|h| h.index).collect::<Vec<_>>(), [1, 2]);
+    /// ```
+    pub fn feed(&mut self, part: &[u64]) {
+        let (seen, hits) = (self.seen, &mut self.hits);
+        within64(self.query, part, self.k, &mut |i, distance| {
+            hits.push(Hit {
+                index: seen + i,
+                distance,
+            });
+        });
+        self.seen += part.len();
+    }
+
+    /// The hits, sorted by distance, then position.
+    ///
+    /// ```
+    /// let mut scan = simprint::Scan64::new(0, 64);
+    /// scan.feed(&[3, 1]);
+    /// assert_eq!(scan.finish()[0], simprint::Hit { index: 1, distance: 1 });
+    /// ```
+    pub fn finish(self) -> Vec<Hit> {
+        sort_hits(self.hits)
+    }
+}
+
 /// Hits found in position order, sorted by distance, then position. Distances are at most 128,
 /// so many hits (a large `k`) are counting-sorted in linear time; a stable order by distance
 /// keeps positions ascending within each distance.

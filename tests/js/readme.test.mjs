@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -34,12 +34,23 @@ test('the README JavaScript example runs as written', () => {
 });
 
 test('the package ships every module simprint.js imports', () => {
-  // What `npm publish` would upload, against the relative imports of the entry module (the
-  // bindings' own JS, src/wasm/features.js, becomes a file under snippets/).
+  // What `npm publish` would upload, against the relative imports of the entry module and of
+  // everything it imports in turn: the glue, and the bindings' own JS under snippets/.
   const pkg = join(root, 'pkg');
   const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: pkg, encoding: 'utf8' }));
   const files = new Set(packed.files.map((f) => f.path));
-  const imports = [...readFileSync(join(pkg, 'simprint.js'), 'utf8').matchAll(/^import .* from '\.\/(.+)';$/gm)].map((m) => m[1]);
-  assert.ok(imports.some((f) => f.startsWith('snippets/')), 'simprint.js imports its snippets');
-  for (const f of ['simprint.js', 'simprint_bg.wasm', 'simprint.d.ts', ...imports]) assert.ok(files.has(f), `${f} is not in the package`);
+  const seen = new Set();
+  const visit = (file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    assert.ok(files.has(file), `${file} is not in the package`);
+    const text = readFileSync(join(pkg, file), 'utf8');
+    for (const m of text.matchAll(/^(?:import|export) .* from ['"](\.\.?\/[^'"]+)['"];?$/gm)) {
+      visit(posix.normalize(posix.join(posix.dirname(file), m[1])));
+    }
+  };
+  visit('simprint.js');
+  assert.ok([...seen].some((f) => f.startsWith('snippets/')), 'the package reaches its snippets');
+  assert.ok(seen.has('simprint_glue.js'));
+  for (const f of ['simprint_bg.wasm', 'simprint.d.ts']) assert.ok(files.has(f), `${f} is not in the package`);
 });

@@ -5,6 +5,7 @@
 //! in bulk, a `BigUint64Array` (one element per fingerprint up to 64 bits, two — high word
 //! first — above 64) or an array of BigInts.
 
+
 use alloc::format;
 use alloc::vec::Vec;
 
@@ -12,12 +13,11 @@ use js_sys::Uint8Array;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::typed::{self, Words};
-use super::{
+use crate::typed::{self, Words};
+use crate::{
     array_item, array_length, err, is_array, js_number, read_value, read_width, type_name, Fields,
 };
-use crate::fingerprint::check_fits;
-use crate::{Fingerprint, Plan};
+use simprint::{Fingerprint, Plan};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
@@ -132,7 +132,7 @@ fn read_ids(value: &JsValue) -> Result<Vec<u64>, JsError> {
 }
 
 /// Fingerprints in bulk, each checked against `width`.
-fn read_fps(value: &JsValue, width: u32) -> Result<Vec<u128>, JsError> {
+fn read_fps(value: &JsValue, width: u32) -> Result<Vec<Fingerprint>, JsError> {
     match typed::read("fingerprints", value)? {
         Some(words) => fps_from_words(words, width),
         None => read_fp_list(value, width),
@@ -140,7 +140,7 @@ fn read_fps(value: &JsValue, width: u32) -> Result<Vec<u128>, JsError> {
 }
 
 /// Fingerprints from a BigUint64Array: one word each up to 64 bits, two (high first) above.
-fn fps_from_words(words: Vec<u64>, width: u32) -> Result<Vec<u128>, JsError> {
+fn fps_from_words(words: Vec<u64>, width: u32) -> Result<Vec<Fingerprint>, JsError> {
     let values: Vec<u128> = if width <= 64 {
         words.into_iter().map(u128::from).collect()
     } else {
@@ -155,19 +155,23 @@ fn fps_from_words(words: Vec<u64>, width: u32) -> Result<Vec<u128>, JsError> {
             .map(|w| (u128::from(w[0]) << 64) | u128::from(w[1]))
             .collect()
     };
-    for (i, &v) in values.iter().enumerate() {
-        check_fits(v, width).map_err(|e| JsError::new(&format!("fingerprints[{i}]: {e}")))?;
-    }
-    Ok(values)
+    values
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| {
+            Fingerprint::new(v, width)
+                .map_err(|e| JsError::new(&format!("fingerprints[{i}]: {e}")))
+        })
+        .collect()
 }
 
 /// Fingerprints as an array of BigInts.
-fn read_fp_list(value: &JsValue, width: u32) -> Result<Vec<u128>, JsError> {
+fn read_fp_list(value: &JsValue, width: u32) -> Result<Vec<Fingerprint>, JsError> {
     if is_array(value) {
         return (0..array_length("fingerprints", value)?)
             .map(|i| {
                 let v = array_item("fingerprints", value, i)?;
-                read_value(&format!("fingerprints[{i}]"), &v, width).map(|f| f.value())
+                read_value(&format!("fingerprints[{i}]"), &v, width)
             })
             .collect();
     }
@@ -294,7 +298,7 @@ fn read_limit(value: &Option<JsValue>) -> Result<usize, JsError> {
 /// ```
 #[wasm_bindgen]
 pub struct Index {
-    inner: crate::Index,
+    inner: simprint::Index,
 }
 
 #[wasm_bindgen]
@@ -314,20 +318,20 @@ impl Index {
                 ),
                 None => (None, None, None, None),
             };
-        let width = super::width_from(width)?;
+        let width = crate::width_from(width)?;
         let k = k
             .map(|k| small("k", k, width))
             .transpose()?
-            .unwrap_or(crate::index::DEFAULT_K);
+            .unwrap_or(simprint::index::DEFAULT_K);
         let inner = match (blocks, scan.unwrap_or(false)) {
             (Some(_), true) => {
                 return Err(JsError::new("give either blocks or scan: true, not both"));
             }
-            (Some(b), false) => crate::Index::with_plan(
+            (Some(b), false) => simprint::Index::with_plan(
                 Plan::with_blocks(width, k, small("blocks", b, width)?).map_err(err)?,
             ),
-            (None, true) => crate::Index::with_plan(Plan::scan(width, k).map_err(err)?),
-            (None, false) => crate::Index::new(width, k),
+            (None, true) => simprint::Index::with_plan(Plan::scan(width, k).map_err(err)?),
+            (None, false) => simprint::Index::new(width, k),
         }
         .map_err(err)?;
         Ok(Index { inner })
@@ -414,11 +418,7 @@ impl Index {
                 fps.len()
             )));
         }
-        let items = ids
-            .into_iter()
-            .zip(fps)
-            .map(|(id, v)| (id, Fingerprint::from_parts(v, width)));
-        self.inner.insert_many(items).map_err(err)
+        self.inner.insert_many(ids.into_iter().zip(fps)).map_err(err)
     }
 
     /// Removes `id`, returning its fingerprint, or undefined if it was not stored.
@@ -605,7 +605,7 @@ impl Index {
             )));
         };
         let max_memory = match max_memory {
-            None => crate::index::bytes::default_load_limit(copy.len()),
+            None => simprint::index::bytes::default_load_limit(copy.len()),
             // `as` saturates: Infinity and anything above usize::MAX mean no limit.
             Some(m) if m >= 0.0 => m as usize,
             Some(m) => {
@@ -615,7 +615,7 @@ impl Index {
                 )))
             }
         };
-        let inner = crate::Index::from_bytes_limited(&copy, max_memory).map_err(err)?;
+        let inner = simprint::Index::from_bytes_limited(&copy, max_memory).map_err(err)?;
         if let Some(&(id, _)) = inner.entries().last() {
             if id as f64 > MAX_SAFE_ID {
                 return Err(JsError::new(&format!(
@@ -657,12 +657,22 @@ pub fn distances(
     let mut words = Vec::new();
     let mut distances = Vec::new();
     for_each_step(&fps, &mut words, |start, words| {
-        crate::distances64(q, words, &mut distances);
+        simprint::distances64(q, words, &mut distances);
         // `out` is ours, made above: its methods are the intrinsic ones.
         out.subarray(start, start + words.len() as u32)
             .copy_from(&distances);
     })?;
     Ok(out)
+}
+
+/// Checks that each of `words` (element `start` on of an argument) fits `width` bits.
+fn check_all(words: &[u64], start: u32, width: u32) -> Result<(), JsError> {
+    for (i, &v) in words.iter().enumerate() {
+        Fingerprint::new(u128::from(v), width).map_err(|e| {
+            JsError::new(&format!("fingerprints[{}]: {e}", start as usize + i))
+        })?;
+    }
+    Ok(())
 }
 
 /// Fingerprints copied into wasm memory per step of a bulk call: 512 KB, so each copy is
@@ -705,42 +715,38 @@ pub fn scan(
         return Err(JsError::new("k is required"));
     }
     let k = read_k(&Some(k), 0, width)?;
-    crate::index::plan::check_k(width, k).map_err(err)?;
+    simprint::check_k(width, k).map_err(err)?;
     let hits = if width > 64 {
         // Above 64 bits the words are paired up into a copy anyway.
-        crate::scan128(q, &read_fps(&fingerprints, width)?, k)
+        let fps: Vec<u128> = read_fps(&fingerprints, width)?
+            .iter()
+            .map(Fingerprint::value)
+            .collect();
+        simprint::scan128(q, &fps, k)
     } else if let Some(a) = Words::read("fingerprints", &fingerprints)? {
         // The common case copies the array a step at a time and scans it as it is.
-        let mut hits = Vec::new();
-        let mut too_wide = None;
+        let mut scan = simprint::Scan64::new(q as u64, k);
+        let mut too_wide = Ok(());
         for_each_step(&a, &mut Vec::new(), |start, words| {
-            if too_wide.is_some() {
+            if too_wide.is_err() {
                 return;
             }
             if width < 64 {
-                if let Some(i) = words.iter().position(|&v| v >> width != 0) {
-                    too_wide = Some((start as usize + i, words[i]));
+                too_wide = check_all(words, start, width);
+                if too_wide.is_err() {
                     return;
                 }
             }
-            crate::scan::within64(q as u64, words, k, &mut |i, distance| {
-                hits.push(crate::Hit {
-                    index: start as usize + i,
-                    distance,
-                })
-            });
+            scan.feed(words);
         })?;
-        if let Some((i, v)) = too_wide {
-            check_fits(u128::from(v), width)
-                .map_err(|e| JsError::new(&format!("fingerprints[{i}]: {e}")))?;
-        }
-        crate::scan::sort_hits(hits)
+        too_wide?;
+        scan.finish()
     } else {
         let fps: Vec<u64> = read_fp_list(&fingerprints, width)?
             .iter()
-            .map(|&v| v as u64)
+            .map(|f| f.value() as u64)
             .collect();
-        crate::scan64(q as u64, &fps, k)
+        simprint::scan64(q as u64, &fps, k)
     };
     let out: Vec<JsHit> = hits
         .iter()

@@ -7,6 +7,7 @@
 //! it never wrote. So `typed.js` looks at the value's internal slots only and hands over a
 //! view of this realm over its memory; its exceptions are caught there (see guard.js).
 
+
 use alloc::format;
 use alloc::vec::Vec;
 use core::sync::atomic::{AtomicBool, Ordering};
@@ -14,9 +15,9 @@ use core::sync::atomic::{AtomicBool, Ordering};
 use js_sys::BigUint64Array;
 use wasm_bindgen::prelude::*;
 
-use super::caught;
+use crate::caught;
 
-#[wasm_bindgen(module = "/src/wasm/typed.js")]
+#[wasm_bindgen(module = "/js/typed.js")]
 extern "C" {
     #[wasm_bindgen(js_name = useMemory)]
     fn use_memory(memory: &JsValue);

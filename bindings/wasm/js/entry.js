@@ -1,5 +1,5 @@
 // The package's entry: wasm-bindgen's glue (simprint_glue.js), with every method of its
-// classes guarded against use after free(). The build (scripts/lib.sh) writes this file as
+// classes guarded against use after free(). The build (scripts/lib.sh) copies this file to
 // pkg/simprint.js next to the glue.
 //
 // Why: a method called on a freed object hands wasm a null pointer, and wasm-bindgen throws

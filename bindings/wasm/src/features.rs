@@ -9,18 +9,19 @@
 //! element by element, which gives the error naming the argument and index; well-formed lists
 //! never take that way.
 
-use alloc::format;
+
 use alloc::string::String;
+use alloc::format;
 use alloc::vec::Vec;
 
 use wasm_bindgen::prelude::*;
 
-use super::{
+use crate::{
     array_item, array_length, caught, err, is_array, js_number, read_pair, type_name, typed,
 };
-use crate::{Explanation, Fingerprint};
+use simprint::{Explanation, Fingerprint};
 
-#[wasm_bindgen(module = "/src/wasm/features.js")]
+#[wasm_bindgen(module = "/js/features.js")]
 extern "C" {
     /// `{ bytes, lengths, weights }` as `joinFeatures` makes it: plain data properties.
     type Joined;
@@ -38,7 +39,7 @@ extern "C" {
 
 /// The fingerprint of `features` (see [`List::read`]) with `fp`'s width and key.
 pub(crate) fn fingerprint(
-    fp: &crate::Fingerprinter,
+    fp: &simprint::Fingerprinter,
     features: &JsValue,
     weights: Option<&JsValue>,
 ) -> Result<Fingerprint, JsError> {
@@ -50,7 +51,7 @@ pub(crate) fn fingerprint(
 /// The explanation of `features` (see [`List::read`]) with `fp`'s width and key: a row per
 /// feature.
 pub(crate) fn explain(
-    fp: &crate::Fingerprinter,
+    fp: &simprint::Fingerprinter,
     features: &JsValue,
     weights: Option<&JsValue>,
 ) -> Result<Explanation, JsError> {

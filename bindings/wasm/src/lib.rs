@@ -1,9 +1,15 @@
-//! JavaScript bindings: conversions, errors and ownership only; every computation is the
-//! core's.
+//! The JavaScript bindings of [simprint]: conversions, errors and ownership only; every
+//! computation, default and rule is the core's.
 //!
 //! Fingerprints cross as `BigInt` at every width (a 128-bit fingerprint is a `BigInt` below
 //! 2^128), options as a plain object, explanations as plain objects. Every failure is a thrown
 //! `Error` whose message is the core's [`Error`] text, and nothing here can trap.
+#![no_std]
+
+extern crate alloc;
+// The allocator and the panic handler; everything else here needs only `alloc`.
+extern crate std;
+
 
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -17,7 +23,7 @@ use js_sys::Array;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::{
+use simprint::{
     distance, explain, fingerprint::Fingerprint, Error, Explanation, Key, Normalization, Options,
     Tokenizer, Weighting,
 };
@@ -138,7 +144,7 @@ fn whole(what: &'static str, x: f64) -> Result<u64, JsError> {
     } else {
         Err(JsError::new(&format!(
             "{what} must be between 1 and {}, got {}",
-            crate::MAX_N,
+            simprint::MAX_N,
             js_number(x)
         )))
     }
@@ -162,7 +168,7 @@ fn size(what: &'static str, x: Option<f64>, default: usize) -> Result<usize, JsE
 // epilogues and leak the shadow stack (about 1,300 such calls and the instance trapped on
 // every call after), and wasm-bindgen's `catch` imports leak an externref table slot for
 // each exception they catch; see guard.js.
-#[wasm_bindgen(module = "/src/wasm/guard.js")]
+#[wasm_bindgen(module = "/js/guard.js")]
 extern "C" {
     #[wasm_bindgen(js_name = takeFailure)]
     fn take_failure() -> Option<String>;
@@ -231,7 +237,7 @@ impl Fields {
             if !fields.contains(&key.as_str()) {
                 return Err(JsError::new(&format!(
                     "options: unknown field `{}`, expected one of {}",
-                    crate::error::echo(&key),
+                    simprint::error::echo(&key),
                     fields.join(", ")
                 )));
             }
@@ -316,7 +322,7 @@ fn read_options(value: &Option<JsValue>) -> Result<Options, JsError> {
                     "wordN and charN apply only to tokenizer \"auto\", not {name:?}: use n"
                 )));
             }
-            match Tokenizer::from_name(name).map_err(err)? {
+            match name.parse::<Tokenizer>().map_err(err)? {
                 Tokenizer::Words { n: default } => Tokenizer::Words {
                     n: size("n", n, default)?,
                 },
@@ -333,13 +339,13 @@ fn read_options(value: &Option<JsValue>) -> Result<Options, JsError> {
         normalization: o
             .string("normalization")?
             .as_deref()
-            .map_or(Ok(Normalization::default()), Normalization::from_name)
+            .map_or(Ok(Normalization::default()), str::parse)
             .map_err(err)?,
         case_fold: o.boolean("caseFold")?.unwrap_or(true),
         weighting: o
             .string("weighting")?
             .as_deref()
-            .map_or(Ok(Weighting::default()), Weighting::from_name)
+            .map_or(Ok(Weighting::default()), str::parse)
             .map_err(err)?,
         key: o
             .string("key")?
@@ -397,7 +403,7 @@ fn read_width(value: &Option<JsValue>) -> Result<u32, JsError> {
         JsError::new(&format!("width must be a number, got {}", type_name(value)))
     })?;
     let w = width_from(Some(w))?;
-    crate::fingerprint::check_width(w).map_err(err)
+    simprint::check_width(w).map_err(err)
 }
 
 /// Reads `[item, weight]` pairs from a JS array, converting items with `item`.
@@ -456,7 +462,7 @@ fn read_hashes(value: &JsValue, width: u32) -> Result<Vec<(u128, f64)>, JsError>
 /// the `weights` option.
 fn feature_options(
     value: &Option<JsValue>,
-) -> Result<(crate::Fingerprinter, Option<JsValue>), JsError> {
+) -> Result<(simprint::Fingerprinter, Option<JsValue>), JsError> {
     let (width, key, weights) = match Fields::read(value, &["width", "key", "weights"])? {
         Some(o) => (o.number("width")?, o.string("key")?, o.get("weights")?),
         None => (None, None, None),
@@ -469,7 +475,7 @@ fn feature_options(
             .map_err(err)?,
         ..Options::default()
     };
-    Ok((crate::Fingerprinter::new(options).map_err(err)?, weights))
+    Ok((simprint::Fingerprinter::new(options).map_err(err)?, weights))
 }
 
 /// The `weights` option of `Fingerprinter.fingerprintFeatures` (the width and key are the
@@ -537,7 +543,7 @@ fn explanation(e: Explanation) -> Result<JsValue, JsError> {
 /// ```
 #[wasm_bindgen]
 pub struct Accumulator {
-    inner: crate::Accumulator,
+    inner: simprint::Accumulator,
 }
 
 #[wasm_bindgen]
@@ -549,7 +555,7 @@ impl Accumulator {
     ) -> Result<Accumulator, JsError> {
         let width = read_width(&Some(width))?;
         Ok(Accumulator {
-            inner: crate::Accumulator::new(width).map_err(err)?,
+            inner: simprint::Accumulator::new(width).map_err(err)?,
         })
     }
 
@@ -602,7 +608,7 @@ impl Accumulator {
 /// ```
 #[wasm_bindgen]
 pub struct Fingerprinter {
-    inner: crate::Fingerprinter,
+    inner: simprint::Fingerprinter,
 }
 
 #[wasm_bindgen]
@@ -614,7 +620,7 @@ impl Fingerprinter {
     pub fn new(
         #[wasm_bindgen(unchecked_optional_param_type = "Options")] options: Option<JsValue>,
     ) -> Result<Fingerprinter, JsError> {
-        let inner = crate::Fingerprinter::new(read_options(&options)?).map_err(err)?;
+        let inner = simprint::Fingerprinter::new(read_options(&options)?).map_err(err)?;
         Ok(Fingerprinter { inner })
     }
 
@@ -724,7 +730,7 @@ impl Fingerprinter {
 /// ```
 #[wasm_bindgen]
 pub struct FingerprintStream {
-    inner: Option<crate::Stream>,
+    inner: Option<simprint::Stream>,
 }
 
 #[wasm_bindgen]
@@ -780,7 +786,7 @@ impl FingerprintStream {
 /// ```
 #[wasm_bindgen]
 pub struct DocumentFrequencies {
-    inner: alloc::sync::Arc<crate::DocumentFrequencies>,
+    inner: simprint::DocumentFrequencies,
 }
 
 #[wasm_bindgen]
@@ -790,10 +796,8 @@ impl DocumentFrequencies {
     pub fn new(
         #[wasm_bindgen(unchecked_optional_param_type = "Options")] options: Option<JsValue>,
     ) -> Result<DocumentFrequencies, JsError> {
-        let df = crate::DocumentFrequencies::new(read_options(&options)?).map_err(err)?;
-        Ok(DocumentFrequencies {
-            inner: alloc::sync::Arc::new(df),
-        })
+        let df = simprint::DocumentFrequencies::new(read_options(&options)?).map_err(err)?;
+        Ok(DocumentFrequencies { inner: df })
     }
 
     /// Counts one document (each distinct feature once).
@@ -802,8 +806,8 @@ impl DocumentFrequencies {
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
     ) -> Result<(), JsError> {
         let text = read_text(&text)?;
-        // Copy-on-write: fingerprinters made earlier keep the table they were given.
-        alloc::sync::Arc::make_mut(&mut self.inner).add(&text);
+        // Fingerprinters made earlier keep the table they were given (the core copies it).
+        self.inner.add(&text);
         Ok(())
     }
 
@@ -844,15 +848,15 @@ impl DocumentFrequencies {
                         type_name(&w)
                     ))
                 })?;
-                Weighting::from_name(&name).map_err(err)?
+                name.parse::<Weighting>().map_err(err)?
             }
         };
-        let options = crate::Options {
+        let options = simprint::Options {
             weighting,
             ..*self.inner.options()
         };
-        let inner = crate::Fingerprinter::new(options)
-            .and_then(|f| f.with_document_frequencies(self.inner.clone()))
+        let inner = simprint::Fingerprinter::new(options)
+            .and_then(|f| f.with_document_frequencies(&self.inner))
             .map_err(err)?;
         Ok(Fingerprinter { inner })
     }
@@ -924,7 +928,7 @@ pub fn defaults() -> Result<JsValue, JsError> {
         },
         index: JsDefaultIndex {
             width: o.width,
-            k: crate::index::DEFAULT_K,
+            k: simprint::index::DEFAULT_K,
         },
     };
     out.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
@@ -986,7 +990,7 @@ pub fn fingerprint_hashes(
     #[wasm_bindgen(unchecked_optional_param_type = "number")] width: Option<JsValue>,
 ) -> Result<JsValue, JsError> {
     let width = read_width(&width)?;
-    crate::fingerprint_hashes(width, read_hashes(&hashes, width)?)
+    simprint::fingerprint_hashes(width, read_hashes(&hashes, width)?)
         .map(bigint)
         .map_err(err)
 }
@@ -1010,7 +1014,7 @@ pub fn recommended_k(
     #[wasm_bindgen(unchecked_optional_param_type = "number")] width: Option<JsValue>,
 ) -> Result<u32, JsError> {
     let width = read_width(&width)?;
-    Ok(crate::recommended_k(&read_text(&text)?, width))
+    Ok(simprint::recommended_k(&read_text(&text)?, width))
 }
 
 /// Hamming distance between two fingerprints (BigInts from 0 to 2^128 - 1).

@@ -43,7 +43,7 @@ impl JsonOptions {
                 word_n: self.word_n.unwrap_or(Tokenizer::DEFAULT_WORD_N),
                 char_n: self.char_n.unwrap_or(Tokenizer::DEFAULT_CHAR_N),
             },
-            Some(name) => match Tokenizer::from_name(name).expect("golden tokenizer") {
+            Some(name) => match name.parse::<Tokenizer>().expect("golden tokenizer") {
                 Tokenizer::Words { n } => Tokenizer::Words {
                     n: self.n.unwrap_or(n),
                 },
@@ -60,13 +60,13 @@ impl JsonOptions {
                 .normalization
                 .as_deref()
                 .map_or(defaults.normalization, |n| {
-                    Normalization::from_name(n).unwrap()
+                    n.parse::<Normalization>().unwrap()
                 }),
             case_fold: self.case_fold.unwrap_or(defaults.case_fold),
             weighting: self
                 .weighting
                 .as_deref()
-                .map_or(defaults.weighting, |w| Weighting::from_name(w).unwrap()),
+                .map_or(defaults.weighting, |w| w.parse::<Weighting>().unwrap()),
             key: self
                 .key
                 .as_deref()

@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 use simprint::{scan64, Fingerprint, Index};
 
+#[path = "common.rs"]
 mod common;
 use common::{home, load_corpus};
 

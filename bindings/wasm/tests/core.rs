@@ -2,6 +2,7 @@
 //! the same golden vectors, worked examples and errors as natively.
 #![cfg(target_arch = "wasm32")]
 
+#[path = "../../../tests/support/golden.rs"]
 mod common;
 
 use simprint::{explain_hashes, Error, Fingerprint, Fingerprinter, Options, Tokenizer};
@@ -50,7 +51,7 @@ fn errors_in_wasm() {
         Error::InvalidWidth(129)
     );
     assert!(with(64, Tokenizer::Words { n: 0 }).is_err());
-    assert!(Tokenizer::from_name("sentences").is_err());
+    assert!("sentences".parse::<Tokenizer>().is_err());
     assert!(Fingerprint::from_hex("12g4", 64).is_err());
     assert!(Fingerprint::from_hex("1ff", 8).is_err());
     // Still working after the errors.

@@ -13,6 +13,7 @@ use std::time::Duration;
 use criterion::{Criterion, SamplingMode, Throughput};
 use simprint::{hamming64, Fingerprinter, Options, Tokenizer};
 
+#[path = "common.rs"]
 mod common;
 use common::load_corpus;
 

@@ -381,7 +381,7 @@ fn fingerprinter(options: Options, idf: bool, data: &Data) -> Fingerprinter {
     for &i in &data.bases {
         df.add(&data.texts[i]);
     }
-    fp.with_document_frequencies(df).unwrap()
+    fp.with_document_frequencies(&df).unwrap()
 }
 
 /// Precision, recall and F1 at each of `ks` for each language and length, and the best k.

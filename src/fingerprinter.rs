@@ -1,0 +1,465 @@
+//! The fingerprinter: options checked once, then
+//! normalizing → case folding → tokenizing → hashing → weighting → accumulating.
+
+use alloc::borrow::Cow;
+use alloc::sync::Arc;
+use alloc::vec::Vec;
+
+use crate::accumulate::{Accumulator, UnitCounter};
+use crate::distinct::Distinct;
+use crate::error::Error;
+use crate::fingerprint::Fingerprint;
+use crate::hash::{FeatureHasher, Key};
+use crate::idf::Idf;
+use crate::options::{Normalization, Options, Weighting};
+use crate::tokenize::Tokenizer;
+
+/// Features on their way into a fingerprint (see [`Fingerprinter::sink`]).
+pub(crate) enum Sink {
+    // Boxed: the per-bit counts are a kilobyte, the table a few words.
+    Unit(alloc::boxed::Box<UnitCounter>),
+    Distinct(Distinct),
+}
+
+/// A validated set of options, ready to fingerprint any number of texts.
+///
+/// ```
+/// use simprint::{Fingerprinter, Options};
+/// let fp = Fingerprinter::new(Options::default())?;
+/// let a = fp.fingerprint("The quick brown fox jumps over the lazy dog near the river bank");
+/// let b = fp.fingerprint("The quick brown fox jumped over the lazy dog near the river bank");
+/// let c = fp.fingerprint("Completely unrelated words about compilers and their optimisations");
+/// assert!(a.distance(&b)? < a.distance(&c)?);
+/// # Ok::<(), simprint::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Fingerprinter {
+    options: Options,
+    hasher: FeatureHasher,
+    /// IDF factors, when built by [`Fingerprinter::with_document_frequencies`].
+    pub(crate) idf: Option<Arc<Idf>>,
+}
+
+impl Fingerprinter {
+    /// Checks `options` once, so fingerprinting itself cannot fail.
+    ///
+    /// ```
+    /// use simprint::{Error, Fingerprinter, Options};
+    /// let err = Fingerprinter::new(Options { width: 129, ..Options::default() }).unwrap_err();
+    /// assert_eq!(err, Error::InvalidWidth(129));
+    /// ```
+    pub fn new(options: Options) -> Result<Fingerprinter, Error> {
+        options.validate()?;
+        Ok(Fingerprinter {
+            hasher: FeatureHasher::new(options.key, options.width)?,
+            options,
+            idf: None,
+        })
+    }
+
+    /// The options in force.
+    ///
+    /// ```
+    /// let fp = simprint::Fingerprinter::new(simprint::Options::default())?;
+    /// assert_eq!(fp.options().width, 64);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// The fingerprint of `text`. An empty text (or one with no features) gives all zeros.
+    ///
+    /// ```
+    /// let fp = simprint::Fingerprinter::new(simprint::Options::default())?;
+    /// assert_eq!(fp.fingerprint("").value(), 0);
+    /// assert_eq!(fp.fingerprint("Hello World"), fp.fingerprint("hello, world!"));
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn fingerprint(&self, text: &str) -> Fingerprint {
+        let text = self.fold(text);
+        let mut sink = self.sink();
+        self.options
+            .tokenizer
+            .for_each_feature(&text, |parts, sep| self.feed(&mut sink, &text, parts, sep));
+        self.finish(sink)
+    }
+
+    /// Where this fingerprinter's features go: straight into per-bit counts for term
+    /// frequencies (each occurrence adds weight 1, the same `V` as one row per feature weighted
+    /// by its count, with nothing allocated per feature), else into a table of distinct features.
+    pub(crate) fn sink(&self) -> Sink {
+        if self.idf.is_none() && self.options.weighting == Weighting::TermFrequency {
+            Sink::Unit(alloc::boxed::Box::new(UnitCounter::new(self.options.width)))
+        } else {
+            Sink::Distinct(self.new_distinct())
+        }
+    }
+
+    /// Adds one feature (`parts`, cut from `text` if they are slices of it, joined by
+    /// `separator`) to `sink`.
+    #[inline(always)]
+    pub(crate) fn feed(&self, sink: &mut Sink, text: &str, parts: &[&str], separator: &str) {
+        let full = self.hasher.full_hash_in(text, parts, separator);
+        match sink {
+            Sink::Unit(counter) => counter.add(self.hasher.cut(full)),
+            // By full 64/128-bit hash, not the cut one, so that at small widths two different
+            // features with equal cut hashes both count.
+            Sink::Distinct(d) => d.add(full),
+        }
+    }
+
+    /// The fingerprint of everything fed to `sink`.
+    pub(crate) fn finish(&self, sink: Sink) -> Fingerprint {
+        match sink {
+            Sink::Unit(counter) => counter.fingerprint(),
+            Sink::Distinct(d)
+                if self.idf.is_none() && self.options.weighting == Weighting::Binary =>
+            {
+                // Each distinct feature once; integer counts, so order does not matter.
+                let mut counter = UnitCounter::new(self.options.width);
+                d.for_each_key(|h| counter.add(self.hasher.cut(h)));
+                counter.fingerprint()
+            }
+            Sink::Distinct(d) => {
+                let mut counts = d.counts();
+                counts.sort_unstable();
+                self.accumulate(&counts)
+            }
+        }
+    }
+
+    /// The distinct features of already folded `text`, by full 64/128-bit hash (not the cut
+    /// one, so that at small widths two different features with equal cut hashes both count).
+    fn distinct(&self, text: &str) -> Distinct {
+        let mut distinct = self.new_distinct();
+        self.options.tokenizer.for_each_feature(text, |parts, sep| {
+            distinct.add(self.hasher.full_hash_in(text, parts, sep));
+        });
+        distinct
+    }
+
+    /// An empty table of distinct features for this fingerprinter: 64-bit keys up to 64 bits,
+    /// and counts only where the weighting reads them (binary weights do not).
+    fn new_distinct(&self) -> Distinct {
+        Distinct::new(
+            self.options.width > 64,
+            self.options.weighting != Weighting::Binary,
+        )
+    }
+
+    /// [`Fingerprinter::counts`] for the document-frequency table.
+    pub(crate) fn counts_of(&self, folded: &str) -> Vec<(u128, u32)> {
+        self.counts(folded)
+    }
+
+    /// Each distinct feature of already folded `text` as (full hash, occurrences), sorted by
+    /// hash: the order float weights are summed in, everywhere.
+    fn counts(&self, text: &str) -> Vec<(u128, u32)> {
+        let mut counts = self.distinct(text).counts();
+        counts.sort_unstable();
+        counts
+    }
+
+    /// True when every weight is a whole number (tf or binary without IDF), so `V` is counted
+    /// exactly in integers.
+    pub(crate) fn integral_weights(&self) -> bool {
+        self.idf.is_none() && self.options.weighting != Weighting::LogTermFrequency
+    }
+
+    /// A distinct feature's weight: the weighting of its count, times its IDF if any.
+    pub(crate) fn weight_of(&self, full_hash: u128, count: u32) -> f64 {
+        let w = self.options.weighting.weight(count);
+        match &self.idf {
+            Some(idf) => w * idf.factor(full_hash),
+            None => w,
+        }
+    }
+
+    /// The fingerprint of distinct features given as (full hash, count), summed in the given
+    /// (hash) order so float weights add up the same everywhere.
+    pub(crate) fn accumulate(&self, counts: &[(u128, u32)]) -> Fingerprint {
+        if self.integral_weights() {
+            // Whole weights: exact integer counting (a count of c adds the hash c times).
+            let mut counter = UnitCounter::new(self.options.width);
+            for &(h, c) in counts {
+                let times = if self.options.weighting == Weighting::Binary {
+                    1
+                } else {
+                    c
+                };
+                for _ in 0..times {
+                    counter.add(self.hasher.cut(h));
+                }
+            }
+            return counter.fingerprint();
+        }
+        let mut acc = Accumulator::new(self.options.width).unwrap_or_else(|_| {
+            unreachable!("the width was checked when the fingerprinter was built")
+        });
+        for &(h, c) in counts {
+            acc.add_trusted(self.hasher.cut(h), self.weight_of(h, c));
+        }
+        acc.fingerprint()
+    }
+
+    /// The fingerprint of caller-supplied `(feature, weight)` pairs, hashed with this
+    /// fingerprinter's key and width. The features are used as given: no case folding or
+    /// tokenizing. Repeated features add up.
+    ///
+    /// Fails on a weight that is not finite.
+    ///
+    /// ```
+    /// let fp = simprint::Fingerprinter::new(simprint::Options::default())?;
+    /// let a = fp.fingerprint_features([("simhash", 3.0), ("near", 1.0), ("duplicate", 1.0)])?;
+    /// let b = fp.fingerprint_features([("simhash", 3.0), ("near", 1.0), ("duplicates", 1.0)])?;
+    /// assert!(a.distance(&b)? < 20);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn fingerprint_features<S: AsRef<str>>(
+        &self,
+        features: impl IntoIterator<Item = (S, f64)>,
+    ) -> Result<Fingerprint, Error> {
+        self.fingerprint_features_in("", features)
+    }
+
+    /// [`Fingerprinter::fingerprint_features`] of features that are slices of `text` (a list
+    /// held in one buffer, as the JavaScript bindings pass it): each is hashed where it lies,
+    /// which is faster, with the same result. Features from elsewhere are hashed as given.
+    ///
+    /// ```
+    /// use simprint::{Fingerprinter, Options};
+    /// let fp = Fingerprinter::new(Options::default())?;
+    /// let text = "near duplicate near";
+    /// let words: Vec<&str> = text.split(' ').collect();
+    /// let in_text = fp.fingerprint_features_in(text, words.iter().map(|w| (*w, 1.0)))?;
+    /// assert_eq!(in_text, fp.fingerprint_features(words.iter().map(|w| (*w, 1.0)))?);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn fingerprint_features_in<S: AsRef<str>>(
+        &self,
+        text: &str,
+        features: impl IntoIterator<Item = (S, f64)>,
+    ) -> Result<Fingerprint, Error> {
+        // Weights of 1 (the usual case) are counted in exact integers; the first other weight
+        // moves the counts into float `V`, which they equal exactly, and goes on from there.
+        let mut unit = UnitCounter::new(self.options.width);
+        let mut acc: Option<Accumulator> = None;
+        for (feature, weight) in features {
+            let feature = feature.as_ref();
+            // No buffer (callers of the public method): skip looking for the feature in it.
+            let hash = if text.is_empty() {
+                self.hasher.hash_str(feature)
+            } else {
+                self.hasher
+                    .cut(self.hasher.full_hash_in(text, &[feature], ""))
+            };
+            match &mut acc {
+                Some(acc) => acc.add(hash, weight)?,
+                None if weight == 1.0 => unit.add(hash),
+                None => {
+                    let mut moved = Accumulator::from_unit(&unit);
+                    moved.add(hash, weight)?;
+                    acc = Some(moved);
+                }
+            }
+        }
+        Ok(match acc {
+            Some(acc) => acc.fingerprint(),
+            None => unit.fingerprint(),
+        })
+    }
+
+    /// The hasher this fingerprinter uses (for drawing or checking single features).
+    ///
+    /// ```
+    /// let fp = simprint::Fingerprinter::new(simprint::Options::default())?;
+    /// assert_eq!(fp.hasher().width(), 64);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn hasher(&self) -> &FeatureHasher {
+        &self.hasher
+    }
+
+    /// The text as the tokenizer sees it: normalized, then lowercased, as the options say.
+    pub(crate) fn fold<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        crate::normalize::fold(text, self.options.normalization, self.options.case_fold)
+    }
+}
+
+/// The 64-bit fingerprint of `text` with the default [`Options`].
+///
+/// ```
+/// let a = simprint::fingerprint("你妈妈喊你回家吃饭哦,回家罗回家罗");
+/// let b = simprint::fingerprint("你妈妈叫你回家吃饭啦,回家罗回家罗");
+/// let c = simprint::fingerprint("The quick brown fox jumps over the lazy dog");
+/// assert_eq!(a.width(), 64);
+/// assert!(a.distance(&b).unwrap() + 10 < a.distance(&c).unwrap());
+/// ```
+pub fn fingerprint(text: &str) -> Fingerprint {
+    DEFAULT.fingerprint(text)
+}
+
+/// The default fingerprinter, built without allocation or fallible steps.
+static DEFAULT: Fingerprinter = Fingerprinter {
+    options: Options {
+        width: 64,
+        tokenizer: Tokenizer::Auto {
+            word_n: Tokenizer::DEFAULT_WORD_N,
+            char_n: Tokenizer::DEFAULT_CHAR_N,
+        },
+        normalization: Normalization::Width,
+        case_fold: true,
+        weighting: Weighting::Binary,
+        key: Key::DEFAULT,
+    },
+    hasher: FeatureHasher::DEFAULT_64,
+    idf: None,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::String;
+
+    #[test]
+    fn static_default_equals_options_default() {
+        let built = Fingerprinter::new(Options::default()).unwrap();
+        assert_eq!(DEFAULT.options, Options::default());
+        for text in ["", "Hello World", "你妈妈喊你回家吃饭哦", "a b c d e f g"] {
+            assert_eq!(fingerprint(text), built.fingerprint(text));
+        }
+    }
+
+    #[test]
+    fn tf_equals_weighted_rows_and_binary_ignores_repeats() {
+        let tf = Fingerprinter::new(Options {
+            weighting: Weighting::TermFrequency,
+            ..Options::default()
+        })
+        .unwrap();
+        let text = "spam spam spam eggs ham spam";
+        let rows = [("spam", 4.0), ("eggs", 1.0), ("ham", 1.0)];
+        assert_eq!(tf.fingerprint(text), tf.fingerprint_features(rows).unwrap());
+        let bin = Fingerprinter::new(Options {
+            weighting: Weighting::Binary,
+            ..Options::default()
+        })
+        .unwrap();
+        let ones = [("spam", 1.0), ("eggs", 1.0), ("ham", 1.0)];
+        assert_eq!(
+            bin.fingerprint(text),
+            bin.fingerprint_features(ones).unwrap()
+        );
+    }
+
+    #[test]
+    fn narrow_widths_are_prefixes_of_64() {
+        let text = "The quick brown fox jumps over the lazy dog";
+        let full = fingerprint(text).value();
+        for width in 1..=64 {
+            let fp = Fingerprinter::new(Options {
+                width,
+                ..Options::default()
+            })
+            .unwrap();
+            assert_eq!(fp.fingerprint(text).value(), full >> (64 - width));
+        }
+    }
+
+    #[test]
+    fn feature_weights_of_one_counted_as_integers_equal_float_sums() {
+        let words: Vec<String> = (0..300).map(|i| alloc::format!("w{}", i % 37)).collect();
+        for width in [8u32, 64, 128] {
+            let fp = Fingerprinter::new(Options {
+                width,
+                ..Options::default()
+            })
+            .unwrap();
+            for weights in [
+                alloc::vec![1.0; 300],
+                (0..300)
+                    .map(|i| if i < 250 { 1.0 } else { 0.3 })
+                    .collect::<Vec<f64>>(),
+                (0..300)
+                    .map(|i| if i % 7 == 0 { -1.5 } else { 1.0 })
+                    .collect(),
+            ] {
+                let mut reference = Accumulator::new(width).unwrap();
+                for (w, &weight) in words.iter().zip(&weights) {
+                    reference.add(fp.hasher().hash_str(w), weight).unwrap();
+                }
+                let got = fp
+                    .fingerprint_features(words.iter().map(String::as_str).zip(weights))
+                    .unwrap();
+                assert_eq!(got, reference.fingerprint());
+            }
+            let bad = [("a", 1.0), ("b", 1.0), ("c", f64::NAN)];
+            assert!(fp.fingerprint_features(bad).is_err());
+        }
+    }
+
+    /// Features hashed where they lie in one buffer (as the bindings pass a list) give what
+    /// the same features as separate strings give, with strings from elsewhere mixed in.
+    #[test]
+    fn features_inside_a_text_hash_as_separate_strings() {
+        let text = "alpha beta gamma delta internationalization 中文 é x";
+        let inside: Vec<&str> = text.split(' ').collect();
+        let outside = String::from("elsewhere");
+        for width in [8u32, 64, 128] {
+            let fp = Fingerprinter::new(Options {
+                width,
+                ..Options::default()
+            })
+            .unwrap();
+            let mut features: Vec<(&str, f64)> = inside.iter().map(|&w| (w, 1.0)).collect();
+            features.push((&outside, 1.0));
+            features.push((&text[6..10], 2.5));
+            features.push(("", 1.0));
+            let separate: Vec<(String, f64)> = features
+                .iter()
+                .map(|&(f, w)| (String::from(f), w))
+                .collect();
+            assert_eq!(
+                fp.fingerprint_features_in(text, features.iter().copied()),
+                fp.fingerprint_features(separate)
+            );
+        }
+    }
+
+    #[test]
+    fn case_folding() {
+        let on = Fingerprinter::new(Options::default()).unwrap();
+        let off = Fingerprinter::new(Options {
+            case_fold: false,
+            ..Options::default()
+        })
+        .unwrap();
+        assert_eq!(
+            on.fingerprint("ÉCOLE Straße"),
+            on.fingerprint("école straße")
+        );
+        assert_ne!(
+            off.fingerprint("ÉCOLE Straße"),
+            off.fingerprint("école straße")
+        );
+    }
+
+    #[test]
+    fn width_folding_matches_full_and_half_width_forms() {
+        let fp = Fingerprinter::new(Options::default()).unwrap();
+        assert_eq!(
+            fp.fingerprint("Ｔｅｘｔ　１２３ ｶﾞｲﾄﾞ"),
+            fp.fingerprint("text 123 ガイド")
+        );
+        let raw = Fingerprinter::new(Options {
+            normalization: Normalization::None,
+            ..Options::default()
+        })
+        .unwrap();
+        assert_ne!(
+            raw.fingerprint("Ｔｅｘｔ１２３"),
+            raw.fingerprint("text123")
+        );
+    }
+}

@@ -1,0 +1,92 @@
+//! Connected groups of near-duplicates (union-find), for [`Index::clusters_within`].
+//!
+//! [`Index::clusters_within`]: super::Index::clusters_within
+
+use alloc::vec::Vec;
+
+use super::fallible::try_vec_with_capacity;
+use crate::error::Error;
+
+/// Connected groups of ids under "within `k`", for [`Index::clusters_within`]: each group
+/// sorted, groups by first id, ids with no neighbour left out. Memory is linear in the number
+/// of fingerprints however many pairs there are: equal fingerprints are joined here directly,
+/// and only one representative of each goes through an engine planned for `k`, whose pairs are
+/// joined as they are found. (Not generic: one copy of this code in the wasm.)
+pub(super) struct Groups {
+    /// (fingerprint, id), sorted.
+    all: Vec<(u128, u64)>,
+    parent: Vec<usize>,
+    linked: Vec<bool>,
+    /// (position in `all`, fingerprint) of the first of each run of equal fingerprints.
+    pub(super) distinct: Vec<(usize, u128)>,
+}
+
+impl Groups {
+    pub(super) fn new(mut all: Vec<(u128, u64)>) -> Result<Groups, Error> {
+        all.sort_unstable();
+        let n = all.len();
+        let mut parent = try_vec_with_capacity(n)?;
+        parent.extend(0..n);
+        let mut linked = try_vec_with_capacity(n)?;
+        linked.resize(n, false);
+        let mut groups = Groups {
+            parent,
+            linked,
+            distinct: Vec::new(),
+            all: Vec::new(),
+        };
+        let mut i = 0;
+        while i < n {
+            let mut j = i + 1;
+            while j < n && all[j].0 == all[i].0 {
+                groups.join(i, j);
+                j += 1;
+            }
+            groups
+                .distinct
+                .try_reserve(1)
+                .map_err(|_| Error::OutOfMemory { bytes: n * 32 })?;
+            groups.distinct.push((i, all[i].0));
+            i = j;
+        }
+        groups.all = all;
+        Ok(groups)
+    }
+
+    fn root(&mut self, mut x: usize) -> usize {
+        while self.parent[x] != x {
+            self.parent[x] = self.parent[self.parent[x]];
+            x = self.parent[x];
+        }
+        x
+    }
+
+    pub(super) fn join(&mut self, a: usize, b: usize) {
+        let (ra, rb) = (self.root(a), self.root(b));
+        self.parent[ra.max(rb)] = ra.min(rb);
+        self.linked[a] = true;
+        self.linked[b] = true;
+    }
+
+    pub(super) fn finish(mut self) -> Vec<Vec<u64>> {
+        let n = self.all.len();
+        let mut group_of = alloc::vec![usize::MAX; n];
+        let mut groups: Vec<Vec<u64>> = Vec::new();
+        for t in 0..n {
+            if !self.linked[t] {
+                continue;
+            }
+            let r = self.root(t);
+            if group_of[r] == usize::MAX {
+                group_of[r] = groups.len();
+                groups.push(Vec::new());
+            }
+            groups[group_of[r]].push(self.all[t].1);
+        }
+        for g in &mut groups {
+            g.sort_unstable();
+        }
+        groups.sort_unstable_by_key(|g| g[0]);
+        groups
+    }
+}

@@ -1,0 +1,194 @@
+//! The options of the text pipeline: everything that decides a text's fingerprint.
+
+use crate::error::Error;
+use crate::fingerprint::check_width;
+use crate::hash::Key;
+use crate::tokenize::Tokenizer;
+
+/// How much each feature of a text weighs.
+///
+/// ```
+/// use simprint::Weighting;
+/// assert_eq!("binary".parse::<Weighting>()?, Weighting::Binary);
+/// assert_eq!(Weighting::Binary.to_string(), "binary");
+/// assert_eq!(Weighting::default(), Weighting::Binary);
+/// # Ok::<(), simprint::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Weighting {
+    /// Each feature weighs the number of times it occurs (`"tf"`).
+    TermFrequency,
+    /// Each feature weighs `1 + ln(occurrences)` (`"logtf"`): repeats count, but less.
+    LogTermFrequency,
+    /// Each distinct feature weighs 1, however often it occurs (`"binary"`, the default: it
+    /// measured best, see the README's evaluation).
+    #[default]
+    Binary,
+}
+
+impl Weighting {
+    /// The weight of a feature that occurs `count` times.
+    ///
+    /// ```
+    /// use simprint::Weighting;
+    /// assert_eq!(Weighting::TermFrequency.weight(3), 3.0);
+    /// assert_eq!(Weighting::Binary.weight(3), 1.0);
+    /// assert_eq!(Weighting::LogTermFrequency.weight(1), 1.0);
+    /// ```
+    pub fn weight(&self, count: u32) -> f64 {
+        match self {
+            Weighting::TermFrequency => f64::from(count),
+            Weighting::LogTermFrequency => 1.0 + libm::log(f64::from(count)),
+            Weighting::Binary => 1.0,
+        }
+    }
+
+    /// The name it is parsed from (and displayed as).
+    ///
+    /// ```
+    /// assert_eq!(simprint::Weighting::TermFrequency.name(), "tf");
+    /// ```
+    pub fn name(&self) -> &'static str {
+        match self {
+            Weighting::TermFrequency => "tf",
+            Weighting::LogTermFrequency => "logtf",
+            Weighting::Binary => "binary",
+        }
+    }
+}
+
+impl core::str::FromStr for Weighting {
+    type Err = Error;
+
+    /// The weighting called `"tf"`, `"logtf"` or `"binary"`.
+    ///
+    /// ```
+    /// assert!("idf".parse::<simprint::Weighting>().is_err());
+    /// ```
+    fn from_str(name: &str) -> Result<Weighting, Error> {
+        match name {
+            "tf" => Ok(Weighting::TermFrequency),
+            "logtf" => Ok(Weighting::LogTermFrequency),
+            "binary" => Ok(Weighting::Binary),
+            other => Err(Error::UnknownWeighting(crate::error::echo(other))),
+        }
+    }
+}
+
+impl core::fmt::Display for Weighting {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Unicode normalization applied before tokenizing.
+///
+/// ```
+/// use simprint::Normalization;
+/// assert_eq!("width".parse::<Normalization>()?, Normalization::Width);
+/// # Ok::<(), simprint::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Normalization {
+    /// The text as given (`"none"`).
+    None,
+    /// Width folding (`"width"`, the default): full-width and half-width forms become their
+    /// ordinary forms, so `Ｔｅｘｔ１` matches `Text1` and `ｶﾀｶﾅ` matches `カタカナ`. See
+    /// [`normalize`](crate::normalize).
+    #[default]
+    Width,
+}
+
+impl Normalization {
+    /// The name it is parsed from (and displayed as).
+    ///
+    /// ```
+    /// assert_eq!(simprint::Normalization::Width.name(), "width");
+    /// ```
+    pub fn name(&self) -> &'static str {
+        match self {
+            Normalization::None => "none",
+            Normalization::Width => "width",
+        }
+    }
+}
+
+impl core::str::FromStr for Normalization {
+    type Err = Error;
+
+    /// The normalization called `"none"` or `"width"`.
+    ///
+    /// ```
+    /// assert!("nfc".parse::<simprint::Normalization>().is_err());
+    /// ```
+    fn from_str(name: &str) -> Result<Normalization, Error> {
+        match name {
+            "none" => Ok(Normalization::None),
+            "width" => Ok(Normalization::Width),
+            other => Err(Error::UnknownNormalization(crate::error::echo(other))),
+        }
+    }
+}
+
+impl core::fmt::Display for Normalization {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Everything that decides a text's fingerprint.
+///
+/// The defaults, chosen by measurement (README, "Detection quality"): 64 bits, width
+/// folding, case folding, the script-aware tokenizer (CJK runs as character bigrams,
+/// other text as words), binary weights (each distinct feature counts once), the documented
+/// default key.
+///
+/// ```
+/// use simprint::{Options, Tokenizer};
+/// let options = Options { width: 128, tokenizer: Tokenizer::Words { n: 2 }, ..Options::default() };
+/// assert!(options.validate().is_ok());
+/// assert!(Options { width: 0, ..Options::default() }.validate().is_err());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Options {
+    /// Fingerprint width in bits, 1 to 128 (default 64).
+    pub width: u32,
+    /// How text is cut into features (default [`Tokenizer::Auto`]).
+    pub tokenizer: Tokenizer,
+    /// Normalization before everything else (default width folding).
+    pub normalization: Normalization,
+    /// Lowercase the text (after normalizing) with Unicode's default lowercase mapping
+    /// (default `true`).
+    pub case_fold: bool,
+    /// How features are weighted (default binary: each distinct feature once).
+    pub weighting: Weighting,
+    /// The SipHash key (default [`Key::DEFAULT`]).
+    pub key: Key,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            width: 64,
+            tokenizer: Tokenizer::default(),
+            normalization: Normalization::default(),
+            case_fold: true,
+            weighting: Weighting::default(),
+            key: Key::DEFAULT,
+        }
+    }
+}
+
+impl Options {
+    /// Fails on a width outside `1..=128` or an n-gram size outside `1..=MAX_N`.
+    ///
+    /// ```
+    /// use simprint::{Options, Tokenizer};
+    /// let bad = Options { tokenizer: Tokenizer::Chars { n: 0 }, ..Options::default() };
+    /// assert_eq!(bad.validate().unwrap_err().to_string(), "n must be between 1 and 64, got 0");
+    /// ```
+    pub fn validate(&self) -> Result<(), Error> {
+        check_width(self.width)?;
+        self.tokenizer.validate()
+    }
+}

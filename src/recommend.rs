@@ -1,0 +1,35 @@
+//! How far apart two fingerprints may be and still be near-duplicates: the `k` the evaluation
+//! recommends for a text.
+
+/// The Hamming distance bound to use for `text` with the default pipeline at `width` bits,
+/// from the evaluation (docs/evaluation.md) (Debian documentation in English and Chinese, edits of
+/// up to 10 % and reorders counted as duplicates): at 64 bits, 9 for text that is mostly not
+/// CJK, whatever its length; for mostly-CJK text 12, or 15 below 300 characters, where each
+/// edit moves more bits. Scaled by `width / 64` for other widths.
+///
+/// ```
+/// assert_eq!(simprint::recommended_k("A plain English sentence, long or short.", 64), 9);
+/// assert_eq!(simprint::recommended_k("你妈妈喊你回家吃饭哦,回家罗回家罗", 64), 15);
+/// assert_eq!(simprint::recommended_k("A plain English sentence.", 128), 18);
+/// ```
+pub fn recommended_k(text: &str, width: u32) -> u32 {
+    let (mut cjk, mut other) = (0usize, 0usize);
+    for c in text.chars().filter(|c| c.is_alphanumeric()) {
+        if crate::tokenize::is_cjk(c) {
+            cjk += 1;
+        } else {
+            other += 1;
+        }
+    }
+    let k64: u32 = if cjk > other {
+        if text.chars().count() < 300 {
+            15
+        } else {
+            12
+        }
+    } else {
+        9
+    };
+    let width = width.clamp(1, crate::fingerprint::MAX_WIDTH);
+    ((k64 * width + 32) / 64).min(width)
+}

@@ -57,7 +57,7 @@ impl Accumulator {
     pub fn add(&mut self, hash: u128, weight: f64) -> Result<(), Error> {
         check_fits(hash, self.width)?;
         if !weight.is_finite() {
-            return Err(Error::InvalidWeight(weight));
+            return Err(Error::NonFiniteWeight { weight });
         }
         self.add_trusted(hash, weight);
         Ok(())

@@ -1,7 +1,6 @@
 //! Document frequencies for IDF weighting: how many documents of a corpus hold each feature,
 //! and the fingerprinters that use them.
 
-use alloc::string::String;
 use alloc::sync::Arc;
 
 use crate::error::Error;
@@ -152,10 +151,7 @@ impl Fingerprinter {
             ..*df.options()
         } == *self.options();
         if !same {
-            return Err(Error::InvalidOptions(String::from(
-                "the document frequencies were built with other options (tokenizer, n, \
-                 normalization, case folding, key or width): build them with these",
-            )));
+            return Err(Error::OptionsMismatch);
         }
         self.idf = Some(df.idf.clone());
         Ok(self)
@@ -211,7 +207,7 @@ mod tests {
         .unwrap();
         assert!(matches!(
             other.with_document_frequencies(&df),
-            Err(Error::InvalidOptions(_))
+            Err(Error::OptionsMismatch)
         ));
     }
 }

@@ -258,14 +258,17 @@ mod tests {
 
     #[test]
     fn bad_pre_hashed_input() {
-        assert_eq!(explain_hashes(0, []), Err(Error::InvalidWidth(0)));
+        assert_eq!(
+            explain_hashes(0, []),
+            Err(Error::WidthOutOfRange { width: 0 })
+        );
         assert!(matches!(
             explain_hashes(3, [(8, 1.0)]),
-            Err(Error::TooWide { .. })
+            Err(Error::ValueTooWide { .. })
         ));
         assert!(matches!(
             explain_hashes(3, [(1, f64::NAN)]),
-            Err(Error::InvalidWeight(_))
+            Err(Error::NonFiniteWeight { weight: _ })
         ));
     }
 }

@@ -4,7 +4,7 @@ use alloc::string::String;
 use core::fmt;
 
 use crate::distance::{hamming, Comparison};
-use crate::error::Error;
+use crate::error::{Error, HexProblem};
 
 /// The widest fingerprint supported.
 pub const MAX_WIDTH: u32 = 128;
@@ -20,7 +20,7 @@ pub fn check_width(width: u32) -> Result<u32, Error> {
     if (1..=MAX_WIDTH).contains(&width) {
         Ok(width)
     } else {
-        Err(Error::InvalidWidth(width))
+        Err(Error::WidthOutOfRange { width })
     }
 }
 
@@ -33,7 +33,7 @@ pub fn check_width(width: u32) -> Result<u32, Error> {
 pub fn check_k(width: u32, k: u32) -> Result<(), Error> {
     check_width(width)?;
     if k > width {
-        return Err(Error::InvalidK { k, width });
+        return Err(Error::KOutOfRange { k, width });
     }
     Ok(())
 }
@@ -49,7 +49,7 @@ pub(crate) fn check_fits(value: u128, width: u32) -> Result<u128, Error> {
     if value & !mask(width) == 0 {
         Ok(value)
     } else {
-        Err(Error::TooWide {
+        Err(Error::ValueTooWide {
             bits: 128 - value.leading_zeros(),
             width,
         })
@@ -84,7 +84,7 @@ impl Fingerprint {
     /// ```
     /// use simprint::{Error, Fingerprint};
     /// assert!(Fingerprint::new(7, 3).is_ok());
-    /// assert_eq!(Fingerprint::new(8, 3), Err(Error::TooWide { bits: 4, width: 3 }));
+    /// assert_eq!(Fingerprint::new(8, 3), Err(Error::ValueTooWide { bits: 4, width: 3 }));
     /// ```
     pub fn new(value: u128, width: u32) -> Result<Fingerprint, Error> {
         let width = check_width(width)?;
@@ -182,8 +182,8 @@ impl Fingerprint {
     /// use simprint::{Error, Fingerprint};
     /// let fp = Fingerprint::from_hex("0x00000000000000AB", 64)?;
     /// assert_eq!(fp.value(), 0xab);
-    /// assert!(matches!(Fingerprint::from_hex("xyz", 64), Err(Error::MalformedHex(_))));
-    /// assert!(matches!(Fingerprint::from_hex("f", 3), Err(Error::TooWide { .. })));
+    /// assert!(matches!(Fingerprint::from_hex("xyz", 64), Err(Error::MalformedHex { .. })));
+    /// assert!(matches!(Fingerprint::from_hex("f", 3), Err(Error::ValueTooWide { .. })));
     /// # Ok::<(), simprint::Error>(())
     /// ```
     pub fn from_hex(hex: &str, width: u32) -> Result<Fingerprint, Error> {
@@ -194,20 +194,25 @@ impl Fingerprint {
             .unwrap_or(hex);
         let max_digits = width.div_ceil(4) as usize;
         if digits.is_empty() {
-            return Err(Error::MalformedHex(String::from("no hex digits")));
+            return Err(Error::MalformedHex {
+                problem: HexProblem::NoDigits,
+            });
         }
         if digits.len() > max_digits {
-            return Err(Error::MalformedHex(alloc::format!(
-                "{} digits is more than the {max_digits} a {width}-bit fingerprint has",
-                digits.chars().count()
-            )));
+            return Err(Error::MalformedHex {
+                problem: HexProblem::TooManyDigits {
+                    digits: digits.chars().count(),
+                    max: max_digits,
+                    width,
+                },
+            });
         }
         let mut value: u128 = 0;
         for c in digits.chars() {
             let Some(nibble) = c.to_digit(16) else {
-                return Err(Error::MalformedHex(alloc::format!(
-                    "{c:?} is not a hex digit"
-                )));
+                return Err(Error::MalformedHex {
+                    problem: HexProblem::NotADigit(c),
+                });
             };
             // At most 32 digits were accepted above, so this never overflows.
             value = (value << 4) | u128::from(nibble);
@@ -238,7 +243,10 @@ impl Fingerprint {
     /// ```
     pub fn distance(&self, other: &Fingerprint) -> Result<u32, Error> {
         if self.width != other.width {
-            return Err(Error::WidthMismatch(self.width(), other.width()));
+            return Err(Error::WidthMismatch {
+                left: self.width(),
+                right: other.width(),
+            });
         }
         Ok(hamming(self.value, other.value))
     }
@@ -295,12 +303,18 @@ mod tests {
 
     #[test]
     fn bad_widths_and_values() {
-        assert_eq!(Fingerprint::new(0, 0), Err(Error::InvalidWidth(0)));
-        assert_eq!(Fingerprint::new(0, 129), Err(Error::InvalidWidth(129)));
+        assert_eq!(
+            Fingerprint::new(0, 0),
+            Err(Error::WidthOutOfRange { width: 0 })
+        );
+        assert_eq!(
+            Fingerprint::new(0, 129),
+            Err(Error::WidthOutOfRange { width: 129 })
+        );
         assert_eq!(Fingerprint::new(u128::MAX, 128).unwrap().value(), u128::MAX);
         assert_eq!(
             Fingerprint::new(1 << 64, 64),
-            Err(Error::TooWide {
+            Err(Error::ValueTooWide {
                 bits: 65,
                 width: 64
             })
@@ -311,26 +325,38 @@ mod tests {
     fn malformed_hex() {
         for bad in ["", "0x", "g", "12 3", "-1", "+1", "é"] {
             assert!(
-                matches!(Fingerprint::from_hex(bad, 64), Err(Error::MalformedHex(_))),
+                matches!(
+                    Fingerprint::from_hex(bad, 64),
+                    Err(Error::MalformedHex { .. })
+                ),
                 "{bad:?}"
             );
         }
         // 17 digits do not fit a 64-bit fingerprint even when they are zeros.
         assert!(matches!(
             Fingerprint::from_hex("00000000000000000", 64),
-            Err(Error::MalformedHex(_))
+            Err(Error::MalformedHex { .. })
         ));
         assert_eq!(
             Fingerprint::from_hex("8", 3),
-            Err(Error::TooWide { bits: 4, width: 3 })
+            Err(Error::ValueTooWide { bits: 4, width: 3 })
         );
-        assert_eq!(Fingerprint::from_hex("1", 0), Err(Error::InvalidWidth(0)));
+        assert_eq!(
+            Fingerprint::from_hex("1", 0),
+            Err(Error::WidthOutOfRange { width: 0 })
+        );
     }
 
     #[test]
     fn width_mismatch() {
         let a = Fingerprint::new(1, 64).unwrap();
         let b = Fingerprint::new(1, 128).unwrap();
-        assert_eq!(a.distance(&b), Err(Error::WidthMismatch(64, 128)));
+        assert_eq!(
+            a.distance(&b),
+            Err(Error::WidthMismatch {
+                left: 64,
+                right: 128
+            })
+        );
     }
 }

@@ -46,7 +46,7 @@ impl Fingerprinter {
     /// ```
     /// use simprint::{Error, Fingerprinter, Options};
     /// let err = Fingerprinter::new(Options { width: 129, ..Options::default() }).unwrap_err();
-    /// assert_eq!(err, Error::InvalidWidth(129));
+    /// assert_eq!(err, Error::WidthOutOfRange { width: 129 });
     /// ```
     pub fn new(options: Options) -> Result<Fingerprinter, Error> {
         options.validate()?;

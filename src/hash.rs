@@ -14,7 +14,7 @@ use core::hash::Hasher as _;
 use siphasher::sip::SipHasher13 as Sip64;
 use siphasher::sip128::{Hasher128 as _, SipHasher13 as Sip128};
 
-use crate::error::Error;
+use crate::error::{Error, KeyProblem};
 
 /// A 128-bit SipHash key.
 ///
@@ -61,15 +61,16 @@ impl Key {
     ///
     /// ```
     /// use simprint::{Error, Key};
-    /// assert!(matches!(Key::from_hex("abc"), Err(Error::InvalidKey(_))));
+    /// assert!(matches!(Key::from_hex("abc"), Err(Error::MalformedKey { .. })));
     /// ```
     pub fn from_hex(hex: &str) -> Result<Key, Error> {
         let digits = hex.as_bytes();
         if digits.len() != 32 {
-            return Err(Error::InvalidKey(alloc::format!(
-                "expected 32 hex digits (16 bytes), got {} characters",
-                hex.chars().count()
-            )));
+            return Err(Error::MalformedKey {
+                problem: KeyProblem::WrongLength {
+                    chars: hex.chars().count(),
+                },
+            });
         }
         let mut bytes = [0u8; 16];
         for (byte, pair) in bytes.iter_mut().zip(digits.chunks_exact(2)) {
@@ -78,9 +79,9 @@ impl Key {
             match (hi, lo) {
                 (Some(hi), Some(lo)) => *byte = (hi * 16 + lo) as u8,
                 _ => {
-                    return Err(Error::InvalidKey(alloc::string::String::from(
-                        "the key holds a character that is not a hex digit",
-                    )))
+                    return Err(Error::MalformedKey {
+                        problem: KeyProblem::NotHex,
+                    })
                 }
             }
         }

@@ -70,7 +70,9 @@ impl core::str::FromStr for Weighting {
             "tf" => Ok(Weighting::TermFrequency),
             "logtf" => Ok(Weighting::LogTermFrequency),
             "binary" => Ok(Weighting::Binary),
-            other => Err(Error::UnknownWeighting(crate::error::echo(other))),
+            other => Err(Error::UnknownWeighting {
+                name: crate::error::echo(other),
+            }),
         }
     }
 }
@@ -125,7 +127,9 @@ impl core::str::FromStr for Normalization {
         match name {
             "none" => Ok(Normalization::None),
             "width" => Ok(Normalization::Width),
-            other => Err(Error::UnknownNormalization(crate::error::echo(other))),
+            other => Err(Error::UnknownNormalization {
+                name: crate::error::echo(other),
+            }),
         }
     }
 }

@@ -21,7 +21,7 @@ use alloc::vec::Vec;
 
 use unicode_segmentation::UnicodeSegmentation;
 
-use crate::error::Error;
+use crate::error::{Error, NSetting};
 
 /// The largest n-gram size accepted (bounds the per-call window buffer).
 pub const MAX_N: usize = 64;
@@ -80,19 +80,23 @@ impl Tokenizer {
     /// assert!(simprint::Tokenizer::Words { n: 0 }.validate().is_err());
     /// ```
     pub fn validate(&self) -> Result<(), Error> {
-        let check = |what, n: usize| {
+        let check = |setting, n: usize| {
             if (1..=MAX_N).contains(&n) {
                 Ok(())
             } else {
-                Err(Error::InvalidN { what, n: n as u64 })
+                Err(Error::NOutOfRange {
+                    setting,
+                    n: n as u64,
+                    max: MAX_N,
+                })
             }
         };
         match *self {
             Tokenizer::Auto { word_n, char_n } => {
-                check("wordN", word_n)?;
-                check("charN", char_n)
+                check(NSetting::WordN, word_n)?;
+                check(NSetting::CharN, char_n)
             }
-            Tokenizer::Words { n } | Tokenizer::Chars { n } => check("n", n),
+            Tokenizer::Words { n } | Tokenizer::Chars { n } => check(NSetting::N, n),
         }
     }
 
@@ -473,7 +477,7 @@ impl core::str::FromStr for Tokenizer {
     /// ```
     /// use simprint::{Error, Tokenizer};
     /// assert_eq!("chars".parse::<Tokenizer>()?, Tokenizer::Chars { n: 2 });
-    /// assert!(matches!("bytes".parse::<Tokenizer>(), Err(Error::UnknownTokenizer(_))));
+    /// assert!(matches!("bytes".parse::<Tokenizer>(), Err(Error::UnknownTokenizer { .. })));
     /// # Ok::<(), simprint::Error>(())
     /// ```
     fn from_str(name: &str) -> Result<Tokenizer, Error> {
@@ -485,7 +489,9 @@ impl core::str::FromStr for Tokenizer {
             "chars" => Ok(Tokenizer::Chars {
                 n: Self::DEFAULT_CHAR_N,
             }),
-            other => Err(Error::UnknownTokenizer(crate::error::echo(other))),
+            other => Err(Error::UnknownTokenizer {
+                name: crate::error::echo(other),
+            }),
         }
     }
 }

@@ -338,7 +338,10 @@ fn bad_bytes_are_errors_not_panics() {
     // Every truncation and every single-bit flip is caught.
     for len in 0..bytes.len() {
         assert!(
-            matches!(Index::from_bytes(&bytes[..len]), Err(Error::Bytes(_))),
+            matches!(
+                Index::from_bytes(&bytes[..len]),
+                Err(Error::MalformedIndexBytes { .. })
+            ),
             "len {len}"
         );
     }
@@ -444,28 +447,37 @@ impl std::hash::Hasher for SipHash13 {
 
 #[test]
 fn bad_arguments() {
-    assert!(matches!(Index::new(0, 0), Err(Error::InvalidWidth(0))));
+    assert!(matches!(
+        Index::new(0, 0),
+        Err(Error::WidthOutOfRange { width: 0 })
+    ));
     assert!(matches!(
         Index::new(64, 65),
-        Err(Error::InvalidK { k: 65, width: 64 })
+        Err(Error::KOutOfRange { k: 65, width: 64 })
     ));
     let mut index = Index::new(64, 3).unwrap();
     assert!(matches!(
         index.insert(1, fp(1, 128)),
-        Err(Error::WidthMismatch(128, 64))
+        Err(Error::WidthMismatch {
+            left: 128,
+            right: 64
+        })
     ));
     assert!(matches!(
         index.query_within(fp(1, 64), 65),
-        Err(Error::InvalidK { .. })
+        Err(Error::KOutOfRange { .. })
     ));
     // A limit of 0 still checks its arguments.
     assert!(matches!(
         index.query_limited(fp(1, 64), 65, 0),
-        Err(Error::InvalidK { .. })
+        Err(Error::KOutOfRange { .. })
     ));
     assert!(matches!(
         index.query_limited(fp(1, 128), 3, 0),
-        Err(Error::WidthMismatch(128, 64))
+        Err(Error::WidthMismatch {
+            left: 128,
+            right: 64
+        })
     ));
     assert!(index
         .insert_many([(1, fp(1, 64)), (2, fp(1, 128))])

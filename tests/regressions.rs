@@ -360,21 +360,41 @@ fn from_bytes_bounds_the_memory_a_buffer_may_cause() {
     let bytes = hostile(100_000);
     assert_eq!(bytes.len(), 24 + 100_000 * 24 + 8);
     let err = Index::from_bytes(&bytes).unwrap_err();
-    assert!(matches!(err, Error::TooLarge(_)), "{err}");
+    assert!(
+        matches!(err, Error::IndexTooLarge { tables: 253, .. }),
+        "{err}"
+    );
     let text = err.to_string();
-    assert!(text.contains("253 tables") && text.contains("limit"), "{text}");
+    assert!(
+        text.contains("253 tables") && text.contains("limit"),
+        "{text}"
+    );
     // The caller sets the limit: too low for the same buffer, or high enough for a small one.
     let small = hostile(1_000);
-    assert!(matches!(Index::from_bytes_limited(&small, 100_000), Err(Error::TooLarge(_))));
+    assert!(matches!(
+        Index::from_bytes_limited(&small, 100_000),
+        Err(Error::IndexTooLarge { .. })
+    ));
     let loaded = Index::from_bytes_limited(&small, 8_000_000).unwrap();
     assert_eq!(loaded.len(), 1_000);
     assert_eq!(loaded.plan().tables().len(), 253);
-    assert!(loaded.memory_bytes() > 1_000_000, "{}", loaded.memory_bytes());
-    assert!(loaded.memory_bytes() <= 8_000_000, "{}", loaded.memory_bytes());
+    assert!(
+        loaded.memory_bytes() > 1_000_000,
+        "{}",
+        loaded.memory_bytes()
+    );
+    assert!(
+        loaded.memory_bytes() <= 8_000_000,
+        "{}",
+        loaded.memory_bytes()
+    );
     // Automatic plans of real size load under the default limit.
     let mut auto = Index::new(64, 9).unwrap();
     auto.insert_many((0..200_000u64).map(|i| {
-        (i, Fingerprint::new(u128::from(i.wrapping_mul(0x9e37_79b9_7f4a_7c15)), 64).unwrap())
+        (
+            i,
+            Fingerprint::new(u128::from(i.wrapping_mul(0x9e37_79b9_7f4a_7c15)), 64).unwrap(),
+        )
     }))
     .unwrap();
     assert_eq!(Index::from_bytes(&auto.to_bytes()).unwrap().len(), 200_000);
@@ -390,13 +410,25 @@ fn pairs_give_up_early_and_limited_pairs_stay_small() {
     let fp = Fingerprint::new(0xabcd, 64).unwrap();
     index.insert_many((0..20_000u64).map(|i| (i, fp))).unwrap();
     let err = index.pairs().unwrap_err();
-    assert!(matches!(err, Error::TooLarge(_)), "{err}");
+    assert_eq!(
+        err,
+        Error::TooManyPairs {
+            k: 3,
+            max: simprint::index::MAX_PAIRS
+        }
+    );
     assert!(err.to_string().contains("limit"), "{err}");
     // Every pair is visited for a limit or by the visitor: fewer copies (2 million pairs).
     let mut copies = Index::new(64, 3).unwrap();
     copies.insert_many((0..2_000u64).map(|i| (i, fp))).unwrap();
     let first = copies.pairs_limited(3, 5).unwrap();
-    let want: Vec<Pair> = (1..=5).map(|b| Pair { a: 0, b, distance: 0 }).collect();
+    let want: Vec<Pair> = (1..=5)
+        .map(|b| Pair {
+            a: 0,
+            b,
+            distance: 0,
+        })
+        .collect();
     assert_eq!(first, want);
     let mut n = 0u64;
     copies
@@ -411,7 +443,9 @@ fn pairs_give_up_early_and_limited_pairs_stay_small() {
     small.insert_many((0..500u64).map(|i| (i, fp))).unwrap();
     let pairs = small.pairs().unwrap();
     assert_eq!(pairs.len(), 500 * 499 / 2);
-    assert!(pairs.windows(2).all(|w| (w[0].distance, w[0].a, w[0].b) < (w[1].distance, w[1].a, w[1].b)));
+    assert!(pairs
+        .windows(2)
+        .all(|w| (w[0].distance, w[0].a, w[0].b) < (w[1].distance, w[1].a, w[1].b)));
     assert_eq!(small.pairs_limited(3, usize::MAX).unwrap(), pairs);
 }
 

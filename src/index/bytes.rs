@@ -21,15 +21,15 @@
 //! [`Index::from_bytes`] refuses an index of more than [`default_load_limit`] bytes and
 //! [`Index::from_bytes_limited`] takes the limit from the caller.
 
-use alloc::format;
+use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::hash::Hasher as _;
 
-use super::plan::{check_k, Plan};
 use super::fallible::try_vec_with_capacity;
+use super::plan::{check_k, Plan};
 use super::segment::Bits;
 use super::{Engine, Index, Inner};
-use crate::error::Error;
+use crate::error::{BytesProblem, Error};
 use crate::fingerprint::check_fits;
 
 const MAGIC: &[u8; 8] = b"SIMPIDX\0";
@@ -43,8 +43,13 @@ fn checksum(bytes: &[u8]) -> u64 {
     h.finish()
 }
 
-fn bad(why: impl core::fmt::Display) -> Error {
-    Error::Bytes(format!("{why}"))
+fn bad(problem: BytesProblem) -> Error {
+    Error::MalformedIndexBytes { problem }
+}
+
+/// A header field the rest of the crate rejected (a width, `k` or plan that cannot be).
+fn bad_header(e: Error) -> Error {
+    bad(BytesProblem::BadHeader(Box::new(e)))
 }
 
 /// The most memory [`Index::from_bytes`] lets the index of a `len`-byte buffer take: 16 times
@@ -101,8 +106,8 @@ impl Index {
     /// [`default_load_limit`] of the buffer's length ([`Index::from_bytes_limited`] sets
     /// another limit).
     ///
-    /// Fails with [`Error::Bytes`] on a truncated, corrupted, wrong-version or inconsistent
-    /// buffer, and with [`Error::TooLarge`] when the index it describes would take more memory
+    /// Fails with [`Error::MalformedIndexBytes`] on a truncated, corrupted, wrong-version or inconsistent
+    /// buffer, and with [`Error::IndexTooLarge`] when the index it describes would take more memory
     /// than the limit; never panics, and allocates only after both check out.
     ///
     /// ```
@@ -110,8 +115,8 @@ impl Index {
     /// let mut bytes = Index::new(64, 3)?.to_bytes();
     /// assert!(Index::from_bytes(&bytes).is_ok());
     /// bytes[20] ^= 1; // corrupt the count
-    /// assert!(matches!(Index::from_bytes(&bytes), Err(Error::Bytes(_))));
-    /// assert!(matches!(Index::from_bytes(b"nonsense"), Err(Error::Bytes(_))));
+    /// assert!(matches!(Index::from_bytes(&bytes), Err(Error::MalformedIndexBytes { .. })));
+    /// assert!(matches!(Index::from_bytes(b"nonsense"), Err(Error::MalformedIndexBytes { .. })));
     /// # Ok::<(), simprint::Error>(())
     /// ```
     pub fn from_bytes(bytes: &[u8]) -> Result<Index, Error> {
@@ -120,7 +125,7 @@ impl Index {
 
     /// [`Index::from_bytes`] with the memory limit given: the index the buffer describes
     /// (its fingerprints and the tables of its plan, as [`Index::memory_bytes`] would report
-    /// them once loaded) must take at most `max_memory` bytes, else [`Error::TooLarge`]
+    /// them once loaded) must take at most `max_memory` bytes, else [`Error::IndexTooLarge`]
     /// before anything is built. `usize::MAX` trusts the buffer; building can still fail with
     /// [`Error::OutOfMemory`], never an abort.
     ///
@@ -130,33 +135,33 @@ impl Index {
     /// let mut index = Index::with_plan(Plan::with_blocks(64, 5, 8)?)?;
     /// index.insert_many((0..1000u64).map(|i| (i, Fingerprint::new(u128::from(i), 64).unwrap())))?;
     /// let bytes = index.to_bytes();
-    /// assert!(matches!(Index::from_bytes_limited(&bytes, 100_000), Err(Error::TooLarge(_))));
+    /// assert!(matches!(Index::from_bytes_limited(&bytes, 100_000), Err(Error::IndexTooLarge { .. })));
     /// let loaded = Index::from_bytes_limited(&bytes, 1 << 20)?;
     /// assert!(loaded.memory_bytes() <= 1 << 20);
     /// # Ok::<(), simprint::Error>(())
     /// ```
     pub fn from_bytes_limited(bytes: &[u8], max_memory: usize) -> Result<Index, Error> {
         if bytes.len() < HEADER + CHECKSUM {
-            return Err(bad(format!(
-                "index bytes: {} bytes is shorter than the {} of an empty index",
-                bytes.len(),
-                HEADER + CHECKSUM
-            )));
+            return Err(bad(BytesProblem::TooShort {
+                len: bytes.len(),
+                min: HEADER + CHECKSUM,
+            }));
         }
         if &bytes[..8] != MAGIC {
-            return Err(bad("index bytes: not a simprint index (bad magic)"));
+            return Err(bad(BytesProblem::NotAnIndex));
         }
         let version = u16::from_le_bytes([bytes[8], bytes[9]]);
         if version != VERSION {
-            return Err(bad(format!(
-                "index bytes: format version {version} is not supported (this build reads {VERSION})"
-            )));
+            return Err(bad(BytesProblem::UnsupportedVersion {
+                version,
+                supported: VERSION,
+            }));
         }
         let (width, k) = (u32::from(bytes[10]), u32::from(bytes[11]));
-        check_k(width, k).map_err(|e| bad(format!("index bytes: {e}")))?;
+        check_k(width, k).map_err(bad_header)?;
         let (plan_kind, blocks) = (bytes[12], u32::from(bytes[13]));
         if bytes[14] != 0 || bytes[15] != 0 {
-            return Err(bad("index bytes: reserved header bytes are not zero"));
+            return Err(bad(BytesProblem::ReservedNotZero));
         }
         let mut count = [0u8; 8];
         count.copy_from_slice(&bytes[16..24]);
@@ -164,26 +169,21 @@ impl Index {
         let fp_bytes: usize = if width <= 64 { 8 } else { 16 };
         let body = (bytes.len() - HEADER - CHECKSUM) as u64;
         if !body.is_multiple_of(8 + fp_bytes as u64) || body / (8 + fp_bytes as u64) != count {
-            return Err(bad(format!(
-                "index bytes: the header says {count} entries but {body} bytes of entries follow \
-                 ({} bytes each): truncated or corrupted",
-                8 + fp_bytes
-            )));
+            return Err(bad(BytesProblem::CountMismatch {
+                count,
+                body,
+                entry: 8 + fp_bytes,
+            }));
         }
         if plan_kind != 1 && blocks != 0 {
             // Else two buffers would load as the same index: the format has one encoding.
-            return Err(bad(format!(
-                "index bytes: blocks is {blocks} but the plan is not explicit blocks (it must be 0)"
-            )));
+            return Err(bad(BytesProblem::BlocksWithoutPlan { blocks }));
         }
         let plan = match plan_kind {
             0 => None,
-            1 => Some(
-                Plan::with_blocks(width, k, blocks)
-                    .map_err(|e| bad(format!("index bytes: {e}")))?,
-            ),
-            2 => Some(Plan::scan(width, k)?),
-            other => return Err(bad(format!("index bytes: unknown plan kind {other}"))),
+            1 => Some(Plan::with_blocks(width, k, blocks).map_err(bad_header)?),
+            2 => Some(Plan::scan(width, k).map_err(bad_header)?),
+            kind => return Err(bad(BytesProblem::UnknownPlanKind { kind })),
         };
         let index = match plan {
             Some(plan) => Index::with_plan(plan)?,
@@ -196,21 +196,19 @@ impl Index {
             Inner::Wide(e) => e.bytes_after_load(n),
         };
         if need > max_memory {
-            return Err(Error::TooLarge(format!(
-                "index bytes: the index would take about {need} bytes of memory ({n} \
-                 fingerprints, {} tables), more than the limit of {max_memory}; raise the \
-                 limit if the buffer is trusted",
-                index.plan_for_len(n).tables().len()
-            )));
+            return Err(Error::IndexTooLarge {
+                bytes: need,
+                limit: max_memory,
+                fingerprints: n,
+                tables: index.plan_for_len(n).tables().len(),
+            });
         }
         // Cheap checks first: the checksum reads every byte.
         let end = bytes.len() - CHECKSUM;
         let mut stored = [0u8; 8];
         stored.copy_from_slice(&bytes[end..]);
         if u64::from_le_bytes(stored) != checksum(&bytes[..end]) {
-            return Err(bad(
-                "index bytes: checksum mismatch: the buffer is corrupted",
-            ));
+            return Err(bad(BytesProblem::ChecksumMismatch));
         }
         // One reservation of the whole size first: without the memory, an error now rather
         // than after the entries were read.
@@ -240,13 +238,19 @@ fn load<B: Bits>(
         id.copy_from_slice(&entry[..8]);
         let id = u64::from_le_bytes(id);
         if last.is_some_and(|l| l >= id) {
-            return Err(bad("index bytes: ids are not in strictly ascending order"));
+            return Err(bad(BytesProblem::IdsNotAscending));
         }
         last = Some(id);
         let mut v = [0u8; 16];
         v[..fp_bytes].copy_from_slice(&entry[8..]);
-        let v = check_fits(u128::from_le_bytes(v), width)
-            .map_err(|e| bad(format!("index bytes: id {id}: {e}")))?;
+        let v = u128::from_le_bytes(v);
+        if check_fits(v, width).is_err() {
+            return Err(bad(BytesProblem::EntryTooWide {
+                id,
+                bits: 128 - v.leading_zeros(),
+                width,
+            }));
+        }
         items.push((id, B::from_u128(v)));
     }
     engine.insert_many(items)

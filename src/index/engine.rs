@@ -31,6 +31,9 @@ fn last_of_each_id(ids: &[u64]) -> Result<Vec<usize>, Error> {
     Ok(order)
 }
 
+/// A pair as the order of answers sees it: (distance, smaller id, larger id).
+type PairKey = (u32, u64, u64);
+
 /// Hits of one query in a segment by id, each id once (several tables may find it).
 fn by_id_once(hits: &mut Vec<(u64, u32)>) {
     hits.sort_unstable();
@@ -110,11 +113,9 @@ impl<B: Bits> Engine<B> {
 
     pub(super) fn insert(&mut self, id: u64, fp: B) -> Result<Option<B>, Error> {
         // Room first, so a failure changes nothing.
-        self.buffer
-            .try_reserve(1)
-            .map_err(|_| Error::OutOfMemory {
-                bytes: (self.buffer.len() + 1) * core::mem::size_of::<(u64, B)>(),
-            })?;
+        self.buffer.try_reserve(1).map_err(|_| Error::OutOfMemory {
+            bytes: (self.buffer.len() + 1) * core::mem::size_of::<(u64, B)>(),
+        })?;
         let old = self.remove(id);
         self.buffer.push((id, fp));
         self.len += 1;
@@ -292,7 +293,11 @@ impl<B: Bits> Engine<B> {
     /// no particular order, holding nothing per pair, until `found` returns false. (`dyn`: one
     /// copy of this code per fingerprint type, not one per caller, which keeps the wasm
     /// smaller.)
-    pub(super) fn for_each_pair(&self, k: u32, found: &mut dyn FnMut(u64, u64, u32) -> bool) -> Result<(), Error> {
+    pub(super) fn for_each_pair(
+        &self,
+        k: u32,
+        found: &mut dyn FnMut(u64, u64, u32) -> bool,
+    ) -> Result<(), Error> {
         if k > self.k {
             // The tables cannot find these; a temporary engine planned for k can.
             let mut wider = Engine::<B>::new(self.width, k, None);
@@ -358,7 +363,7 @@ impl<B: Bits> Engine<B> {
             return Ok(Vec::new());
         }
         let all = limit == usize::MAX;
-        let collect_pairs = |cap: usize| -> Result<(TopK<(u32, u64, u64)>, usize), Error> {
+        let collect_pairs = |cap: usize| -> Result<(TopK<PairKey>, usize), Error> {
             let mut top = TopK::new(if all { cap } else { limit });
             let (mut failed, mut count) = (Ok(()), 0usize);
             self.for_each_pair(k, &mut |a, b, distance| {
@@ -375,10 +380,7 @@ impl<B: Bits> Engine<B> {
         };
         let (mut top, count) = collect_pairs(FEW_PAIRS)?;
         if all && count > MAX_PAIRS {
-            return Err(Error::TooLarge(alloc::format!(
-                "pairs: more than {MAX_PAIRS} pairs are within {k}; ask for the first of them \
-                 with a limit, or group them with clusters(), which needs no list of pairs"
-            )));
+            return Err(Error::TooManyPairs { k, max: MAX_PAIRS });
         }
         if all && count > FEW_PAIRS {
             drop(top);

@@ -22,8 +22,8 @@ use alloc::vec::Vec;
 use self::engine::Engine;
 use self::fallible::{collect, try_vec_with_capacity};
 use self::plan::{check_k, Plan};
-use self::segment::Bits;
 pub use self::results::{Candidate, Match, Pair};
+use self::segment::Bits;
 use crate::error::Error;
 use crate::fingerprint::Fingerprint;
 
@@ -35,7 +35,7 @@ use crate::fingerprint::Fingerprint;
 pub const DEFAULT_K: u32 = 3;
 
 /// Most pairs [`Index::pairs`] and [`Index::pairs_within`] list (4,194,304, about 100 MB of
-/// [`Pair`]s): past it they return [`Error::TooLarge`] having held no more than this many.
+/// [`Pair`]s): past it they return [`Error::TooManyPairs`] having held no more than this many.
 /// [`Index::pairs_limited`] returns the first pairs of any answer, and
 /// [`Index::for_each_pair`] visits every pair holding none.
 pub const MAX_PAIRS: usize = 1 << 22;
@@ -187,7 +187,10 @@ impl Index {
 
     fn check(&self, fp: &Fingerprint) -> Result<u128, Error> {
         if fp.width() != self.width() {
-            return Err(Error::WidthMismatch(fp.width(), self.width()));
+            return Err(Error::WidthMismatch {
+                left: fp.width(),
+                right: self.width(),
+            });
         }
         Ok(fp.value())
     }
@@ -440,7 +443,7 @@ impl Index {
     /// Every pair within `k` (above the index's `k`, a temporary index planned for `k` is
     /// built for the purpose), sorted by distance, then ids.
     ///
-    /// More than [`MAX_PAIRS`] pairs is an [`Error::TooLarge`], found while holding at most
+    /// More than [`MAX_PAIRS`] pairs is an [`Error::TooManyPairs`], found while holding at most
     /// that many: ask for the first ones with [`Index::pairs_limited`], visit them all with
     /// [`Index::for_each_pair`], or group them with [`Index::clusters_within`].
     ///

@@ -10,7 +10,7 @@
 
 use alloc::vec::Vec;
 
-use crate::error::Error;
+use crate::error::{Error, PlanProblem};
 pub(crate) use crate::fingerprint::check_k;
 
 /// Most tables an explicit plan may ask for (memory grows by about 16 bytes per fingerprint
@@ -110,15 +110,20 @@ impl Plan {
     pub fn with_blocks(width: u32, k: u32, blocks: u32) -> Result<Plan, Error> {
         check_k(width, k)?;
         if blocks <= k || blocks > width {
-            return Err(Error::InvalidPlan(alloc::format!(
-                "blocks must be more than k ({k}) and at most the width ({width}), got {blocks}"
-            )));
+            return Err(Error::ImpossiblePlan {
+                problem: PlanProblem::BlocksOutOfRange { blocks, k, width },
+            });
         }
         let tables = binomial(blocks, k);
         if tables > MAX_TABLES as u64 {
-            return Err(Error::InvalidPlan(alloc::format!(
-                "{blocks} blocks with k = {k} need {tables} tables; at most {MAX_TABLES} are allowed"
-            )));
+            return Err(Error::ImpossiblePlan {
+                problem: PlanProblem::TooManyTables {
+                    blocks,
+                    k,
+                    tables,
+                    max: MAX_TABLES,
+                },
+            });
         }
         let (q, r) = (width / blocks, width % blocks);
         let mut start = 0;
@@ -323,14 +328,14 @@ mod tests {
 
     #[test]
     fn bad_plans() {
-        assert!(matches!(Plan::scan(64, 65), Err(Error::InvalidK { .. })));
+        assert!(matches!(Plan::scan(64, 65), Err(Error::KOutOfRange { .. })));
         assert!(matches!(
             Plan::with_blocks(64, 3, 65),
-            Err(Error::InvalidPlan(_))
+            Err(Error::ImpossiblePlan { .. })
         ));
         assert!(matches!(
             Plan::with_blocks(64, 10, 30),
-            Err(Error::InvalidPlan(_))
+            Err(Error::ImpossiblePlan { .. })
         ));
         assert!(Plan::with_blocks(0, 0, 1).is_err());
     }

@@ -8,8 +8,8 @@
 
 use alloc::vec::Vec;
 
-use super::plan::Plan;
 use super::fallible::{try_vec_with_capacity, zeroed};
+use super::plan::Plan;
 use crate::error::Error;
 
 /// The integer a fingerprint is held in: `u64` for widths up to 64, `u128` above.

@@ -37,7 +37,10 @@ impl<K: Ord + Copy> TopK<K> {
         }
         // Fallible growth: a failure is an error rather than an abort.
         self.held.try_reserve(1).map_err(|_| Error::OutOfMemory {
-            bytes: self.held.len().saturating_mul(2 * core::mem::size_of::<K>()),
+            bytes: self
+                .held
+                .len()
+                .saturating_mul(2 * core::mem::size_of::<K>()),
         })?;
         self.held.push(key);
         if self.held.len() >= self.cut_at {

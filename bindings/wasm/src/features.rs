@@ -9,16 +9,16 @@
 //! element by element, which gives the error naming the argument and index; well-formed lists
 //! never take that way.
 
-
-use alloc::string::String;
 use alloc::format;
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use wasm_bindgen::prelude::*;
 
-use crate::{
-    array_item, array_length, caught, err, is_array, js_number, read_pair, type_name, typed,
-};
+use crate::convert::{js_number, read_pair, type_name};
+use crate::err;
+use crate::guard::{array_item, array_length, caught, is_array};
+use crate::typed;
 use simprint::{Explanation, Fingerprint};
 
 #[wasm_bindgen(module = "/js/features.js")]

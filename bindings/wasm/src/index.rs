@@ -5,7 +5,6 @@
 //! in bulk, a `BigUint64Array` (one element per fingerprint up to 64 bits, two — high word
 //! first — above 64) or an array of BigInts.
 
-
 use alloc::format;
 use alloc::vec::Vec;
 
@@ -13,10 +12,10 @@ use js_sys::Uint8Array;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::typed::{self, Words};
-use crate::{
-    array_item, array_length, err, is_array, js_number, read_value, read_width, type_name, Fields,
-};
+use crate::convert::{js_number, read_value, type_name, whole, Fields};
+use crate::err;
+use crate::guard::{array_item, array_length, is_array};
+use crate::typed;
 use simprint::{Fingerprint, Plan};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -68,19 +67,17 @@ export interface FromBytesOptions {
    *  times the buffer's length, at least 64 MiB. Infinity trusts the buffer. */
   maxMemoryBytes?: number;
 }
-/** A fingerprint found by a scan: its position in the scanned array. */
-export interface ScanHit { index: number; distance: number; }
 "#;
 
 const MAX_SAFE_ID: f64 = 9_007_199_254_740_991.0;
 
-fn read_id(value: &JsValue) -> Result<u64, JsError> {
+pub(crate) fn read_id(value: &JsValue) -> Result<u64, JsError> {
     read_id_at(value, None)
 }
 
 /// An id, called `ids[i]` in messages when it is element `i` of an array, else `id`. (The
 /// name is only formatted on error: bulk reads stay allocation-free.)
-fn read_id_at(value: &JsValue, at: Option<usize>) -> Result<u64, JsError> {
+pub(crate) fn read_id_at(value: &JsValue, at: Option<usize>) -> Result<u64, JsError> {
     let Some(x) = value.as_f64() else {
         return Err(JsError::new(&format!(
             "{} must be a number, got {}",
@@ -91,11 +88,11 @@ fn read_id_at(value: &JsValue, at: Option<usize>) -> Result<u64, JsError> {
     id_from_f64(x, at)
 }
 
-fn id_name(at: Option<usize>) -> alloc::string::String {
+pub(crate) fn id_name(at: Option<usize>) -> alloc::string::String {
     at.map_or_else(|| "id".into(), |i| format!("ids[{i}]"))
 }
 
-fn id_from_f64(x: f64, at: Option<usize>) -> Result<u64, JsError> {
+pub(crate) fn id_from_f64(x: f64, at: Option<usize>) -> Result<u64, JsError> {
     if x.fract() == 0.0 && (0.0..=MAX_SAFE_ID).contains(&x) {
         Ok(x as u64)
     } else {
@@ -107,7 +104,7 @@ fn id_from_f64(x: f64, at: Option<usize>) -> Result<u64, JsError> {
     }
 }
 
-fn read_ids(value: &JsValue) -> Result<Vec<u64>, JsError> {
+pub(crate) fn read_ids(value: &JsValue) -> Result<Vec<u64>, JsError> {
     if let Some(a) = typed::read::<u32>("ids", value)? {
         return Ok(a.into_iter().map(u64::from).collect());
     }
@@ -132,7 +129,7 @@ fn read_ids(value: &JsValue) -> Result<Vec<u64>, JsError> {
 }
 
 /// Fingerprints in bulk, each checked against `width`.
-fn read_fps(value: &JsValue, width: u32) -> Result<Vec<Fingerprint>, JsError> {
+pub(crate) fn read_fps(value: &JsValue, width: u32) -> Result<Vec<Fingerprint>, JsError> {
     match typed::read("fingerprints", value)? {
         Some(words) => fps_from_words(words, width),
         None => read_fp_list(value, width),
@@ -140,7 +137,7 @@ fn read_fps(value: &JsValue, width: u32) -> Result<Vec<Fingerprint>, JsError> {
 }
 
 /// Fingerprints from a BigUint64Array: one word each up to 64 bits, two (high first) above.
-fn fps_from_words(words: Vec<u64>, width: u32) -> Result<Vec<Fingerprint>, JsError> {
+pub(crate) fn fps_from_words(words: Vec<u64>, width: u32) -> Result<Vec<Fingerprint>, JsError> {
     let values: Vec<u128> = if width <= 64 {
         words.into_iter().map(u128::from).collect()
     } else {
@@ -159,14 +156,13 @@ fn fps_from_words(words: Vec<u64>, width: u32) -> Result<Vec<Fingerprint>, JsErr
         .into_iter()
         .enumerate()
         .map(|(i, v)| {
-            Fingerprint::new(v, width)
-                .map_err(|e| JsError::new(&format!("fingerprints[{i}]: {e}")))
+            Fingerprint::new(v, width).map_err(|e| JsError::new(&format!("fingerprints[{i}]: {e}")))
         })
         .collect()
 }
 
 /// Fingerprints as an array of BigInts.
-fn read_fp_list(value: &JsValue, width: u32) -> Result<Vec<Fingerprint>, JsError> {
+pub(crate) fn read_fp_list(value: &JsValue, width: u32) -> Result<Vec<Fingerprint>, JsError> {
     if is_array(value) {
         return (0..array_length("fingerprints", value)?)
             .map(|i| {
@@ -183,22 +179,6 @@ fn read_fp_list(value: &JsValue, width: u32) -> Result<Vec<Fingerprint>, JsError
 
 /// A distance or count (k, blocks) as a whole number; the core checks its range against the
 /// width (and gives the message for a k above it), except for numbers beyond `u32`.
-fn small(what: &str, x: f64, width: u32) -> Result<u32, JsError> {
-    if x.fract() != 0.0 || x < 0.0 || x.is_nan() {
-        Err(JsError::new(&format!(
-            "{what} must be a whole number, got {}",
-            js_number(x)
-        )))
-    } else if x > f64::from(u32::MAX) {
-        Err(JsError::new(&format!(
-            "{what} must be between 0 and the width ({width}), got {}",
-            js_number(x)
-        )))
-    } else {
-        Ok(x as u32)
-    }
-}
-
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct JsTable {
@@ -243,26 +223,20 @@ struct JsCandidate {
     accepted: bool,
 }
 
-#[derive(Serialize)]
-struct JsHit {
-    index: u32,
-    distance: u32,
-}
-
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::new())
         .map_err(|e| JsError::new(&alloc::string::ToString::to_string(&e)))
 }
 
-fn read_k(value: &Option<JsValue>, default: u32, width: u32) -> Result<u32, JsError> {
+pub(crate) fn read_k(value: &Option<JsValue>, default: u32) -> Result<u32, JsError> {
     match value.as_ref().filter(|v| !v.is_undefined() && !v.is_null()) {
         None => Ok(default),
         Some(v) => {
             let x = v.as_f64().ok_or_else(|| {
                 JsError::new(&format!("k must be a number, got {}", type_name(v)))
             })?;
-            small("k", x, width)
+            whole("k", x)
         }
     }
 }
@@ -270,7 +244,7 @@ fn read_k(value: &Option<JsValue>, default: u32, width: u32) -> Result<u32, JsEr
 /// A query's `limit`: undefined or null for no limit, else a whole number from 0 to 2^53 − 1
 /// (safe integers, as ids). A limit above what wasm's `usize` holds cannot be below the
 /// index's size, so it means no limit.
-fn read_limit(value: &Option<JsValue>) -> Result<usize, JsError> {
+pub(crate) fn read_limit(value: &Option<JsValue>) -> Result<usize, JsError> {
     let Some(v) = value.as_ref().filter(|v| !v.is_undefined() && !v.is_null()) else {
         return Ok(usize::MAX);
     };
@@ -318,9 +292,9 @@ impl Index {
                 ),
                 None => (None, None, None, None),
             };
-        let width = crate::width_from(width)?;
+        let width = crate::convert::width_from(width)?;
         let k = k
-            .map(|k| small("k", k, width))
+            .map(|k| whole("k", k))
             .transpose()?
             .unwrap_or(simprint::index::DEFAULT_K);
         let inner = match (blocks, scan.unwrap_or(false)) {
@@ -328,7 +302,7 @@ impl Index {
                 return Err(JsError::new("give either blocks or scan: true, not both"));
             }
             (Some(b), false) => simprint::Index::with_plan(
-                Plan::with_blocks(width, k, small("blocks", b, width)?).map_err(err)?,
+                Plan::with_blocks(width, k, whole("blocks", b)?).map_err(err)?,
             ),
             (None, true) => simprint::Index::with_plan(Plan::scan(width, k).map_err(err)?),
             (None, false) => simprint::Index::new(width, k),
@@ -418,7 +392,9 @@ impl Index {
                 fps.len()
             )));
         }
-        self.inner.insert_many(ids.into_iter().zip(fps)).map_err(err)
+        self.inner
+            .insert_many(ids.into_iter().zip(fps))
+            .map_err(err)
     }
 
     /// Removes `id`, returning its fingerprint, or undefined if it was not stored.
@@ -531,7 +507,7 @@ impl Index {
         #[wasm_bindgen(unchecked_optional_param_type = "number | null")] k: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "number")] limit: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
-        let k = read_k(&k, self.inner.k(), self.inner.width())?;
+        let k = read_k(&k, self.inner.k())?;
         let pairs = match read_limit(&limit)? {
             usize::MAX => self.inner.pairs_within(k),
             limit => self.inner.pairs_limited(k, limit),
@@ -555,7 +531,7 @@ impl Index {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "number")] k: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
-        let k = read_k(&k, self.inner.k(), self.inner.width())?;
+        let k = read_k(&k, self.inner.k())?;
         let clusters = self.inner.clusters_within(k).map_err(err)?;
         let out: Vec<Vec<f64>> = clusters
             .iter()
@@ -635,125 +611,6 @@ impl Index {
         k: &Option<JsValue>,
     ) -> Result<(Fingerprint, u32), JsError> {
         let fp = read_value("fingerprint", fingerprint, self.inner.width())?;
-        Ok((fp, read_k(k, self.inner.k(), self.inner.width())?))
+        Ok((fp, read_k(k, self.inner.k())?))
     }
-}
-
-/// The distance from `fingerprint` to every element of `fingerprints` (a BigUint64Array of
-/// fingerprints up to 64 bits), in order, one byte each.
-#[wasm_bindgen]
-pub fn distances(
-    #[wasm_bindgen(unchecked_param_type = "bigint")] fingerprint: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "BigUint64Array")] fingerprints: JsValue,
-) -> Result<Uint8Array, JsError> {
-    let q = read_value("fingerprint", &fingerprint, 64)?.value() as u64;
-    let Some(fps) = Words::read("fingerprints", &fingerprints)? else {
-        return Err(JsError::new(&format!(
-            "fingerprints must be a BigUint64Array, got {}",
-            type_name(&fingerprints)
-        )));
-    };
-    let out = Uint8Array::new_with_length(fps.len());
-    let mut words = Vec::new();
-    let mut distances = Vec::new();
-    for_each_step(&fps, &mut words, |start, words| {
-        simprint::distances64(q, words, &mut distances);
-        // `out` is ours, made above: its methods are the intrinsic ones.
-        out.subarray(start, start + words.len() as u32)
-            .copy_from(&distances);
-    })?;
-    Ok(out)
-}
-
-/// Checks that each of `words` (element `start` on of an argument) fits `width` bits.
-fn check_all(words: &[u64], start: u32, width: u32) -> Result<(), JsError> {
-    for (i, &v) in words.iter().enumerate() {
-        Fingerprint::new(u128::from(v), width).map_err(|e| {
-            JsError::new(&format!("fingerprints[{}]: {e}", start as usize + i))
-        })?;
-    }
-    Ok(())
-}
-
-/// Fingerprints copied into wasm memory per step of a bulk call: 512 KB, so each copy is
-/// still in cache when it is scanned, and a large array needs no equally large allocation
-/// (wasm memory never shrinks).
-const STEP: u32 = 1 << 16;
-
-/// Copies `array` into `buf` [`STEP`] elements at a time, calling `scan(start, words)` on each.
-fn for_each_step(
-    array: &Words,
-    buf: &mut Vec<u64>,
-    mut scan: impl FnMut(u32, &[u64]),
-) -> Result<(), JsError> {
-    let len = array.len();
-    buf.resize(len.min(STEP) as usize, 0);
-    let mut start = 0;
-    while start < len {
-        let end = len.min(start + STEP);
-        let words = &mut buf[..(end - start) as usize];
-        array.copy_to(start, words)?;
-        scan(start, words);
-        start = end;
-    }
-    Ok(())
-}
-
-/// Every position of `fingerprints` (a BigUint64Array — two words per fingerprint above 64
-/// bits — or an array of BigInts) within `k` of `fingerprint`, sorted by distance, then
-/// position. `width` defaults to 64.
-#[wasm_bindgen(unchecked_return_type = "ScanHit[]")]
-pub fn scan(
-    #[wasm_bindgen(unchecked_param_type = "bigint")] fingerprint: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "BigUint64Array | bigint[]")] fingerprints: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "number")] k: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "number")] width: Option<JsValue>,
-) -> Result<JsValue, JsError> {
-    let width = read_width(&width)?;
-    let q = read_value("fingerprint", &fingerprint, width)?.value();
-    if k.is_undefined() || k.is_null() {
-        return Err(JsError::new("k is required"));
-    }
-    let k = read_k(&Some(k), 0, width)?;
-    simprint::check_k(width, k).map_err(err)?;
-    let hits = if width > 64 {
-        // Above 64 bits the words are paired up into a copy anyway.
-        let fps: Vec<u128> = read_fps(&fingerprints, width)?
-            .iter()
-            .map(Fingerprint::value)
-            .collect();
-        simprint::scan128(q, &fps, k)
-    } else if let Some(a) = Words::read("fingerprints", &fingerprints)? {
-        // The common case copies the array a step at a time and scans it as it is.
-        let mut scan = simprint::Scan64::new(q as u64, k);
-        let mut too_wide = Ok(());
-        for_each_step(&a, &mut Vec::new(), |start, words| {
-            if too_wide.is_err() {
-                return;
-            }
-            if width < 64 {
-                too_wide = check_all(words, start, width);
-                if too_wide.is_err() {
-                    return;
-                }
-            }
-            scan.feed(words);
-        })?;
-        too_wide?;
-        scan.finish()
-    } else {
-        let fps: Vec<u64> = read_fp_list(&fingerprints, width)?
-            .iter()
-            .map(|f| f.value() as u64)
-            .collect();
-        simprint::scan64(q as u64, &fps, k)
-    };
-    let out: Vec<JsHit> = hits
-        .iter()
-        .map(|h| JsHit {
-            index: h.index as u32,
-            distance: h.distance,
-        })
-        .collect();
-    to_js(&out)
 }

@@ -7,15 +7,14 @@
 //! it never wrote. So `typed.js` looks at the value's internal slots only and hands over a
 //! view of this realm over its memory; its exceptions are caught there (see guard.js).
 
-
 use alloc::format;
 use alloc::vec::Vec;
-use core::sync::atomic::{AtomicBool, Ordering};
 
+use core::sync::atomic::{AtomicBool, Ordering};
 use js_sys::BigUint64Array;
 use wasm_bindgen::prelude::*;
 
-use crate::caught;
+use crate::guard::caught;
 
 #[wasm_bindgen(module = "/js/typed.js")]
 extern "C" {

@@ -44,11 +44,11 @@ fn errors_in_wasm() {
     };
     assert_eq!(
         with(0, Tokenizer::default()).unwrap_err(),
-        Error::InvalidWidth(0)
+        Error::WidthOutOfRange { width: 0 }
     );
     assert_eq!(
         with(129, Tokenizer::default()).unwrap_err(),
-        Error::InvalidWidth(129)
+        Error::WidthOutOfRange { width: 129 }
     );
     assert!(with(64, Tokenizer::Words { n: 0 }).is_err());
     assert!("sentences".parse::<Tokenizer>().is_err());

@@ -1,0 +1,240 @@
+//! JavaScript values into the core's types: numbers, strings, BigInt fingerprints, option
+//! objects and `[item, weight]` pairs. Type errors are worded here; every rule on a value is
+//! the core's.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use js_sys::Array;
+use wasm_bindgen::prelude::*;
+
+use crate::guard::{get, guarded_keys};
+
+use crate::err;
+use crate::guard::{array_item, array_length, caught, is_array};
+use simprint::Fingerprint;
+
+/// A JavaScript number as JavaScript prints it (Rust's float formatting would add ~20 KB).
+pub(crate) fn js_number(x: f64) -> String {
+    js_sys::Number::from(x)
+        .to_string_with_radix(10)
+        .map(String::from)
+        .unwrap_or_default()
+}
+
+/// A JavaScript number as the whole number (`u32`) the core takes for the setting called
+/// `what`: a number that is not one is a conversion error here; its range is the core's to
+/// check (`width` 1 to 128, `k` up to the width, ...).
+pub(crate) fn whole(what: &str, x: f64) -> Result<u32, JsError> {
+    if x.fract() != 0.0 || x < 0.0 || x.is_nan() {
+        Err(JsError::new(&format!(
+            "{what} must be a whole number, got {}",
+            js_number(x)
+        )))
+    } else if x > f64::from(u32::MAX) {
+        Err(JsError::new(&format!(
+            "{what} must be a whole number no larger than 4294967295, got {}",
+            js_number(x)
+        )))
+    } else {
+        Ok(x as u32)
+    }
+}
+
+/// A width given as a number, or the core's default width.
+pub(crate) fn width_from(x: Option<f64>) -> Result<u32, JsError> {
+    x.map_or(Ok(simprint::Options::default().width), |w| {
+        whole("width", w)
+    })
+}
+
+/// An n-gram size given as a number, or `default`.
+pub(crate) fn size(what: &str, x: Option<f64>, default: usize) -> Result<usize, JsError> {
+    x.map_or(Ok(default), |n| whole(what, n).map(|n| n as usize))
+}
+
+/// The fields of an options object, each read once (with `Reflect.get`, so a getter that
+/// throws is an error, not an exception through wasm) and type-checked by name.
+pub(crate) struct Fields(JsValue);
+
+impl Fields {
+    /// `None` for undefined or null, our error for anything else that is not a plain object or
+    /// has a field not in `fields`.
+    pub(crate) fn read(
+        value: &Option<JsValue>,
+        fields: &[&str],
+    ) -> Result<Option<Fields>, JsError> {
+        let Some(value) = value.as_ref().filter(|v| !v.is_undefined() && !v.is_null()) else {
+            return Ok(None);
+        };
+        if !value.is_object() || is_array(value) {
+            return Err(JsError::new(&format!(
+                "options must be an object, got {}",
+                type_name(value)
+            )));
+        }
+        // A misspelt option would otherwise be silently ignored: name it instead.
+        let keys = guarded_keys(value);
+        caught().map_err(|why| JsError::new(&format!("options could not be read: {why}")))?;
+        // Object.keys returns a fresh array of strings: reading it cannot throw.
+        for key in keys.iter().flat_map(Array::iter) {
+            let key = key.as_string().unwrap_or_default();
+            if !fields.contains(&key.as_str()) {
+                return Err(JsError::new(&format!(
+                    "options: unknown field `{}`, expected one of {}",
+                    simprint::error::echo(&key),
+                    fields.join(", ")
+                )));
+            }
+        }
+        Ok(Some(Fields(value.clone())))
+    }
+
+    /// The field's value; `None` when undefined or null.
+    pub(crate) fn get(&self, name: &str) -> Result<Option<JsValue>, JsError> {
+        let v = get(
+            &format!("options.{name}"),
+            &self.0,
+            &JsValue::from_str(name),
+        )?;
+        Ok(Some(v).filter(|v| !v.is_undefined() && !v.is_null()))
+    }
+
+    pub(crate) fn number(&self, name: &str) -> Result<Option<f64>, JsError> {
+        self.get(name)?
+            .map(|v| {
+                v.as_f64().ok_or_else(|| {
+                    JsError::new(&format!("{name} must be a number, got {}", type_name(&v)))
+                })
+            })
+            .transpose()
+    }
+
+    pub(crate) fn string(&self, name: &str) -> Result<Option<String>, JsError> {
+        self.get(name)?
+            .map(|v| {
+                v.as_string().ok_or_else(|| {
+                    JsError::new(&format!("{name} must be a string, got {}", type_name(&v)))
+                })
+            })
+            .transpose()
+    }
+
+    pub(crate) fn boolean(&self, name: &str) -> Result<Option<bool>, JsError> {
+        self.get(name)?
+            .map(|v| {
+                v.as_bool().ok_or_else(|| {
+                    JsError::new(&format!(
+                        "{name} must be true or false, got {}",
+                        type_name(&v)
+                    ))
+                })
+            })
+            .transpose()
+    }
+}
+
+pub(crate) fn read_text(value: &JsValue) -> Result<String, JsError> {
+    read_string("text", value)
+}
+
+/// A string argument called `what` in messages.
+pub(crate) fn read_string(what: &str, value: &JsValue) -> Result<String, JsError> {
+    value.as_string().ok_or_else(|| {
+        JsError::new(&format!(
+            "{what} must be a string, got {}",
+            type_name(value)
+        ))
+    })
+}
+
+pub(crate) fn type_name(value: &JsValue) -> String {
+    if value.is_null() {
+        "null".into()
+    } else if is_array(value) {
+        "an array".into()
+    } else {
+        value.js_typeof().as_string().unwrap_or_default()
+    }
+}
+
+/// A fingerprint argument: a non-negative BigInt that fits `width` bits.
+pub(crate) fn read_value(what: &str, value: &JsValue, width: u32) -> Result<Fingerprint, JsError> {
+    if !value.is_bigint() {
+        return Err(JsError::new(&format!(
+            "{what} must be a BigInt, got {}",
+            type_name(value)
+        )));
+    }
+    let v = u128::try_from(value.clone())
+        .map_err(|_| JsError::new(&format!("{what} must be a BigInt from 0 to 2^128 - 1")))?;
+    Fingerprint::new(v, width).map_err(|e| JsError::new(&format!("{what}: {e}")))
+}
+
+/// A `width` argument (undefined or null: the core's default), checked by the core.
+pub(crate) fn read_width(value: &Option<JsValue>) -> Result<u32, JsError> {
+    let w = match value.as_ref().filter(|v| !v.is_undefined() && !v.is_null()) {
+        None => None,
+        Some(v) => Some(v.as_f64().ok_or_else(|| {
+            JsError::new(&format!("width must be a number, got {}", type_name(v)))
+        })?),
+    };
+    simprint::check_width(width_from(w)?).map_err(err)
+}
+
+/// Reads `[item, weight]` pairs from a JS array, converting items with `item`.
+pub(crate) fn read_pairs<T>(
+    what: &str,
+    value: &JsValue,
+    mut item: impl FnMut(usize, &JsValue) -> Result<T, JsError>,
+) -> Result<Vec<(T, f64)>, JsError> {
+    if !is_array(value) {
+        return Err(JsError::new(&format!(
+            "{what} must be an array of [item, weight] pairs, got {}",
+            type_name(value)
+        )));
+    }
+    // Not preallocated from the length: a sparse array's length says nothing about memory.
+    let mut out = Vec::new();
+    for i in 0..array_length(what, value)? {
+        let pair = array_item(what, value, i)?;
+        out.push(read_pair(what, i, &pair, |v| item(i as usize, v))?);
+    }
+    Ok(out)
+}
+
+/// `what[i]`, which must be an `[item, weight]` pair with a finite weight; the item is
+/// converted with `item`.
+pub(crate) fn read_pair<T>(
+    what: &str,
+    i: u32,
+    pair: &JsValue,
+    item: impl FnOnce(&JsValue) -> Result<T, JsError>,
+) -> Result<(T, f64), JsError> {
+    let what_i = format!("{what}[{i}]");
+    if !is_array(pair) || array_length(&what_i, pair)? != 2 {
+        return Err(JsError::new(&format!(
+            "{what}[{i}] must be a [item, weight] pair"
+        )));
+    }
+    let weight = array_item(&what_i, pair, 1)?
+        .as_f64()
+        .filter(|w| w.is_finite())
+        .ok_or_else(|| {
+            JsError::new(&format!(
+                "{what}[{i}][1] (the weight) must be a finite number"
+            ))
+        })?;
+    Ok((item(&array_item(&what_i, pair, 0)?)?, weight))
+}
+
+pub(crate) fn read_hashes(value: &JsValue, width: u32) -> Result<Vec<(u128, f64)>, JsError> {
+    read_pairs("hashes", value, |i, v| {
+        read_value(&format!("hashes[{i}][0]"), v, width).map(|fp| fp.value())
+    })
+}
+
+pub(crate) fn bigint(fp: Fingerprint) -> JsValue {
+    JsValue::from(fp.value())
+}

@@ -1,0 +1,200 @@
+//! The `Fingerprinter` class and the one-shot functions that make one.
+
+use alloc::format;
+use alloc::vec::Vec;
+
+use wasm_bindgen::prelude::*;
+
+use crate::convert::{bigint, read_text, type_name};
+use crate::err;
+use crate::explanation::explanation;
+use crate::features;
+use crate::guard::{array_item, array_length, is_array};
+use crate::options::{feature_options, read_options, weights_option};
+use crate::stream::FingerprintStream;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &'static str = r#"
+/** Caller-supplied features: strings (weight 1 each, or as `weights` says), or
+ *  [feature, weight] pairs. */
+export type FeatureList = readonly string[] | ReadonlyArray<readonly [string, number]>;
+
+/** The weights of a string[] of features (each 1 without them). */
+export interface FeatureWeights {
+  /** weights[i] is features[i]'s weight: finite numbers, as many as features. Only with a
+   *  string[] of features (pairs carry their own weights). */
+  weights?: Float64Array | readonly number[];
+}
+
+/** Options of caller-supplied features: the width, the key and the weights of a string[]. */
+export interface FeatureOptions extends FeatureWeights {
+  width?: number;
+  key?: string;
+}
+"#;
+
+/// Fingerprints text with one set of options, checked once.
+///
+/// ```js
+/// const fp = new Fingerprinter({ width: 128, tokenizer: "words", n: 2 });
+/// const a = fp.fingerprint("the quick brown fox"); // a BigInt below 2n ** 128n
+/// ```
+#[wasm_bindgen]
+pub struct Fingerprinter {
+    pub(crate) inner: simprint::Fingerprinter,
+}
+
+#[wasm_bindgen]
+impl Fingerprinter {
+    /// Checks the options; throws on a bad one (width outside 1..128, n outside 1..64, an
+    /// unknown tokenizer, weighting or normalization, a malformed key, an unknown field).
+    /// For IDF weights, use `DocumentFrequencies.fingerprinter()`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_optional_param_type = "Options")] options: Option<JsValue>,
+    ) -> Result<Fingerprinter, JsError> {
+        let inner = simprint::Fingerprinter::new(read_options(&options)?).map_err(err)?;
+        Ok(Fingerprinter { inner })
+    }
+
+    /// The fingerprint width in bits.
+    #[wasm_bindgen(getter)]
+    pub fn width(&self) -> u32 {
+        self.inner.options().width
+    }
+
+    /// The fingerprint of `text` as a BigInt.
+    #[wasm_bindgen(unchecked_return_type = "bigint")]
+    pub fn fingerprint(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    ) -> Result<JsValue, JsError> {
+        Ok(bigint(self.inner.fingerprint(&read_text(&text)?)))
+    }
+
+    /// A stream with these options: `update(chunk)` with the text's bytes (Uint8Array) or
+    /// string pieces, then `finish()` gives the same fingerprint as `fingerprint(wholeText)`.
+    pub fn stream(&self) -> FingerprintStream {
+        FingerprintStream {
+            inner: Some(self.inner.stream()),
+        }
+    }
+
+    /// The fingerprints of many texts in one call (one crossing into wasm): a BigUint64Array
+    /// for widths up to 64, two words per text (high first) above 64.
+    #[wasm_bindgen(js_name = fingerprintMany)]
+    pub fn fingerprint_many(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string[]")] texts: JsValue,
+    ) -> Result<js_sys::BigUint64Array, JsError> {
+        if !is_array(&texts) {
+            return Err(JsError::new(&format!(
+                "texts must be an array of strings, got {}",
+                type_name(&texts)
+            )));
+        }
+        let wide = self.inner.options().width > 64;
+        // Not preallocated from the length: a sparse array's length says nothing about memory.
+        let mut out: Vec<u64> = Vec::new();
+        for i in 0..array_length("texts", &texts)? {
+            let t = array_item("texts", &texts, i)?;
+            let text = t.as_string().ok_or_else(|| {
+                JsError::new(&format!(
+                    "texts[{i}] must be a string, got {}",
+                    type_name(&t)
+                ))
+            })?;
+            let v = self.inner.fingerprint(&text).value();
+            if wide {
+                out.push((v >> 64) as u64);
+            }
+            out.push(v as u64);
+        }
+        Ok(js_sys::BigUint64Array::from(out.as_slice()))
+    }
+
+    /// V, the bits and the feature rows behind `fingerprint(text)`.
+    #[wasm_bindgen(unchecked_return_type = "Explanation")]
+    pub fn explain(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    ) -> Result<JsValue, JsError> {
+        explanation(self.inner.explain(&read_text(&text)?))
+    }
+
+    /// `fingerprintFeatures(features, options)` with this fingerprinter's width and key (its
+    /// tokenizer, folding, weighting and IDF do not apply: features are hashed as given).
+    /// `options` takes `weights` only.
+    #[wasm_bindgen(js_name = fingerprintFeatures, unchecked_return_type = "bigint")]
+    pub fn fingerprint_features(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "FeatureList")] features: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "FeatureWeights")] options: Option<JsValue>,
+    ) -> Result<JsValue, JsError> {
+        let weights = weights_option(&options)?;
+        Ok(bigint(features::fingerprint(
+            &self.inner,
+            &features,
+            weights.as_ref(),
+        )?))
+    }
+
+    /// Explains `fingerprintFeatures(features, options)` with this fingerprinter's width and
+    /// key: one row per feature.
+    #[wasm_bindgen(js_name = explainFeatures, unchecked_return_type = "Explanation")]
+    pub fn explain_features(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "FeatureList")] features: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "FeatureWeights")] options: Option<JsValue>,
+    ) -> Result<JsValue, JsError> {
+        let weights = weights_option(&options)?;
+        explanation(features::explain(&self.inner, &features, weights.as_ref())?)
+    }
+}
+
+/// The fingerprint of `text` (a BigInt). Options default to 64 bits, the script-aware
+/// tokenizer, case folding, binary weights and the default key.
+#[wasm_bindgen(unchecked_return_type = "bigint")]
+pub fn fingerprint(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "Options")] options: Option<JsValue>,
+) -> Result<JsValue, JsError> {
+    Fingerprinter::new(options)?.fingerprint(text)
+}
+
+/// V, the bits and one row per distinct feature for `text` under `options`.
+#[wasm_bindgen(unchecked_return_type = "Explanation")]
+pub fn explain(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "Options")] options: Option<JsValue>,
+) -> Result<JsValue, JsError> {
+    Fingerprinter::new(options)?.explain(text)
+}
+
+/// The fingerprint of caller-supplied features, hashed as given (no case folding, no
+/// tokenizing): a `string[]` of features, each of weight 1 or `options.weights[i]` (a
+/// Float64Array or number[] as long as it), or `[[feature, weight], ...]` pairs. Weights are
+/// any finite numbers; repeated features add up. Either way the list crosses into wasm in one
+/// piece; the string form spares building pairs.
+#[wasm_bindgen(js_name = fingerprintFeatures, unchecked_return_type = "bigint")]
+pub fn fingerprint_features(
+    #[wasm_bindgen(unchecked_param_type = "FeatureList")] features: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "FeatureOptions")] options: Option<JsValue>,
+) -> Result<JsValue, JsError> {
+    let (fp, weights) = feature_options(&options)?;
+    Ok(bigint(features::fingerprint(
+        &fp,
+        &features,
+        weights.as_ref(),
+    )?))
+}
+
+/// Explains `fingerprintFeatures` (the same arguments): one row per feature.
+#[wasm_bindgen(js_name = explainFeatures, unchecked_return_type = "Explanation")]
+pub fn explain_features(
+    #[wasm_bindgen(unchecked_param_type = "FeatureList")] features: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "FeatureOptions")] options: Option<JsValue>,
+) -> Result<JsValue, JsError> {
+    let (fp, weights) = feature_options(&options)?;
+    explanation(features::explain(&fp, &features, weights.as_ref())?)
+}

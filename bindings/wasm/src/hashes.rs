@@ -1,0 +1,32 @@
+//! Fingerprints of pre-hashed features: the algorithm with nothing in front of it.
+
+use wasm_bindgen::prelude::*;
+
+use simprint::explain;
+
+use crate::convert::{bigint, read_hashes, read_width};
+use crate::err;
+use crate::explanation::explanation;
+
+/// The fingerprint of pre-hashed `[hash, weight]` pairs of `width` bits (default 64), e.g.
+/// `fingerprintHashes([[0b101n, 1], [0b011n, 2]], 3)`.
+#[wasm_bindgen(js_name = fingerprintHashes, unchecked_return_type = "bigint")]
+pub fn fingerprint_hashes(
+    #[wasm_bindgen(unchecked_param_type = "Array<[bigint, number]>")] hashes: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "number")] width: Option<JsValue>,
+) -> Result<JsValue, JsError> {
+    let width = read_width(&width)?;
+    simprint::fingerprint_hashes(width, read_hashes(&hashes, width)?)
+        .map(bigint)
+        .map_err(err)
+}
+
+/// V and the bits of pre-hashed `[hash, weight]` pairs of `width` bits (default 64).
+#[wasm_bindgen(js_name = explainHashes, unchecked_return_type = "Explanation")]
+pub fn explain_hashes(
+    #[wasm_bindgen(unchecked_param_type = "Array<[bigint, number]>")] hashes: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "number")] width: Option<JsValue>,
+) -> Result<JsValue, JsError> {
+    let width = read_width(&width)?;
+    explanation(explain::explain_hashes(width, read_hashes(&hashes, width)?).map_err(err)?)
+}

@@ -1,0 +1,88 @@
+//! Functions of fingerprint values: distance, comparison, hex.
+
+use alloc::format;
+use alloc::string::String;
+
+use wasm_bindgen::prelude::*;
+
+use simprint::distance;
+
+use crate::convert::{bigint, read_value, read_width, type_name};
+use crate::err;
+use simprint::Fingerprint;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &'static str = r#"
+/** What the Hamming distance between two fingerprints tells. */
+export interface Comparison {
+  distance: number;
+  width: number;
+  /** 1 - distance / width */
+  similarity: number;
+  /** PI * distance / width: the estimated angle (radians) between the feature vectors. */
+  angle: number;
+  /** cos(angle): the estimated cosine similarity. */
+  cosine: number;
+}
+"#;
+
+/// Hamming distance between two fingerprints (BigInts from 0 to 2^128 - 1).
+#[wasm_bindgen]
+pub fn hamming(
+    #[wasm_bindgen(unchecked_param_type = "bigint")] a: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "bigint")] b: JsValue,
+) -> Result<u32, JsError> {
+    let a = read_value("a", &a, 128)?;
+    let b = read_value("b", &b, 128)?;
+    Ok(distance::hamming(a.value(), b.value()))
+}
+
+/// Distance, similarity 1 - d/f, angle PI·d/f and its cosine for two `width`-bit
+/// fingerprints (default 64).
+#[wasm_bindgen(unchecked_return_type = "Comparison")]
+pub fn compare(
+    #[wasm_bindgen(unchecked_param_type = "bigint")] a: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "bigint")] b: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "number")] width: Option<JsValue>,
+) -> Result<JsValue, JsError> {
+    let width = read_width(&width)?;
+    let c = read_value("a", &a, width)?
+        .compare(&read_value("b", &b, width)?)
+        .map_err(err)?;
+    let out = js_sys::Object::new();
+    for (k, v) in [
+        ("distance", f64::from(c.distance)),
+        ("width", f64::from(c.width)),
+        ("similarity", c.similarity),
+        ("angle", c.angle),
+        ("cosine", c.cosine),
+    ] {
+        js_sys::Reflect::set(&out, &k.into(), &v.into())
+            .map_err(|_| JsError::new("internal: Reflect.set failed"))?;
+    }
+    Ok(out.into())
+}
+
+/// `ceil(width/4)` lowercase hex digits of a `width`-bit fingerprint (default 64).
+#[wasm_bindgen(js_name = toHex)]
+pub fn to_hex(
+    #[wasm_bindgen(unchecked_param_type = "bigint")] fingerprint: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "number")] width: Option<JsValue>,
+) -> Result<String, JsError> {
+    Ok(read_value("fingerprint", &fingerprint, read_width(&width)?)?.to_hex())
+}
+
+/// Parses hex (optional `0x`, 1 to `ceil(width/4)` digits) into a `width`-bit fingerprint
+/// (default 64) as a BigInt.
+#[wasm_bindgen(js_name = fromHex, unchecked_return_type = "bigint")]
+pub fn from_hex(
+    #[wasm_bindgen(unchecked_param_type = "string")] hex: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "number")] width: Option<JsValue>,
+) -> Result<JsValue, JsError> {
+    let hex = hex
+        .as_string()
+        .ok_or_else(|| JsError::new(&format!("hex must be a string, got {}", type_name(&hex))))?;
+    Fingerprint::from_hex(&hex, read_width(&width)?)
+        .map(bigint)
+        .map_err(err)
+}

@@ -1,7 +1,8 @@
 // The Cloudflare Worker example (examples/worker/) in real workerd, through Miniflare's API:
-// the settings come from its wrangler.toml, the Durable Object persists to a temporary
-// directory, and everything talks over loopback HTTP. Also: the body parser against JSON.parse
-// under Node, and the bundle wrangler would upload, run in workerd as well.
+// the settings come from its wrangler.toml, the secrets (tokens, SipHash key) are made fresh
+// for each run, the Durable Object persists to a temporary directory, and everything talks over
+// loopback HTTP. Also: the body parser against JSON.parse under Node, and the bundle wrangler
+// would upload, run in workerd as well.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
@@ -9,17 +10,33 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import sp from './load.mjs';
-import { bundle, offline, root, workerDir } from '../../examples/worker/local.mjs';
+import { bundle, offline, readDevVars, root, secretsFor, workerDir } from '../../examples/worker/local.mjs';
 import { DocumentParser } from '../../examples/worker/src/body.js';
+import { CANARY } from '../../examples/worker/src/config.js';
 import { compareIds, MAX_DUPLICATES, mergeDuplicates, shardOf } from '../../examples/worker/src/shards.js';
 import { FLUSH_UNITS, TextSink } from '../../examples/worker/src/sink.js';
 
 const { tmp, Miniflare, fromToml } = await offline('simprint-worker-');
 
+// Two tenants with a fresh token each, and a SipHash key: the Worker's secrets for this run.
+// The key is fixed because the fixtures below depend on it (B within K of A: distance 6 under
+// this key; under some keys it is 10).
+const secrets = secretsFor(['alpha', 'beta'], '5e1f0c2a9b7d4e3f8a6c1b2d3e4f5a6b');
+const KEY = secrets.key;
+const ALPHA = secrets.tokens.alpha;
+const BETA = secrets.tokens.beta;
+
 // Miniflare treats .js as CommonJS unless told; the .wasm import is a CompiledWasm module.
 const ES_MODULES = { type: 'ESModule', include: ['**/*.js'] };
 
-function start({ persist, vars = {}, scriptPath = join(workerDir, 'src', 'index.js'), modulesRoot = root }) {
+// Most tests check fingerprints: they run with fingerprints shown, unless `shipped` asks for
+// wrangler.toml's settings.
+const TEST_VARS = { EXPOSE_FINGERPRINTS: true };
+
+function start({
+  persist, vars = {}, shipped = false, withSecrets = true,
+  scriptPath = join(workerDir, 'src', 'index.js'), modulesRoot = root,
+}) {
   return new Miniflare({
     host: '127.0.0.1',
     port: 0,
@@ -30,16 +47,18 @@ function start({ persist, vars = {}, scriptPath = join(workerDir, 'src', 'index.
     modulesRules: [ES_MODULES, ...fromToml.modulesRules],
     compatibilityDate: fromToml.compatibilityDate,
     compatibilityFlags: fromToml.compatibilityFlags,
-    bindings: { ...fromToml.bindings, ...vars },
+    bindings: { ...fromToml.bindings, ...(withSecrets ? secrets.bindings : {}), ...(shipped ? {} : TEST_VARS), ...vars },
     durableObjects: fromToml.durableObjects,
     durableObjectsPersist: persist,
   });
 }
 
-/** A JSON client of one runtime; every answer must be JSON. */
-function client(base) {
+const bearer = (token) => ({ authorization: `Bearer ${token}` });
+
+/** A JSON client of one runtime, sending `token` (tenant alpha's unless told); every answer must be JSON. */
+function client(base, token = ALPHA) {
   return async function call(method, path, body, headers = {}) {
-    const init = { method, headers: { ...headers } };
+    const init = { method, headers: { ...(token === null ? {} : bearer(token)), ...headers } };
     if (body !== undefined) {
       if (body instanceof ReadableStream) {
         init.body = body;
@@ -62,7 +81,7 @@ function client(base) {
  */
 function postRefusedEarly(base, path, { declaredLength, chunk, prefix, maxBytes }) {
   return new Promise((resolve, reject) => {
-    const headers = { 'content-type': 'application/json' };
+    const headers = { 'content-type': 'application/json', ...bearer(ALPHA) };
     if (declaredLength !== undefined) headers['content-length'] = String(declaredLength);
     const req = httpRequest(new URL(path, base), { method: 'POST', headers });
     let answered = false;
@@ -101,7 +120,9 @@ function postRefusedEarly(base, path, { declaredLength, chunk, prefix, maxBytes 
   });
 }
 
-const hex = (text, width = 64) => sp.toHex(sp.fingerprint(text, { width }), width);
+// Fingerprints as the Worker makes them: under the deployment's secret key.
+const hex = (text, width = 64) => sp.toHex(sp.fingerprint(text, { width, key: KEY }), width);
+const distance = (x, y) => sp.hamming(sp.fingerprint(x, { key: KEY }), sp.fingerprint(y, { key: KEY }));
 
 // Real-looking text: B is A with three words changed (distance 6 at 64 bits), C is unrelated.
 const A =
@@ -281,11 +302,11 @@ test('the text sink batches pieces without splitting surrogate pairs (Node)', ()
 });
 
 test('insert; near-duplicate, exact duplicate found; unrelated not found', async () => {
-  assert.ok(sp.hamming(sp.fingerprint(A), sp.fingerprint(B)) <= K, 'the fixture is a near-duplicate');
+  assert.ok(distance(A, B) <= K, 'the fixture is a near-duplicate');
   const near = await call('POST', '/documents', { id: 'debian-edited', text: B });
   assert.equal(near.status, 201);
   assert.equal(near.body.fingerprint, hex(B), 'the fingerprint equals the package under Node');
-  const d = sp.hamming(sp.fingerprint(A), sp.fingerprint(B));
+  const d = distance(A, B);
   assert.ok(d > 0);
   assert.deepEqual(near.body, {
     id: 'debian-edited', fingerprint: hex(B), duplicates: [{ id: 'debian', distance: d }], truncated: false, stored: true,
@@ -558,6 +579,7 @@ test('restart in the middle of a concurrent load: every acknowledged document su
     try {
       const res = await fetch(new URL('/documents', url), {
         method: 'POST',
+        headers: bearer(ALPHA),
         body: JSON.stringify(doc),
         signal: AbortSignal.timeout(30000),
       });
@@ -680,7 +702,7 @@ test('SHARDS = 4: documents spread by id, checks fan out to every shard and merg
     for (let j = 0; shardOf(nearId, 4) === shardOf('debian', 4); j++) nearId = `debian-edited-${j}`;
     assert.equal((await s('POST', '/documents', { id: 'debian', text: A })).status, 201);
     const near = await s('POST', '/documents', { id: nearId, text: B });
-    assert.deepEqual(near.body.duplicates, [{ id: 'debian', distance: sp.hamming(sp.fingerprint(A), sp.fingerprint(B)) }],
+    assert.deepEqual(near.body.duplicates, [{ id: 'debian', distance: distance(A, B) }],
       'found in another shard');
     const next = rng(5);
     const docs = Array.from({ length: 60 }, (_, i) => ({ id: `s-${i}`, text: randomText(next, 40) }));
@@ -723,7 +745,7 @@ for (const shards of [1, 4]) {
     const copies = start({ persist: join(tmp, `copies-${shards}`), vars: { SHARDS: shards } });
     try {
       const s = client(await copies.ready);
-      const d = sp.hamming(sp.fingerprint(A), sp.fingerprint(B));
+      const d = distance(A, B);
       // Stored first but farther away: the exact copies come before it however many there are.
       assert.equal((await s('POST', '/documents', { id: 'near', text: B })).status, 201);
       // Stored one at a time in a scrambled order, so storage order is not id order.
@@ -765,6 +787,211 @@ for (const shards of [1, 4]) {
     }
   });
 }
+
+// ---- Trust (issue 12): tokens and tenants, the secret key ----
+
+/** A runtime of its own, persisting under tmp/`name`, that a test can restart and dispose of. */
+async function own(name, options = {}) {
+  const persist = join(tmp, name);
+  const rt = {
+    as: (token) => client(rt.base, token),
+    async restart() {
+      await rt.mf.dispose();
+      rt.mf = start({ persist, ...options });
+      rt.base = await rt.mf.ready;
+      rt.call = rt.as(ALPHA);
+    },
+    dispose: () => rt.mf.dispose(),
+  };
+  rt.mf = start({ persist, ...options });
+  rt.base = await rt.mf.ready;
+  rt.call = rt.as(ALPHA);
+  return rt;
+}
+
+test('secure by default: without TOKENS or SIPHASH_KEY, or with malformed ones, every request is refused', async () => {
+  const persist = join(tmp, 'unconfigured');
+  const PUBLIC_KEY = Buffer.from('simprint-sip-key').toString('hex');
+  const cases = [
+    [{ withSecrets: false }, /not configured: the TOKENS secret is not set/],
+    [{ vars: { TOKENS: ' , ' } }, /no tenant:token entries/],
+    [{ vars: { SIPHASH_KEY: '' } }, /not configured: the SIPHASH_KEY secret is not set/],
+    [{ vars: { SIPHASH_KEY: 'secret-but-not-hex-0123456789abc' } }, /SIPHASH_KEY secret must be 32 hex digits/],
+    [{ vars: { SIPHASH_KEY: PUBLIC_KEY } }, /public default key/],
+    [{ vars: { TOKENS: `alpha:${ALPHA} beta:too-short` } }, /TOKENS entry 2: a token is at least 32/],
+    [{ vars: { TOKENS: `alpha ${ALPHA}` } }, /TOKENS entry 1 is not of the form tenant:token/],
+    [{ vars: { TOKENS: `Alpha/x:${ALPHA}` } }, /TOKENS entry 1: a tenant is/],
+    [{ vars: { TOKENS: `alpha:${ALPHA},beta:${ALPHA}` } }, /TOKENS entry 2: the same token is given twice/],
+  ];
+  for (const [options, pattern] of cases) {
+    const rt = start({ persist, shipped: true, ...options });
+    try {
+      const call = client(await rt.ready);
+      for (const [method, path, body] of [['POST', '/documents', { id: 'x', text: A }], ['GET', '/documents/x'], ['GET', '/stats']]) {
+        const res = await call(method, path, body);
+        assert.equal(res.status, 500, `${JSON.stringify(options)} ${method} ${path}: ${JSON.stringify(res.body)}`);
+        assert.match(res.body.error, pattern);
+        for (const secret of [ALPHA, KEY, 'secret-but-not-hex', PUBLIC_KEY]) assert.ok(!res.body.error.includes(secret), 'no secret in the answer');
+      }
+    } finally {
+      await rt.dispose();
+    }
+  }
+  const rt = start({ persist, shipped: true });
+  try {
+    const stats = await client(await rt.ready)('GET', '/stats');
+    assert.equal(stats.body.documents, 0, 'nothing was stored meanwhile');
+  } finally {
+    await rt.dispose();
+  }
+});
+
+test('.dev.vars.example is a working configuration for wrangler dev: two tenants and a key', async () => {
+  const vars = readDevVars(join(workerDir, '.dev.vars.example'));
+  assert.deepEqual(Object.keys(vars).sort(), ['SIPHASH_KEY', 'TOKENS']);
+  const [demo, other] = vars.TOKENS.split(/[\s,]+/).map((entry) => entry.slice(entry.indexOf(':') + 1));
+  const rt = start({ persist: join(tmp, 'dev-vars'), shipped: true, withSecrets: false, vars });
+  try {
+    const base = await rt.ready;
+    assert.equal((await client(base, demo)('POST', '/documents', { id: 'post-1', text: A })).status, 201);
+    assert.equal((await client(base, demo)('GET', '/documents/post-1')).status, 200);
+    assert.equal((await client(base, other)('GET', '/documents/post-1')).status, 404);
+  } finally {
+    await rt.dispose();
+  }
+});
+
+test('401 with WWW-Authenticate: Bearer for a missing, malformed or unknown token, on every route; nothing changes', async () => {
+  const routes = [
+    ['POST', '/documents', { id: 'intruder', text: A }], ['POST', '/check', { text: A }], ['GET', '/documents'],
+    ['GET', '/documents/debian'], ['DELETE', '/documents/debian'], ['GET', '/stats'], ['GET', '/nope'], ['PUT', '/documents', {}],
+  ];
+  const authorizations = [
+    undefined, `Basic ${Buffer.from(`alpha:${ALPHA}`).toString('base64')}`, 'Bearer', 'Bearer ', `${ALPHA}`, `Bearer ${ALPHA}x`,
+    `Bearer ${ALPHA.slice(0, -1)}`, `Bearer ${ALPHA.slice(0, -1)}${ALPHA.at(-1) === 'A' ? 'B' : 'A'}`,
+    `Bearer ${ALPHA} ${ALPHA}`, `Bearer "${ALPHA}"`, `Bearer ${KEY}`, 'Bearer tenant:alpha',
+  ];
+  const anonymous = client(base, null);
+  for (const authorization of authorizations) {
+    for (const [method, path, body] of routes) {
+      const res = await anonymous(method, path, body, authorization === undefined ? {} : { authorization });
+      assert.equal(res.status, 401, `${authorization} ${method} ${path}: ${JSON.stringify(res.body)}`);
+      assert.deepEqual(Object.keys(res.body), ['error']);
+      assert.match(res.headers.get('www-authenticate'), /^Bearer realm="simprint"/);
+    }
+  }
+  assert.equal((await call('GET', '/documents/debian')).status, 200, 'the DELETEs above did nothing');
+  assert.equal((await call('GET', '/documents/intruder')).status, 404, 'the POSTs above stored nothing');
+  // The scheme name is case-insensitive (RFC 9110).
+  assert.equal((await anonymous('GET', '/documents/debian', undefined, { authorization: `bearer ${ALPHA}` })).status, 200);
+});
+
+test('tenants are isolated: another tenant never reads, lists, deletes or is reported a duplicate of a document', async () => {
+  // alpha has two tokens (as while rotating one): both are alpha.
+  const ALPHA2 = `${ALPHA.slice(0, 20)}-second-token-of-alpha`;
+  for (const shards of [1, 4]) {
+    const rt = await own(`tenants-${shards}`, {
+      vars: { SHARDS: shards, TOKENS: `alpha:${ALPHA}\nbeta:${BETA}\nalpha:${ALPHA2}` },
+    });
+    try {
+      const alpha = rt.as(ALPHA);
+      const beta = rt.as(BETA);
+      assert.equal((await alpha('POST', '/documents', { id: 'shared', text: A })).status, 201);
+      assert.equal((await alpha('POST', '/documents', { id: 'alpha-only', text: B })).status, 201);
+      for (const [method, path] of [['GET', '/documents/shared'], ['GET', '/documents/alpha-only'], ['DELETE', '/documents/shared']]) {
+        assert.equal((await beta(method, path)).status, 404, `beta ${method} ${path}`);
+      }
+      assert.deepEqual(await listAll(beta), []);
+      assert.deepEqual((await beta('POST', '/check', { text: A })).body.duplicates, []);
+      assert.deepEqual((await beta('POST', '/documents?dryRun=1', { id: 'x', text: B })).body.duplicates, []);
+      // beta's "shared" is its own document.
+      const own2 = await beta('POST', '/documents', { id: 'shared', text: C });
+      assert.deepEqual([own2.status, own2.body.duplicates], [201, []]);
+      assert.deepEqual((await alpha('POST', '/check', { text: C })).body.duplicates, []);
+      assert.equal((await alpha('GET', '/documents/shared')).body.fingerprint, hex(A));
+      assert.equal((await beta('GET', '/documents/shared')).body.fingerprint, hex(C));
+      assert.equal((await rt.as(ALPHA2)('GET', '/documents/alpha-only')).body.fingerprint, hex(B), "alpha's second token");
+      assert.deepEqual((await beta('DELETE', '/documents/shared')).body, { id: 'shared', deleted: true });
+      await rt.restart();
+      assert.deepEqual(await listAll(rt.as(ALPHA)), ['alpha-only', 'shared']);
+      assert.deepEqual(await listAll(rt.as(BETA)), []);
+      const [sa, sb] = [(await rt.as(ALPHA)('GET', '/stats')).body, (await rt.as(BETA)('GET', '/stats')).body];
+      assert.deepEqual([sa.tenant, sa.documents, sa.shards, sb.tenant, sb.documents], ['alpha', 2, shards, 'beta', 0]);
+    } finally {
+      await rt.dispose();
+    }
+  }
+});
+
+test('fingerprints stay inside unless EXPOSE_FINGERPRINTS: by default no answer carries one', async () => {
+  const rt = await own('hidden', { shipped: true });
+  try {
+    const post = await rt.call('POST', '/documents', { id: 'debian', text: A });
+    assert.equal(post.status, 201);
+    assert.deepEqual(Object.keys(post.body).sort(), ['duplicates', 'id', 'stored', 'truncated']);
+    for (const path of ['/check', '/documents?dryRun=1']) {
+      const res = await rt.call('POST', path, { id: 'other', text: B });
+      assert.deepEqual(Object.keys(res.body).sort(), ['duplicates', 'id', 'stored', 'truncated'], path);
+      assert.deepEqual(res.body.duplicates, [{ id: 'debian', distance: distance(A, B) }]);
+    }
+    const got = await rt.call('GET', '/documents/debian');
+    assert.deepEqual(Object.keys(got.body).sort(), ['createdAt', 'id', 'textLength', 'updatedAt']);
+    const stats = (await rt.call('GET', '/stats')).body;
+    assert.equal(stats.exposeFingerprints, false);
+    assert.ok(!JSON.stringify(stats).includes(hex(A)));
+  } finally {
+    await rt.dispose();
+  }
+});
+
+test('fingerprints are made under SIPHASH_KEY; the stored scheme is a digest, and changes with the key', async () => {
+  const check = await call('POST', '/check', { text: A });
+  assert.equal(check.body.fingerprint, hex(A));
+  assert.notEqual(check.body.fingerprint, sp.toHex(sp.fingerprint(A)), 'not the public default key');
+  const rt = await own('rekey');
+  const other = secretsFor([], 'f0e1d2c3b4a5968778695a4b3c2d1e0f').key;
+  try {
+    assert.equal((await rt.call('POST', '/documents', { id: 'one', text: A })).status, 201);
+    const { scheme } = (await rt.call('GET', '/stats')).body.perShard[0];
+    assert.match(scheme, /^w64:[0-9a-f]{32}$/);
+    // Neither the canary's fingerprint under the key nor under the public key shows in it.
+    for (const canary of [hex(CANARY), sp.toHex(sp.fingerprint(CANARY))]) assert.ok(!scheme.includes(canary));
+
+    // Another key: the object refuses to mix fingerprints, but its documents stay readable.
+    const rekeyed = await own('rekey', { vars: { SIPHASH_KEY: other } });
+    await rt.dispose();
+    try {
+      const refused = await rekeyed.call('POST', '/documents', { id: 'two', text: A });
+      assert.equal(refused.status, 500);
+      assert.match(refused.body.error, /scheme .*SIPHASH_KEY/);
+      assert.equal((await rekeyed.call('POST', '/check', { text: A })).status, 500);
+      assert.equal((await rekeyed.call('GET', '/documents/one')).status, 200);
+      assert.equal((await rekeyed.call('GET', '/stats')).body.perShard[0].scheme, 'stale');
+      // Re-adding: once its old documents are deleted, the object takes the new key's scheme.
+      assert.equal((await rekeyed.call('DELETE', '/documents/one')).status, 200);
+      const readded = await rekeyed.call('POST', '/documents', { id: 'one', text: A });
+      assert.equal(readded.status, 201);
+      assert.equal(readded.body.fingerprint, sp.toHex(sp.fingerprint(A, { key: other })));
+      const newScheme = (await rekeyed.call('GET', '/stats')).body.perShard[0].scheme;
+      assert.match(newScheme, /^w64:[0-9a-f]{32}$/);
+      assert.notEqual(newScheme, scheme);
+      await rekeyed.restart();
+      assert.equal((await rekeyed.call('POST', '/check', { text: A })).body.duplicates[0].id, 'one');
+    } finally {
+      await rekeyed.dispose();
+    }
+    // And back under the first key, the object refuses again.
+    const back = await own('rekey');
+    try {
+      assert.match((await back.call('POST', '/check', { text: A })).body.error, /scheme/);
+    } finally {
+      await back.dispose();
+    }
+  } catch (err) {
+    await rt.dispose().catch(() => {});
+    throw err;
+  }
+});
 
 test('the bundle wrangler would upload runs in workerd; its size', async (t) => {
   const out = join(tmp, 'bundle');

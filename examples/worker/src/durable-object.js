@@ -1,10 +1,11 @@
-// One shard of the document store: a Durable Object with SQLite-backed storage. The SQLite
-// table is the truth; the simprint Index is a cache of it in memory, rebuilt when the object
-// starts. Every method below runs without awaiting, so the runtime runs them one at a time
-// and each write commits before its answer leaves the object.
+// One shard of one tenant's document store: a Durable Object with SQLite-backed storage. The
+// SQLite table is the truth; the simprint Index is a cache of it in memory, rebuilt when the
+// object starts. Every method below runs without awaiting, so the runtime runs them one at a
+// time and each write commits before its answer leaves the object.
 import { DurableObject } from 'cloudflare:workers';
+import { settings } from './config.js';
 import { MAX_DUPLICATES } from './shards.js';
-import { Index, fromHex, schemeOf, settings } from './simprint.js';
+import { Index, fromHex, schemeOf } from './simprint.js';
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS documents (
@@ -26,18 +27,18 @@ export class SimprintIndex extends DurableObject {
     ctx.blockConcurrencyWhile(async () => this.load());
   }
 
-  load() {
+  async load() {
+    const { width, k, key } = settings(this.env);
+    this.scheme = await schemeOf(width, key); // the one await, before anything is read
     const started = Date.now();
-    const { width, k } = settings(this.env);
     for (const statement of SCHEMA) this.sql.exec(statement);
     this.width = width;
-    this.scheme = schemeOf(width);
     const stored = this.sql.exec(`SELECT value FROM meta WHERE key = 'scheme'`).toArray()[0]?.value;
     // Fingerprints of another width or pipeline cannot be compared with this one's.
     this.schemeStored = stored !== undefined;
     this.stale = stored !== undefined && stored !== this.scheme
       ? `this object's fingerprints were made with scheme ${stored}, this deployment makes ${this.scheme} ` +
-        '(WIDTH or the simprint version changed): re-add the documents to a new object'
+        '(WIDTH, SIPHASH_KEY or the simprint version changed): delete its documents and add them again'
       : null;
     this.index = new Index({ width, k });
     this.numOf = new Map(); // client id -> index id
@@ -59,10 +60,11 @@ export class SimprintIndex extends DurableObject {
   }
 
   checkScheme(scheme) {
-    if (this.stale) throw new Error(this.stale);
     if (scheme !== this.scheme) {
       throw new Error(`the worker fingerprints with scheme ${scheme}, this object with ${this.scheme} (version skew)`);
     }
+    // Once its old documents are all deleted, a stale object takes the new scheme (see add).
+    if (this.stale && this.numOf.size > 0) throw new Error(this.stale);
   }
 
   /**
@@ -97,8 +99,8 @@ export class SimprintIndex extends DurableObject {
     // SQLite and the index change together or not at all: the index insert is the last step,
     // and if it throws the SQL write rolls back.
     this.ctx.storage.transactionSync(() => {
-      if (!this.schemeStored) {
-        this.sql.exec(`INSERT INTO meta (key, value) VALUES ('scheme', ?)`, this.scheme);
+      if (!this.schemeStored || this.stale) {
+        this.sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('scheme', ?)`, this.scheme);
       }
       if (existing === undefined) {
         this.sql.exec(
@@ -111,6 +113,7 @@ export class SimprintIndex extends DurableObject {
       this.index.insert(num, fp);
     });
     this.schemeStored = true;
+    this.stale = null;
     if (existing === undefined) {
       this.numOf.set(id, num);
       this.idOf.set(num, id);

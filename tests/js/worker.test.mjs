@@ -13,6 +13,7 @@ import sp from './load.mjs';
 import { bundle, offline, readDevVars, root, secretsFor, workerDir } from '../../examples/worker/local.mjs';
 import { DocumentParser } from '../../examples/worker/src/body.js';
 import { CANARY } from '../../examples/worker/src/config.js';
+import { addressable } from '../../examples/worker/src/ids.js';
 import { compareIds, MAX_DUPLICATES, mergeDuplicates, shardOf } from '../../examples/worker/src/shards.js';
 import { FLUSH_UNITS, TextSink } from '../../examples/worker/src/sink.js';
 
@@ -218,7 +219,7 @@ after(async () => {
 test('the body parser agrees with JSON.parse for any chunking (Node)', () => {
   const next = rng(7);
   const pick = (a) => a[Math.floor(next() * a.length)];
-  const pieces = ['a', 'é', '😀', '中文', '\n', '"', '\\', '\u0001', '\ud83d', ' ', 'word', '/'];
+  const pieces = ['a', 'é', '😀', '中文', '\n', '"', '\\', '\u0001', '\ud83d', '\ude00', ' ', 'word', '/'];
   const str = () => Array.from({ length: Math.floor(next() * 8) }, () => pick(pieces)).join('');
   const value = (d) => {
     const r = Math.floor(next() * (d > 2 ? 4 : 6));
@@ -247,6 +248,8 @@ test('the body parser agrees with JSON.parse for any chunking (Node)', () => {
       if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('not an object');
       if (v.id !== undefined && typeof v.id !== 'string') throw new Error('id type');
       if (v.text !== undefined && typeof v.text !== 'string') throw new Error('text type');
+      // JSON.parse keeps lone surrogates (from \u escapes or '\ud83d' alone); the parser refuses them.
+      if (!(v.id?.isWellFormed() ?? true) || !(v.text?.isWellFormed() ?? true)) throw new Error('lone surrogate');
       want = { id: v.id, text: v.text };
     } catch {
       want = null;
@@ -788,7 +791,7 @@ for (const shards of [1, 4]) {
   });
 }
 
-// ---- Trust (issue 12): tokens and tenants, the secret key ----
+// ---- Trust (issue 12): ids that mean one row, tokens and tenants, the secret key ----
 
 /** A runtime of its own, persisting under tmp/`name`, that a test can restart and dispose of. */
 async function own(name, options = {}) {
@@ -808,6 +811,181 @@ async function own(name, options = {}) {
   rt.call = rt.as(ALPHA);
   return rt;
 }
+
+const item = (id) => `/documents/${encodeURIComponent(id)}`;
+// The id workerd's SQLite gave back for an id with one lone surrogate (stored as 3 bytes that
+// are not UTF-8, read back as 3 U+FFFD): the id the review's requests collapsed into.
+const F3 = '\ufffd\ufffd\ufffd';
+const LONE = /"id" is not well-formed Unicode/;
+
+/** `text` as a stream of `size`-byte chunks (so UTF-8 sequences and escapes are split). */
+function chunked(text, size) {
+  const bytes = new TextEncoder().encode(text);
+  let pos = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (pos >= bytes.length) return controller.close();
+      controller.enqueue(bytes.slice(pos, pos + size));
+      pos += size;
+    },
+  });
+}
+
+/**
+ * POSTs `json` in writes of `size` bytes over node:http, and stops writing if the answer comes
+ * first. (A 400 found mid-body is answered once the body is in, so a reset instead of the
+ * answer here means the Worker answered early and the runtime closed the connection.)
+ */
+function postInPieces(base, path, json, size) {
+  return new Promise((resolve, reject) => {
+    const bytes = Buffer.from(json);
+    const req = httpRequest(new URL(path, base), {
+      method: 'POST', headers: { 'content-type': 'application/json', ...bearer(ALPHA) },
+    });
+    let answered = false;
+    req.on('error', (e) => answered || reject(e));
+    req.on('response', (res) => {
+      answered = true;
+      const parts = [];
+      res.on('data', (d) => parts.push(d));
+      res.on('end', () => {
+        req.destroy();
+        resolve({ status: res.statusCode, body: JSON.parse(Buffer.concat(parts).toString('utf8')) });
+      });
+    });
+    req.flushHeaders();
+    let pos = 0;
+    const feed = () => {
+      if (answered) return;
+      if (pos >= bytes.length) return void req.end();
+      req.write(bytes.subarray(pos, pos + size));
+      pos += size;
+      setImmediate(feed);
+    };
+    feed();
+  });
+}
+
+/** Every UTF-16 unit of `text` outside ASCII written as a \u escape (so pairs become two escapes). */
+const escapeAll = (text) => text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+test('ids with lone surrogates ("\\ud800", "\\udc00") are refused, not stored to come back as one id after a restart', async () => {
+  const rt = await own('lone-ids');
+  try {
+    for (const id of ['\ud800', '\udc00', 'a\ud800', '\udc00b', '\ud800\ud800', '\ude00\ud83d', '\ud83d\ud83d\ude00']) {
+      const res = await rt.call('POST', '/documents', { id, text: C }); // JSON.stringify escapes them: \ud800
+      assert.equal(res.status, 400, `${JSON.stringify(id)}: ${JSON.stringify(res.body)}`);
+      assert.match(res.body.error, LONE);
+    }
+    assert.match((await rt.call('POST', '/check', { id: '\udc00', text: C })).body.error, LONE);
+    assert.match((await rt.call('POST', '/documents?dryRun=1', { id: '\ud800', text: C })).body.error, LONE);
+    // A pair is one character, escaped or not, split across chunks or not.
+    const pair = await rt.call('POST', '/documents', chunked('{"id": "\\ud83d\\ude00", "text": "x"}', 1));
+    assert.deepEqual([pair.status, pair.body.id], [201, '😀']);
+    await rt.restart();
+    assert.deepEqual(await listAll(rt.call), ['😀'], 'only the acknowledged id, after a restart');
+    assert.equal((await rt.call('GET', item('😀'))).body.id, '😀');
+    assert.equal((await rt.call('GET', item(F3))).status, 404);
+  } finally {
+    await rt.dispose();
+  }
+});
+
+test('DELETE answers "deleted" only when the row went: the document does not come back after a restart', async () => {
+  const rt = await own('delete-means-gone');
+  try {
+    // The review's sequence: two lone-surrogate ids, a restart, then a DELETE of the id they read back as.
+    for (const id of ['\ud800', '\udc00']) assert.equal((await rt.call('POST', '/documents', { id, text: A })).status, 400);
+    assert.equal((await rt.call('POST', '/documents', { id: F3, text: A })).status, 201);
+    await rt.restart();
+    assert.deepEqual(await listAll(rt.call), [F3]);
+    const del = await rt.call('DELETE', item(F3));
+    assert.deepEqual([del.status, del.body], [200, { id: F3, deleted: true }]);
+    assert.equal((await rt.call('DELETE', item(F3))).status, 404);
+    await rt.restart();
+    assert.equal((await rt.call('GET', item(F3))).status, 404, 'a deleted document stays deleted');
+    assert.deepEqual(await listAll(rt.call), []);
+    assert.deepEqual((await rt.call('POST', '/check', { text: A })).body.duplicates, []);
+    const { documents, indexed } = (await rt.call('GET', '/stats')).body;
+    assert.deepEqual([documents, indexed], [0, 0]);
+  } finally {
+    await rt.dispose();
+  }
+});
+
+test('a store answered "stored" is readable at once and after a restart ("\\ufffd\\ufffd\\ufffd" after "\\ud800")', async () => {
+  const rt = await own('stored-means-readable');
+  try {
+    assert.equal((await rt.call('POST', '/documents', { id: '\ud800', text: A })).status, 400);
+    await rt.restart();
+    const post = await rt.call('POST', '/documents', { id: F3, text: B });
+    assert.deepEqual([post.status, post.body.stored], [201, true]);
+    const got = await rt.call('GET', item(F3));
+    assert.deepEqual([got.status, got.body.id, got.body.fingerprint, got.body.textLength], [200, F3, hex(B), B.length]);
+    const replaced = await rt.call('POST', '/documents', { id: F3, text: C });
+    assert.deepEqual([replaced.status, replaced.body.stored], [200, true]);
+    assert.equal((await rt.call('GET', item(F3))).body.fingerprint, hex(C));
+    await rt.restart();
+    assert.equal((await rt.call('GET', item(F3))).body.fingerprint, hex(C));
+    assert.deepEqual((await rt.call('POST', '/check', { text: C })).body.duplicates, [{ id: F3, distance: 0 }]);
+  } finally {
+    await rt.dispose();
+  }
+});
+
+test('ids "." and ".." are refused (no URL path names them); other dotted and odd ids round-trip, also after a restart', async () => {
+  for (const id of ['.', '..']) assert.equal(addressable(id), false, id);
+  const fine = ['...', '.a', 'a.', '%2e', '%2E', '.%2e', '%2e%2e', './', '../x', 'a/..', '\\', '\t', ' ', '?x', '#', '%', '😀.'];
+  for (const id of fine) assert.equal(addressable(id), true, JSON.stringify(id));
+  const rt = await own('dot-ids');
+  try {
+    for (const id of ['.', '..']) {
+      for (const path of ['/documents', '/documents?dryRun=1', '/check']) {
+        const res = await rt.call('POST', path, { id, text: A });
+        assert.equal(res.status, 400, `${path} ${id}`);
+        assert.match(res.body.error, /cannot be used in a URL path/);
+      }
+    }
+    for (const id of fine) assert.equal((await rt.call('POST', '/documents', { id, text: `${C} ${id}` })).status, 201, id);
+    await rt.restart();
+    assert.deepEqual(await listAll(rt.call), [...fine].sort(compareIds));
+    for (const id of fine) {
+      const got = await rt.call('GET', item(id));
+      assert.deepEqual([got.status, got.body.id], [200, id], JSON.stringify(id));
+      assert.deepEqual((await rt.call('DELETE', item(id))).body, { id, deleted: true });
+    }
+    await rt.restart();
+    assert.deepEqual(await listAll(rt.call), []);
+  } finally {
+    await rt.dispose();
+  }
+});
+
+test('texts with lone surrogates are refused, also when \\u escapes and pairs are split across streamed chunks', async () => {
+  const rt = await own('lone-texts');
+  try {
+    const bad = ['a \ud800 b', 'ends in a high \ud83d', '\ude00 starts with a low', 'high high low \ud83d\ud83d\ude00',
+      'low before high \ude00\ud83d', `${'long '.repeat(20000)}\ud800`];
+    for (const [i, text] of bad.entries()) {
+      const json = escapeAll(JSON.stringify({ id: `bad-${i}`, text }));
+      const sizes = json.length > 1000 ? [json.length, 999] : [json.length, 1, 5];
+      for (const size of sizes) {
+        const res = await postInPieces(rt.base, '/documents', json, size);
+        assert.equal(res.status, 400, `${i}: ${JSON.stringify(res.body)}`);
+        assert.match(res.body.error, /"text" is not well-formed Unicode/);
+      }
+    }
+    // Pairs as escapes and as UTF-8, cut anywhere: the fingerprint of the text they spell.
+    const good = `${A} 😀 👍🏽 中文 𝄞`;
+    const json = escapeAll(JSON.stringify({ id: 'good', text: good })).replace('\\ud834', '\\uD834');
+    const res = await rt.call('POST', '/documents', chunked(json, 1));
+    assert.deepEqual([res.status, res.body.fingerprint], [201, hex(good)]);
+    await rt.restart();
+    assert.deepEqual(await listAll(rt.call), ['good'], 'nothing of the refused bodies was stored');
+  } finally {
+    await rt.dispose();
+  }
+});
 
 test('secure by default: without TOKENS or SIPHASH_KEY, or with malformed ones, every request is refused', async () => {
   const persist = join(tmp, 'unconfigured');

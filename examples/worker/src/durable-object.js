@@ -97,18 +97,23 @@ export class SimprintIndex extends DurableObject {
     const existing = this.numOf.get(id);
     const num = existing ?? this.nextNum;
     // SQLite and the index change together or not at all: the index insert is the last step,
-    // and if it throws the SQL write rolls back.
+    // and if it throws the SQL write rolls back. The rows the statements report back must be
+    // the row the maps name, or nothing is written: never an answer of "stored" for a write
+    // that went to another row, or to none.
     this.ctx.storage.transactionSync(() => {
       if (!this.schemeStored || this.stale) {
         this.sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('scheme', ?)`, this.scheme);
       }
       if (existing === undefined) {
-        this.sql.exec(
-          'INSERT INTO documents (id, num, fingerprint, text_length, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
-          id, num, hex, textLength, now, now);
+        const row = this.sql.exec(
+          'INSERT INTO documents (id, num, fingerprint, text_length, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
+          id, num, hex, textLength, now, now).toArray();
+        if (row.length !== 1 || row[0].id !== id) throw this.disagree(id);
       } else {
-        this.sql.exec('UPDATE documents SET fingerprint = ?, text_length = ?, updated_at = ? WHERE id = ?',
-          hex, textLength, now, id);
+        const row = this.sql.exec(
+          'UPDATE documents SET fingerprint = ?, text_length = ?, updated_at = ? WHERE id = ? RETURNING num',
+          hex, textLength, now, id).toArray();
+        if (row.length !== 1 || row[0].num !== existing) throw this.disagree(id);
       }
       this.index.insert(num, fp);
     });
@@ -120,6 +125,10 @@ export class SimprintIndex extends DurableObject {
       this.nextNum = num + 1;
     }
     return { duplicates, truncated, stored: true, created: existing === undefined };
+  }
+
+  disagree(id) {
+    return new Error(`document ${JSON.stringify(id)}: the table and the in-memory maps disagree; nothing was changed`);
   }
 
   /** The stored document `id`, or null. */
@@ -140,14 +149,20 @@ export class SimprintIndex extends DurableObject {
   /** Deletes `id`; false when it was not stored. */
   deleteDocument(id) {
     const num = this.numOf.get(id);
-    if (num === undefined) return false;
+    let deleted = false;
     this.ctx.storage.transactionSync(() => {
-      this.sql.exec('DELETE FROM documents WHERE id = ?', id);
+      // The table decides, the maps must agree: deleted means a row went, and it was this one.
+      const gone = this.sql.exec('DELETE FROM documents WHERE id = ? RETURNING num', id).toArray();
+      if (gone.length === 0 && num === undefined) return;
+      if (gone.length !== 1 || gone[0].num !== num) throw this.disagree(id);
       this.index.remove(num);
+      deleted = true;
     });
-    this.numOf.delete(id);
-    this.idOf.delete(num);
-    return true;
+    if (deleted) {
+      this.numOf.delete(id);
+      this.idOf.delete(num);
+    }
+    return deleted;
   }
 
   /** Up to `limit` stored ids after `after`, ascending (by code point). */

@@ -15,6 +15,7 @@ import { authenticate } from './auth.js';
 import { HttpError, parseDocumentBody } from './body.js';
 import { settings } from './config.js';
 import { SimprintIndex } from './durable-object.js';
+import { checkId, idFromPath } from './ids.js';
 import { compareIds, MAX_DUPLICATES, mergeDuplicates, shardName, shardOf } from './shards.js';
 import { schemeOf, textSink, toHex } from './simprint.js';
 
@@ -67,15 +68,9 @@ async function route(request, env) {
     allow(request, ['GET']);
     return stats(at);
   }
-  const item = /^\/documents\/([^/]+)$/.exec(path);
-  if (item) {
+  const id = idFromPath(path);
+  if (id !== null) {
     allow(request, ['GET', 'DELETE']);
-    let id;
-    try {
-      id = decodeURIComponent(item[1]);
-    } catch {
-      throw new HttpError(400, 'the document id in the path is not valid percent-encoding');
-    }
     return request.method === 'GET' ? getDocument(id, at) : deleteDocument(id, at);
   }
   throw new HttpError(404, `no route ${path}; see POST /documents, POST /check, GET|DELETE /documents/:id`);
@@ -116,7 +111,7 @@ async function addDocument(request, at, { store, idRequired }) {
     const parsed = await parseDocumentBody(request, { maxBytes: s.maxBodyBytes, maxIdLength: s.maxIdLength, sink });
     id = parsed.id;
     if (id === undefined && idRequired) throw new HttpError(400, 'missing "id" (a non-empty string)');
-    if (id === '') throw new HttpError(400, '"id" must not be empty');
+    if (id !== undefined) checkId(id);
     if (!parsed.hasText) throw new HttpError(400, 'missing "text" (a string)');
     hex = toHex(sink.finish(), s.width);
   } finally {

@@ -30,12 +30,12 @@ const BETA = secrets.tokens.beta;
 // Miniflare treats .js as CommonJS unless told; the .wasm import is a CompiledWasm module.
 const ES_MODULES = { type: 'ESModule', include: ['**/*.js'] };
 
-// Most tests check fingerprints: they run with fingerprints shown, unless `shipped` asks for
-// wrangler.toml's settings.
-const TEST_VARS = { EXPOSE_FINGERPRINTS: true };
+// Most tests check fingerprints and send more requests than the shipped rate limit allows:
+// they run with fingerprints shown and no rate limit, unless `shipped` asks for wrangler.toml's.
+const TEST_VARS = { EXPOSE_FINGERPRINTS: true, RATE_LIMIT_PER_SECOND: 0 };
 
 function start({
-  persist, vars = {}, shipped = false, withSecrets = true,
+  persist, vars = {}, shipped = false, withSecrets = true, ratelimits,
   scriptPath = join(workerDir, 'src', 'index.js'), modulesRoot = root,
 }) {
   return new Miniflare({
@@ -49,6 +49,7 @@ function start({
     compatibilityDate: fromToml.compatibilityDate,
     compatibilityFlags: fromToml.compatibilityFlags,
     bindings: { ...fromToml.bindings, ...(withSecrets ? secrets.bindings : {}), ...(shipped ? {} : TEST_VARS), ...vars },
+    ...(ratelimits ? { ratelimits } : {}),
     durableObjects: fromToml.durableObjects,
     durableObjectsPersist: persist,
   });
@@ -791,7 +792,7 @@ for (const shards of [1, 4]) {
   });
 }
 
-// ---- Trust (issue 12): ids that mean one row, tokens and tenants, the secret key ----
+// ---- Trust (issue 12): ids that mean one row, tokens and tenants, limits, the secret key ----
 
 /** A runtime of its own, persisting under tmp/`name`, that a test can restart and dispose of. */
 async function own(name, options = {}) {
@@ -812,6 +813,7 @@ async function own(name, options = {}) {
   return rt;
 }
 
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const item = (id) => `/documents/${encodeURIComponent(id)}`;
 // The id workerd's SQLite gave back for an id with one lone surrogate (stored as 3 bytes that
 // are not UTF-8, read back as 3 U+FFFD): the id the review's requests collapsed into.
@@ -1170,6 +1172,125 @@ test('fingerprints are made under SIPHASH_KEY; the stored scheme is a digest, an
     throw err;
   }
 });
+
+test('rate limit as shipped (100 a second, bursts of 200, per tenant shard): a flood gets 429 with Retry-After; a refused store stores nothing', async () => {
+  const rt = await own('flood', { shipped: true });
+  try {
+    // As many stores as it takes to outrun the refill (up to 3,000), 32 in flight.
+    const results = [];
+    let next = 0;
+    let limited = 0;
+    const t0 = performance.now();
+    await Promise.all(Array.from({ length: 32 }, async () => {
+      while (next < 3000 && limited < 100) {
+        const i = next++;
+        const res = await rt.call('POST', '/documents', { id: `f-${i}`, text: `flood ${i} ${C}` });
+        results.push({ id: `f-${i}`, ...res });
+        if (res.status === 429) limited++;
+      }
+    }));
+    const seconds = (performance.now() - t0) / 1000;
+    const stored = results.filter((r) => r.status === 201);
+    const refused = results.filter((r) => r.status === 429);
+    assert.equal(stored.length + refused.length, results.length);
+    assert.ok(refused.length >= 100, `${results.length} requests in ${seconds.toFixed(2)} s, none refused`);
+    assert.ok(stored.length >= 200, 'the burst passes');
+    assert.ok(stored.length <= 200 + Math.ceil(100 * seconds) + 1, `${stored.length} stored in ${seconds.toFixed(2)} s`);
+    for (const r of refused) {
+      assert.match(r.headers.get('retry-after'), /^[1-9][0-9]*$/);
+      assert.deepEqual(Object.keys(r.body), ['error']);
+      assert.match(r.body.error, /too many requests/);
+    }
+    // Another tenant has objects (and buckets) of its own.
+    assert.equal((await rt.as(BETA)('POST', '/documents', { id: 'b', text: A })).status, 201);
+    await sleep(1000 * Math.max(...refused.map((r) => Number(r.headers.get('retry-after')))));
+    assert.deepEqual(await listAll(rt.call), stored.map((r) => r.id).sort(compareIds), 'exactly the acknowledged stores');
+  } finally {
+    await rt.dispose();
+  }
+});
+
+test('rate limit: RATE_LIMIT_BURST requests, then RATE_LIMIT_PER_SECOND; every route counts; Retry-After says when', async () => {
+  const rt = await own('bucket', { vars: { RATE_LIMIT_PER_SECOND: 0.5, RATE_LIMIT_BURST: 3 } });
+  try {
+    assert.equal((await rt.call('POST', '/documents', { id: 'x', text: A })).status, 201);
+    assert.equal((await rt.call('GET', '/documents/y')).status, 404);
+    assert.deepEqual((await rt.call('GET', '/stats')).body.rateLimit, { perSecond: 0.5, burst: 3 });
+    for (const [method, path, body] of [['POST', '/check', { text: A }], ['POST', '/documents', { id: 'z', text: B }],
+      ['GET', '/documents/x'], ['DELETE', '/documents/x'], ['GET', '/documents'], ['GET', '/stats']]) {
+      const res = await rt.call(method, path, body);
+      assert.equal(res.status, 429, `${method} ${path}`);
+      assert.equal(res.headers.get('retry-after'), '2', 'one request every 2 s');
+    }
+    assert.equal((await rt.as(BETA)('GET', '/documents/x')).status, 404, "beta's bucket is full");
+    await sleep(2000);
+    assert.equal((await rt.call('GET', '/documents/z')).status, 404, 'a refused store stored nothing');
+  } finally {
+    await rt.dispose();
+  }
+});
+
+test("with Cloudflare's rate limiting binding (simulated by Miniflare) the Worker counts per tenant before reading the body", async () => {
+  const rt = await own('binding', {
+    vars: { RATE_LIMIT_PER_SECOND: 0.1, RATE_LIMIT_BURST: 1 }, // the buckets, which the binding replaces
+    ratelimits: { RATE_LIMITER: { simple: { limit: 5, period: 10 } } },
+  });
+  try {
+    // Miniflare counts in fixed 10 s windows: start early in one so all of this falls in it.
+    if (Date.now() % 10000 > 6000) await sleep(10100 - (Date.now() % 10000));
+    // Five pass, more than the objects' buckets (a burst of 1) would let through: they are off.
+    for (let i = 0; i < 5; i++) assert.equal((await rt.call('POST', '/documents', { id: `b-${i}`, text: A })).status, 201, `${i}`);
+    const refused = await rt.call('GET', '/documents/b-0');
+    assert.equal(refused.status, 429);
+    assert.equal(refused.headers.get('retry-after'), '10');
+    // Refused before the body is read: a body that never ends is answered at once.
+    const slow = await postSlowly(rt.base, { prefix: '{"id": "never", "text": "', intervalMs: 100, giveUpMs: 5000 });
+    assert.equal(slow.status, 429);
+    assert.ok(slow.ms < 2000, `${slow.ms} ms`);
+    assert.equal((await rt.as(BETA)('GET', '/documents/b-0')).status, 404, 'beta counts apart');
+    assert.equal((await rt.as(BETA)('GET', '/stats')).body.rateLimit, 'binding');
+  } finally {
+    await rt.dispose();
+  }
+});
+
+/**
+ * A POST whose body trickles in: the headers and `prefix`, then one byte every `intervalMs`
+ * until the answer comes (or `giveUpMs` passes: { status: 'no answer' }). Resolves to
+ * { status, body, ms, closed } where `closed` says whether the server closed the connection
+ * within 1 s of answering while the client kept sending.
+ */
+function postSlowly(base, { prefix, intervalMs, giveUpMs }) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const req = httpRequest(new URL('/documents', base), {
+      method: 'POST', headers: { 'content-type': 'application/json', ...bearer(ALPHA) },
+    });
+    let answer = null;
+    const drip = setInterval(() => req.write('x'), intervalMs);
+    const giveUp = setTimeout(() => finish({ status: 'no answer', ms: performance.now() - t0 }), giveUpMs);
+    const finish = (result) => {
+      clearInterval(drip);
+      clearTimeout(giveUp);
+      req.destroy();
+      resolve(result);
+    };
+    req.on('error', (e) => (answer ? finish({ ...answer, closed: true }) : reject(e)));
+    req.on('close', () => answer && finish({ ...answer, closed: true }));
+    req.on('response', (res) => {
+      const ms = performance.now() - t0;
+      const parts = [];
+      res.on('data', (d) => parts.push(d));
+      res.on('end', () => {
+        answer = { status: res.statusCode, body: JSON.parse(Buffer.concat(parts).toString('utf8')), ms, closed: false };
+        clearTimeout(giveUp);
+        setTimeout(() => finish(answer), 1000); // still open after 1 s of sending: not closed
+      });
+    });
+    req.flushHeaders();
+    req.write(prefix);
+  });
+}
 
 test('the bundle wrangler would upload runs in workerd; its size', async (t) => {
   const out = join(tmp, 'bundle');

@@ -19,6 +19,16 @@ function whole(env, name, fallback, min, max) {
   return n;
 }
 
+function decimal(env, name, fallback, min, max) {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min || n > max) {
+    throw badConfig(`${name} must be a number from ${min} to ${max}, not ${JSON.stringify(raw)}`);
+  }
+  return n;
+}
+
 function flag(env, name) {
   const raw = env[name];
   if (raw === undefined || raw === '' || raw === false || raw === 'false' || raw === '0' || raw === 0) return false;
@@ -92,6 +102,7 @@ export function settings(env) {
   let s = settingsCache.get(env);
   if (s) return s;
   const width = whole(env, 'WIDTH', 64, 1, 128);
+  const rate = decimal(env, 'RATE_LIMIT_PER_SECOND', 100, 0, 1e6);
   s = {
     width,
     k: whole(env, 'K', Math.round((9 * width) / 64), 0, width),
@@ -99,6 +110,11 @@ export function settings(env) {
     maxIdLength: whole(env, 'MAX_ID_LENGTH', 256, 1, 4096),
     shards: whole(env, 'SHARDS', 1, 1, 1024),
     exposeFingerprints: flag(env, 'EXPOSE_FINGERPRINTS'),
+    // The per-object token bucket; off when RATE_LIMIT_PER_SECOND is 0 or when Cloudflare's
+    // rate limiting binding (RATE_LIMITER) is bound, which then does the limiting instead.
+    rateLimit: env.RATE_LIMITER || rate === 0
+      ? null
+      : { perSecond: rate, burst: whole(env, 'RATE_LIMIT_BURST', Math.max(1, Math.ceil(2 * rate)), 1, 1e7) },
     key: parseKey(env.SIPHASH_KEY),
   };
   settingsCache.set(env, Object.freeze(s));

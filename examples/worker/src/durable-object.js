@@ -1,7 +1,8 @@
 // One shard of one tenant's document store: a Durable Object with SQLite-backed storage. The
 // SQLite table is the truth; the simprint Index is a cache of it in memory, rebuilt when the
 // object starts. Every method below runs without awaiting, so the runtime runs them one at a
-// time and each write commits before its answer leaves the object.
+// time and each write commits before its answer leaves the object. Each method first takes a
+// token from the object's rate limit bucket and answers { retryAfter } when there is none.
 import { DurableObject } from 'cloudflare:workers';
 import { settings } from './config.js';
 import { MAX_DUPLICATES } from './shards.js';
@@ -28,11 +29,14 @@ export class SimprintIndex extends DurableObject {
   }
 
   async load() {
-    const { width, k, key } = settings(this.env);
+    const { width, k, key, rateLimit } = settings(this.env);
     this.scheme = await schemeOf(width, key); // the one await, before anything is read
     const started = Date.now();
     for (const statement of SCHEMA) this.sql.exec(statement);
     this.width = width;
+    this.rateLimit = rateLimit;
+    // Full at start: the bucket is not stored, so a restarted object forgets what was spent.
+    this.bucket = rateLimit && { tokens: rateLimit.burst, at: Date.now() };
     const stored = this.sql.exec(`SELECT value FROM meta WHERE key = 'scheme'`).toArray()[0]?.value;
     // Fingerprints of another width or pipeline cannot be compared with this one's.
     this.schemeStored = stored !== undefined;
@@ -68,6 +72,24 @@ export class SimprintIndex extends DurableObject {
   }
 
   /**
+   * Takes a token from the bucket (RATE_LIMIT_PER_SECOND, up to RATE_LIMIT_BURST): 0 when
+   * there was one, else the whole seconds until there will be. No bucket (0): always 0.
+   */
+  admit() {
+    const limit = this.rateLimit;
+    if (!limit) return 0;
+    const now = Date.now();
+    const b = this.bucket;
+    b.tokens = Math.min(limit.burst, b.tokens + ((now - b.at) / 1000) * limit.perSecond);
+    b.at = now;
+    if (b.tokens >= 1) {
+      b.tokens -= 1;
+      return 0;
+    }
+    return Math.max(1, Math.ceil((1 - b.tokens) / limit.perSecond));
+  }
+
+  /**
    * The stored documents within k of `fp` but `exceptId`, at most MAX_DUPLICATES: the nearest,
    * ties by `num` (the order ids were first stored in), and whether there were more. The index
    * keeps only that many however many match (thousands of copies of one text cost a page, not
@@ -86,9 +108,13 @@ export class SimprintIndex extends DurableObject {
   /**
    * The stored documents within k of `hex` (except `id` itself; see duplicatesOf); with
    * `store`, then stores (or replaces) `id`'s fingerprint: written to SQLite before the answer
-   * leaves the object.
+   * leaves the object. With `charge` false (a store's checks in the other shards) the bucket
+   * is left alone: the store is charged to its own shard, refused there before anything is
+   * written anywhere.
    */
-  add({ id, hex, textLength, scheme, store }) {
+  add({ id, hex, textLength, scheme, store, charge = true }) {
+    const wait = charge ? this.admit() : 0;
+    if (wait) return { retryAfter: wait };
     this.checkScheme(scheme);
     const fp = fromHex(hex, this.width);
     const { duplicates, truncated } = this.duplicatesOf(fp, id);
@@ -131,23 +157,29 @@ export class SimprintIndex extends DurableObject {
     return new Error(`document ${JSON.stringify(id)}: the table and the in-memory maps disagree; nothing was changed`);
   }
 
-  /** The stored document `id`, or null. */
+  /** { document }: the stored document `id`, or null. */
   getDocument(id) {
+    const wait = this.admit();
+    if (wait) return { retryAfter: wait };
     const row = this.sql
       .exec('SELECT id, fingerprint, text_length, created_at, updated_at FROM documents WHERE id = ?', id)
       .toArray()[0];
-    if (!row) return null;
+    if (!row) return { document: null };
     return {
-      id: row.id,
-      fingerprint: row.fingerprint,
-      textLength: row.text_length,
-      createdAt: new Date(row.created_at).toISOString(),
-      updatedAt: new Date(row.updated_at).toISOString(),
+      document: {
+        id: row.id,
+        fingerprint: row.fingerprint,
+        textLength: row.text_length,
+        createdAt: new Date(row.created_at).toISOString(),
+        updatedAt: new Date(row.updated_at).toISOString(),
+      },
     };
   }
 
-  /** Deletes `id`; false when it was not stored. */
+  /** { deleted }: deletes `id`; false when it was not stored. */
   deleteDocument(id) {
+    const wait = this.admit();
+    if (wait) return { retryAfter: wait };
     const num = this.numOf.get(id);
     let deleted = false;
     this.ctx.storage.transactionSync(() => {
@@ -162,18 +194,23 @@ export class SimprintIndex extends DurableObject {
       this.numOf.delete(id);
       this.idOf.delete(num);
     }
-    return deleted;
+    return { deleted };
   }
 
-  /** Up to `limit` stored ids after `after`, ascending (by code point). */
+  /** { ids }: up to `limit` stored ids after `after`, ascending (by code point). */
   listIds(after, limit) {
-    return this.sql
+    const wait = this.admit();
+    if (wait) return { retryAfter: wait };
+    const ids = this.sql
       .exec('SELECT id FROM documents WHERE id > ? ORDER BY id LIMIT ?', after, limit)
       .toArray()
       .map((row) => row.id);
+    return { ids };
   }
 
   stats() {
+    const wait = this.admit();
+    if (wait) return { retryAfter: wait };
     const { n } = this.sql.exec('SELECT count(*) AS n FROM documents').one();
     return {
       documents: n,

@@ -51,6 +51,7 @@ function allow(request, methods) {
 async function route(request, env) {
   // Who asks comes first: nothing else is said to a client without a valid token.
   const tenant = await authenticate(request, env);
+  await rateLimitAtTheEdge(env, tenant);
   const s = settings(env);
   const url = new URL(request.url);
   const path = url.pathname.replace(/\/+$/, '') || '/';
@@ -74,6 +75,30 @@ async function route(request, env) {
     return request.method === 'GET' ? getDocument(id, at) : deleteDocument(id, at);
   }
   throw new HttpError(404, `no route ${path}; see POST /documents, POST /check, GET|DELETE /documents/:id`);
+}
+
+// ---- rate limits ----
+// With Cloudflare's rate limiting binding bound (RATE_LIMITER, see wrangler.toml), it counts
+// each tenant's requests here, before the body is read. Without it, each object keeps a token
+// bucket (durable-object.js) and answers { retryAfter } instead of doing the work.
+
+// The binding does not say when its window (10 or 60 s) ends: the shorter one is the hint.
+const BINDING_RETRY_AFTER = 10;
+
+async function rateLimitAtTheEdge(env, tenant) {
+  if (!env.RATE_LIMITER) return;
+  const { success } = await env.RATE_LIMITER.limit({ key: `tenant:${tenant}` });
+  if (!success) throw tooMany(BINDING_RETRY_AFTER);
+}
+
+const tooMany = (seconds) =>
+  new HttpError(429, `too many requests for this tenant; retry after ${seconds} s`, { 'retry-after': String(seconds) });
+
+/** The objects' answers, or a 429 with the longest wait any of them asked for. */
+function admitted(answers) {
+  const wait = Math.max(0, ...answers.map((a) => a.retryAfter ?? 0));
+  if (wait > 0) throw tooMany(wait);
+  return answers;
 }
 
 function flag(url, name) {
@@ -122,9 +147,12 @@ async function addDocument(request, at, { store, idRequired }) {
   let answers;
   if (s.shards === 1) answers = [await shard(at, 0).add({ ...call, store })];
   else {
+    // A store is charged to the id's shard only, so a refusal there leaves nothing written.
     const home = id === undefined ? -1 : shardOf(id, s.shards);
-    answers = await Promise.all(allShards(at).map((i) => shard(at, i).add({ ...call, store: store && i === home })));
+    answers = await Promise.all(allShards(at).map((i) =>
+      shard(at, i).add({ ...call, store: store && i === home, charge: !store || i === home })));
   }
+  admitted(answers);
   const { duplicates, truncated } = mergeDuplicates(answers, MAX_DUPLICATES);
   const created = answers.some((a) => a.created);
   // Fingerprints under the secret key stay inside unless the deployment says otherwise: with
@@ -134,15 +162,16 @@ async function addDocument(request, at, { store, idRequired }) {
 }
 
 async function getDocument(id, at) {
-  const doc = await shard(at, shardOf(id, at.s.shards)).getDocument(id);
+  const [answer] = admitted([await shard(at, shardOf(id, at.s.shards)).getDocument(id)]);
+  const doc = answer.document;
   if (!doc) throw new HttpError(404, `no document ${JSON.stringify(id)}`);
   if (!at.s.exposeFingerprints) delete doc.fingerprint;
   return json(doc);
 }
 
 async function deleteDocument(id, at) {
-  const deleted = await shard(at, shardOf(id, at.s.shards)).deleteDocument(id);
-  if (!deleted) throw new HttpError(404, `no document ${JSON.stringify(id)}`);
+  const [answer] = admitted([await shard(at, shardOf(id, at.s.shards)).deleteDocument(id)]);
+  if (!answer.deleted) throw new HttpError(404, `no document ${JSON.stringify(id)}`);
   return json({ id, deleted: true });
 }
 
@@ -153,14 +182,14 @@ async function listDocuments(url, at) {
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) {
     throw new HttpError(400, 'limit must be a whole number from 1 to 1000');
   }
-  const pages = await Promise.all(allShards(at).map((i) => shard(at, i).listIds(after, limit)));
-  const ids = pages.flat().sort(compareIds).slice(0, limit);
+  const pages = admitted(await Promise.all(allShards(at).map((i) => shard(at, i).listIds(after, limit))));
+  const ids = pages.flatMap((p) => p.ids).sort(compareIds).slice(0, limit);
   return json({ ids, next: ids.length === limit ? ids[ids.length - 1] : null });
 }
 
 async function stats(at) {
-  const { s, tenant } = at;
-  const perShard = await Promise.all(allShards(at).map((i) => shard(at, i).stats()));
+  const { s, tenant, env } = at;
+  const perShard = admitted(await Promise.all(allShards(at).map((i) => shard(at, i).stats())));
   const sum = (key) => perShard.reduce((t, p) => t + p[key], 0);
   return json({
     tenant,
@@ -169,6 +198,7 @@ async function stats(at) {
     maxBodyBytes: s.maxBodyBytes,
     shards: s.shards,
     exposeFingerprints: s.exposeFingerprints,
+    rateLimit: env.RATE_LIMITER ? 'binding' : s.rateLimit ?? 'off',
     documents: sum('documents'),
     indexed: sum('indexed'),
     memoryBytes: sum('memoryBytes'),

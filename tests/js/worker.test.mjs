@@ -1292,6 +1292,25 @@ function postSlowly(base, { prefix, intervalMs, giveUpMs }) {
   });
 }
 
+test('a body that trickles in is cut off after BODY_TIMEOUT_MS with a 408; eight at once do not hold the Worker', async () => {
+  const rt = await own('slow-bodies', { vars: { BODY_TIMEOUT_MS: 400 } });
+  try {
+    const slow = await Promise.all(Array.from({ length: 8 }, (_, i) =>
+      postSlowly(rt.base, { prefix: `{"id": "slow-${i}", "text": "`, intervalMs: 50, giveUpMs: 4000 })));
+    for (const res of slow) {
+      assert.equal(res.status, 408, JSON.stringify(res));
+      assert.match(res.body.error, /not received within 400 ms/);
+      assert.ok(res.ms >= 350 && res.ms < 3000, `${res.ms} ms`);
+      assert.ok(res.closed, 'the upload was cut off: the connection closed under the client still sending');
+    }
+    // Answered on time, the same runtime stores a body sent at once; nothing of the slow ones.
+    assert.equal((await rt.call('POST', '/documents', { id: 'fast', text: A })).status, 201);
+    assert.deepEqual(await listAll(rt.call), ['fast']);
+  } finally {
+    await rt.dispose();
+  }
+});
+
 test('the bundle wrangler would upload runs in workerd; its size', async (t) => {
   const out = join(tmp, 'bundle');
   bundle(out);

@@ -109,6 +109,7 @@ export function settings(env) {
     maxBodyBytes: whole(env, 'MAX_BODY_BYTES', 1 << 20, 1, 100 * (1 << 20)),
     maxIdLength: whole(env, 'MAX_ID_LENGTH', 256, 1, 4096),
     shards: whole(env, 'SHARDS', 1, 1, 1024),
+    bodyTimeoutMs: whole(env, 'BODY_TIMEOUT_MS', 10000, 1, 300000),
     exposeFingerprints: flag(env, 'EXPOSE_FINGERPRINTS'),
     // The per-object token bucket; off when RATE_LIMIT_PER_SECOND is 0 or when Cloudflare's
     // rate limiting binding (RATE_LIMITER) is bound, which then does the limiting instead.

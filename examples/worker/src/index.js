@@ -133,7 +133,9 @@ async function addDocument(request, at, { store, idRequired }) {
   let id;
   let hex;
   try {
-    const parsed = await parseDocumentBody(request, { maxBytes: s.maxBodyBytes, maxIdLength: s.maxIdLength, sink });
+    const parsed = await parseDocumentBody(request, {
+      maxBytes: s.maxBodyBytes, maxIdLength: s.maxIdLength, timeoutMs: s.bodyTimeoutMs, sink,
+    });
     id = parsed.id;
     if (id === undefined && idRequired) throw new HttpError(400, 'missing "id" (a non-empty string)');
     if (id !== undefined) checkId(id);
@@ -196,6 +198,7 @@ async function stats(at) {
     width: s.width,
     k: s.k,
     maxBodyBytes: s.maxBodyBytes,
+    bodyTimeoutMs: s.bodyTimeoutMs,
     shards: s.shards,
     exposeFingerprints: s.exposeFingerprints,
     rateLimit: env.RATE_LIMITER ? 'binding' : s.rateLimit ?? 'off',

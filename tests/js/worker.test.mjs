@@ -1085,8 +1085,8 @@ test('tenants are isolated: another tenant never reads, lists, deletes or is rep
       assert.deepEqual((await beta('POST', '/check', { text: A })).body.duplicates, []);
       assert.deepEqual((await beta('POST', '/documents?dryRun=1', { id: 'x', text: B })).body.duplicates, []);
       // beta's "shared" is its own document.
-      const own2 = await beta('POST', '/documents', { id: 'shared', text: C });
-      assert.deepEqual([own2.status, own2.body.duplicates], [201, []]);
+      const betas = await beta('POST', '/documents', { id: 'shared', text: C });
+      assert.deepEqual([betas.status, betas.body.duplicates], [201, []]);
       assert.deepEqual((await alpha('POST', '/check', { text: C })).body.duplicates, []);
       assert.equal((await alpha('GET', '/documents/shared')).body.fingerprint, hex(A));
       assert.equal((await beta('GET', '/documents/shared')).body.fingerprint, hex(C));

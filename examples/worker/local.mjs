@@ -2,7 +2,8 @@
 // settings read from wrangler.toml, and the bundle `wrangler deploy` would upload. Shared by
 // tests/js/worker.test.mjs and bench/worker.mjs (Node, with the npm dev dependencies).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +16,8 @@ export const workerDir = join(root, 'examples', 'worker');
  * A fresh temporary folder (named with `prefix`) that also becomes HOME and the XDG folders,
  * since wrangler and workerd write there; and Miniflare and the Worker's options from
  * wrangler.toml, loaded with wrangler and Miniflare told not to call Cloudflare (telemetry,
- * the request.cf data). Sets process.env for the rest of the process.
+ * the request.cf data). A .dev.vars of the developer's is not read: callers pass the secrets
+ * they mean (see secretsFor). Sets process.env for the rest of the process.
  */
 export async function offline(prefix) {
   const tmp = mkdtempSync(join(tmpdir(), prefix));
@@ -33,9 +35,12 @@ export async function offline(prefix) {
   });
   const { Miniflare } = await import('miniflare');
   // The deployment's settings as wrangler reads them: vars, the Durable Object binding (SQLite,
-  // from the new_sqlite_classes migration), compatibility date and module rules.
+  // from the new_sqlite_classes migration), compatibility date and module rules. An env file
+  // that does not exist stands in for .dev.vars, which wrangler would read otherwise.
   const { unstable_getMiniflareWorkerOptions } = await import('wrangler');
-  const fromToml = unstable_getMiniflareWorkerOptions(join(workerDir, 'wrangler.toml')).workerOptions;
+  const fromToml = unstable_getMiniflareWorkerOptions(join(workerDir, 'wrangler.toml'), undefined, {
+    envFiles: [join(tmp, 'no-such.env')],
+  }).workerOptions;
   return { tmp, Miniflare, fromToml };
 }
 
@@ -49,4 +54,24 @@ export function bundle(out, { minify = false } = {}) {
   } finally {
     if (!hadDotWrangler) rmSync(join(workerDir, '.wrangler'), { recursive: true, force: true });
   }
+}
+
+/**
+ * Fresh secrets for a local run: one random token per tenant and a SipHash key (`key`, or a
+ * random one). Returns { bindings: { TOKENS, SIPHASH_KEY }, key, tokens: { tenant: token } }.
+ */
+export function secretsFor(tenants, key = randomBytes(16).toString('hex')) {
+  const tokens = Object.fromEntries(tenants.map((t) => [t, randomBytes(24).toString('base64url')]));
+  const TOKENS = Object.entries(tokens).map(([t, token]) => `${t}:${token}`).join(',');
+  return { bindings: { TOKENS, SIPHASH_KEY: key }, key, tokens };
+}
+
+/** The KEY="value" lines of a .dev.vars file (as in .dev.vars.example). */
+export function readDevVars(path) {
+  const vars = {};
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    const m = /^\s*([A-Z_][A-Z0-9_]*)\s*=\s*(?:"([^"]*)"|(\S*))\s*$/.exec(line);
+    if (m) vars[m[1]] = m[2] ?? m[3];
+  }
+  return vars;
 }

@@ -1,7 +1,8 @@
 // The Cloudflare Worker example (examples/worker/) in real workerd, through Miniflare's API:
-// the settings come from its wrangler.toml, the Durable Object persists to a temporary
-// directory, and everything talks over loopback HTTP. Also: the body parser against JSON.parse
-// under Node, and the bundle wrangler would upload, run in workerd as well.
+// the settings come from its wrangler.toml, the secrets (tokens, SipHash key) are made fresh
+// for each run, the Durable Object persists to a temporary directory, and everything talks over
+// loopback HTTP. Also: the body parser against JSON.parse under Node, and the bundle wrangler
+// would upload, run in workerd as well.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
@@ -9,17 +10,34 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import sp from './load.mjs';
-import { bundle, offline, root, workerDir } from '../../examples/worker/local.mjs';
+import { bundle, offline, readDevVars, root, secretsFor, workerDir } from '../../examples/worker/local.mjs';
 import { DocumentParser } from '../../examples/worker/src/body.js';
+import { CANARY } from '../../examples/worker/src/config.js';
+import { addressable } from '../../examples/worker/src/ids.js';
 import { compareIds, MAX_DUPLICATES, mergeDuplicates, shardOf } from '../../examples/worker/src/shards.js';
 import { FLUSH_UNITS, TextSink } from '../../examples/worker/src/sink.js';
 
 const { tmp, Miniflare, fromToml } = await offline('simprint-worker-');
 
+// Two tenants with a fresh token each, and a SipHash key: the Worker's secrets for this run.
+// The key is fixed because the fixtures below depend on it (B within K of A: distance 6 under
+// this key; under some keys it is 10).
+const secrets = secretsFor(['alpha', 'beta'], '5e1f0c2a9b7d4e3f8a6c1b2d3e4f5a6b');
+const KEY = secrets.key;
+const ALPHA = secrets.tokens.alpha;
+const BETA = secrets.tokens.beta;
+
 // Miniflare treats .js as CommonJS unless told; the .wasm import is a CompiledWasm module.
 const ES_MODULES = { type: 'ESModule', include: ['**/*.js'] };
 
-function start({ persist, vars = {}, scriptPath = join(workerDir, 'src', 'index.js'), modulesRoot = root }) {
+// Most tests check fingerprints and send more requests than the shipped rate limit allows:
+// they run with fingerprints shown and no rate limit, unless `shipped` asks for wrangler.toml's.
+const TEST_VARS = { EXPOSE_FINGERPRINTS: true, RATE_LIMIT_PER_SECOND: 0 };
+
+function start({
+  persist, vars = {}, shipped = false, withSecrets = true, ratelimits,
+  scriptPath = join(workerDir, 'src', 'index.js'), modulesRoot = root,
+}) {
   return new Miniflare({
     host: '127.0.0.1',
     port: 0,
@@ -30,16 +48,19 @@ function start({ persist, vars = {}, scriptPath = join(workerDir, 'src', 'index.
     modulesRules: [ES_MODULES, ...fromToml.modulesRules],
     compatibilityDate: fromToml.compatibilityDate,
     compatibilityFlags: fromToml.compatibilityFlags,
-    bindings: { ...fromToml.bindings, ...vars },
+    bindings: { ...fromToml.bindings, ...(withSecrets ? secrets.bindings : {}), ...(shipped ? {} : TEST_VARS), ...vars },
+    ...(ratelimits ? { ratelimits } : {}),
     durableObjects: fromToml.durableObjects,
     durableObjectsPersist: persist,
   });
 }
 
-/** A JSON client of one runtime; every answer must be JSON. */
-function client(base) {
+const bearer = (token) => ({ authorization: `Bearer ${token}` });
+
+/** A JSON client of one runtime, sending `token` (tenant alpha's unless told); every answer must be JSON. */
+function client(base, token = ALPHA) {
   return async function call(method, path, body, headers = {}) {
-    const init = { method, headers: { ...headers } };
+    const init = { method, headers: { ...(token === null ? {} : bearer(token)), ...headers } };
     if (body !== undefined) {
       if (body instanceof ReadableStream) {
         init.body = body;
@@ -62,7 +83,7 @@ function client(base) {
  */
 function postRefusedEarly(base, path, { declaredLength, chunk, prefix, maxBytes }) {
   return new Promise((resolve, reject) => {
-    const headers = { 'content-type': 'application/json' };
+    const headers = { 'content-type': 'application/json', ...bearer(ALPHA) };
     if (declaredLength !== undefined) headers['content-length'] = String(declaredLength);
     const req = httpRequest(new URL(path, base), { method: 'POST', headers });
     let answered = false;
@@ -101,7 +122,9 @@ function postRefusedEarly(base, path, { declaredLength, chunk, prefix, maxBytes 
   });
 }
 
-const hex = (text, width = 64) => sp.toHex(sp.fingerprint(text, { width }), width);
+// Fingerprints as the Worker makes them: under the deployment's secret key.
+const hex = (text, width = 64) => sp.toHex(sp.fingerprint(text, { width, key: KEY }), width);
+const distance = (x, y) => sp.hamming(sp.fingerprint(x, { key: KEY }), sp.fingerprint(y, { key: KEY }));
 
 // Real-looking text: B is A with three words changed (distance 6 at 64 bits), C is unrelated.
 const A =
@@ -197,7 +220,7 @@ after(async () => {
 test('the body parser agrees with JSON.parse for any chunking (Node)', () => {
   const next = rng(7);
   const pick = (a) => a[Math.floor(next() * a.length)];
-  const pieces = ['a', 'é', '😀', '中文', '\n', '"', '\\', '\u0001', '\ud83d', ' ', 'word', '/'];
+  const pieces = ['a', 'é', '😀', '中文', '\n', '"', '\\', '\u0001', '\ud83d', '\ude00', ' ', 'word', '/'];
   const str = () => Array.from({ length: Math.floor(next() * 8) }, () => pick(pieces)).join('');
   const value = (d) => {
     const r = Math.floor(next() * (d > 2 ? 4 : 6));
@@ -226,6 +249,8 @@ test('the body parser agrees with JSON.parse for any chunking (Node)', () => {
       if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('not an object');
       if (v.id !== undefined && typeof v.id !== 'string') throw new Error('id type');
       if (v.text !== undefined && typeof v.text !== 'string') throw new Error('text type');
+      // JSON.parse keeps lone surrogates (from \u escapes or '\ud83d' alone); the parser refuses them.
+      if (!(v.id?.isWellFormed() ?? true) || !(v.text?.isWellFormed() ?? true)) throw new Error('lone surrogate');
       want = { id: v.id, text: v.text };
     } catch {
       want = null;
@@ -281,11 +306,11 @@ test('the text sink batches pieces without splitting surrogate pairs (Node)', ()
 });
 
 test('insert; near-duplicate, exact duplicate found; unrelated not found', async () => {
-  assert.ok(sp.hamming(sp.fingerprint(A), sp.fingerprint(B)) <= K, 'the fixture is a near-duplicate');
+  assert.ok(distance(A, B) <= K, 'the fixture is a near-duplicate');
   const near = await call('POST', '/documents', { id: 'debian-edited', text: B });
   assert.equal(near.status, 201);
   assert.equal(near.body.fingerprint, hex(B), 'the fingerprint equals the package under Node');
-  const d = sp.hamming(sp.fingerprint(A), sp.fingerprint(B));
+  const d = distance(A, B);
   assert.ok(d > 0);
   assert.deepEqual(near.body, {
     id: 'debian-edited', fingerprint: hex(B), duplicates: [{ id: 'debian', distance: d }], truncated: false, stored: true,
@@ -558,6 +583,7 @@ test('restart in the middle of a concurrent load: every acknowledged document su
     try {
       const res = await fetch(new URL('/documents', url), {
         method: 'POST',
+        headers: bearer(ALPHA),
         body: JSON.stringify(doc),
         signal: AbortSignal.timeout(30000),
       });
@@ -680,7 +706,7 @@ test('SHARDS = 4: documents spread by id, checks fan out to every shard and merg
     for (let j = 0; shardOf(nearId, 4) === shardOf('debian', 4); j++) nearId = `debian-edited-${j}`;
     assert.equal((await s('POST', '/documents', { id: 'debian', text: A })).status, 201);
     const near = await s('POST', '/documents', { id: nearId, text: B });
-    assert.deepEqual(near.body.duplicates, [{ id: 'debian', distance: sp.hamming(sp.fingerprint(A), sp.fingerprint(B)) }],
+    assert.deepEqual(near.body.duplicates, [{ id: 'debian', distance: distance(A, B) }],
       'found in another shard');
     const next = rng(5);
     const docs = Array.from({ length: 60 }, (_, i) => ({ id: `s-${i}`, text: randomText(next, 40) }));
@@ -723,7 +749,7 @@ for (const shards of [1, 4]) {
     const copies = start({ persist: join(tmp, `copies-${shards}`), vars: { SHARDS: shards } });
     try {
       const s = client(await copies.ready);
-      const d = sp.hamming(sp.fingerprint(A), sp.fingerprint(B));
+      const d = distance(A, B);
       // Stored first but farther away: the exact copies come before it however many there are.
       assert.equal((await s('POST', '/documents', { id: 'near', text: B })).status, 201);
       // Stored one at a time in a scrambled order, so storage order is not id order.
@@ -765,6 +791,525 @@ for (const shards of [1, 4]) {
     }
   });
 }
+
+// ---- Trust (issue 12): ids that mean one row, tokens and tenants, limits, the secret key ----
+
+/** A runtime of its own, persisting under tmp/`name`, that a test can restart and dispose of. */
+async function own(name, options = {}) {
+  const persist = join(tmp, name);
+  const rt = {
+    as: (token) => client(rt.base, token),
+    async restart() {
+      await rt.mf.dispose();
+      rt.mf = start({ persist, ...options });
+      rt.base = await rt.mf.ready;
+      rt.call = rt.as(ALPHA);
+    },
+    dispose: () => rt.mf.dispose(),
+  };
+  rt.mf = start({ persist, ...options });
+  rt.base = await rt.mf.ready;
+  rt.call = rt.as(ALPHA);
+  return rt;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const item = (id) => `/documents/${encodeURIComponent(id)}`;
+// The id workerd's SQLite gave back for an id with one lone surrogate (stored as 3 bytes that
+// are not UTF-8, read back as 3 U+FFFD): the id the review's requests collapsed into.
+const F3 = '\ufffd\ufffd\ufffd';
+const LONE = /"id" is not well-formed Unicode/;
+
+/** `text` as a stream of `size`-byte chunks (so UTF-8 sequences and escapes are split). */
+function chunked(text, size) {
+  const bytes = new TextEncoder().encode(text);
+  let pos = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (pos >= bytes.length) return controller.close();
+      controller.enqueue(bytes.slice(pos, pos + size));
+      pos += size;
+    },
+  });
+}
+
+/**
+ * POSTs `json` in writes of `size` bytes over node:http, and stops writing if the answer comes
+ * first. (A 400 found mid-body is answered once the body is in, so a reset instead of the
+ * answer here means the Worker answered early and the runtime closed the connection.)
+ */
+function postInPieces(base, path, json, size) {
+  return new Promise((resolve, reject) => {
+    const bytes = Buffer.from(json);
+    const req = httpRequest(new URL(path, base), {
+      method: 'POST', headers: { 'content-type': 'application/json', ...bearer(ALPHA) },
+    });
+    let answered = false;
+    req.on('error', (e) => answered || reject(e));
+    req.on('response', (res) => {
+      answered = true;
+      const parts = [];
+      res.on('data', (d) => parts.push(d));
+      res.on('end', () => {
+        req.destroy();
+        resolve({ status: res.statusCode, body: JSON.parse(Buffer.concat(parts).toString('utf8')) });
+      });
+    });
+    req.flushHeaders();
+    let pos = 0;
+    const feed = () => {
+      if (answered) return;
+      if (pos >= bytes.length) return void req.end();
+      req.write(bytes.subarray(pos, pos + size));
+      pos += size;
+      setImmediate(feed);
+    };
+    feed();
+  });
+}
+
+/** Every UTF-16 unit of `text` outside ASCII written as a \u escape (so pairs become two escapes). */
+const escapeAll = (text) => text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+test('ids with lone surrogates ("\\ud800", "\\udc00") are refused, not stored to come back as one id after a restart', async () => {
+  const rt = await own('lone-ids');
+  try {
+    for (const id of ['\ud800', '\udc00', 'a\ud800', '\udc00b', '\ud800\ud800', '\ude00\ud83d', '\ud83d\ud83d\ude00']) {
+      const res = await rt.call('POST', '/documents', { id, text: C }); // JSON.stringify escapes them: \ud800
+      assert.equal(res.status, 400, `${JSON.stringify(id)}: ${JSON.stringify(res.body)}`);
+      assert.match(res.body.error, LONE);
+    }
+    assert.match((await rt.call('POST', '/check', { id: '\udc00', text: C })).body.error, LONE);
+    assert.match((await rt.call('POST', '/documents?dryRun=1', { id: '\ud800', text: C })).body.error, LONE);
+    // A pair is one character, escaped or not, split across chunks or not.
+    const pair = await rt.call('POST', '/documents', chunked('{"id": "\\ud83d\\ude00", "text": "x"}', 1));
+    assert.deepEqual([pair.status, pair.body.id], [201, '😀']);
+    await rt.restart();
+    assert.deepEqual(await listAll(rt.call), ['😀'], 'only the acknowledged id, after a restart');
+    assert.equal((await rt.call('GET', item('😀'))).body.id, '😀');
+    assert.equal((await rt.call('GET', item(F3))).status, 404);
+  } finally {
+    await rt.dispose();
+  }
+});
+
+test('DELETE answers "deleted" only when the row went: the document does not come back after a restart', async () => {
+  const rt = await own('delete-means-gone');
+  try {
+    // The review's sequence: two lone-surrogate ids, a restart, then a DELETE of the id they read back as.
+    for (const id of ['\ud800', '\udc00']) assert.equal((await rt.call('POST', '/documents', { id, text: A })).status, 400);
+    assert.equal((await rt.call('POST', '/documents', { id: F3, text: A })).status, 201);
+    await rt.restart();
+    assert.deepEqual(await listAll(rt.call), [F3]);
+    const del = await rt.call('DELETE', item(F3));
+    assert.deepEqual([del.status, del.body], [200, { id: F3, deleted: true }]);
+    assert.equal((await rt.call('DELETE', item(F3))).status, 404);
+    await rt.restart();
+    assert.equal((await rt.call('GET', item(F3))).status, 404, 'a deleted document stays deleted');
+    assert.deepEqual(await listAll(rt.call), []);
+    assert.deepEqual((await rt.call('POST', '/check', { text: A })).body.duplicates, []);
+    const { documents, indexed } = (await rt.call('GET', '/stats')).body;
+    assert.deepEqual([documents, indexed], [0, 0]);
+  } finally {
+    await rt.dispose();
+  }
+});
+
+test('a store answered "stored" is readable at once and after a restart ("\\ufffd\\ufffd\\ufffd" after "\\ud800")', async () => {
+  const rt = await own('stored-means-readable');
+  try {
+    assert.equal((await rt.call('POST', '/documents', { id: '\ud800', text: A })).status, 400);
+    await rt.restart();
+    const post = await rt.call('POST', '/documents', { id: F3, text: B });
+    assert.deepEqual([post.status, post.body.stored], [201, true]);
+    const got = await rt.call('GET', item(F3));
+    assert.deepEqual([got.status, got.body.id, got.body.fingerprint, got.body.textLength], [200, F3, hex(B), B.length]);
+    const replaced = await rt.call('POST', '/documents', { id: F3, text: C });
+    assert.deepEqual([replaced.status, replaced.body.stored], [200, true]);
+    assert.equal((await rt.call('GET', item(F3))).body.fingerprint, hex(C));
+    await rt.restart();
+    assert.equal((await rt.call('GET', item(F3))).body.fingerprint, hex(C));
+    assert.deepEqual((await rt.call('POST', '/check', { text: C })).body.duplicates, [{ id: F3, distance: 0 }]);
+  } finally {
+    await rt.dispose();
+  }
+});
+
+test('ids "." and ".." are refused (no URL path names them); other dotted and odd ids round-trip, also after a restart', async () => {
+  for (const id of ['.', '..']) assert.equal(addressable(id), false, id);
+  const fine = ['...', '.a', 'a.', '%2e', '%2E', '.%2e', '%2e%2e', './', '../x', 'a/..', '\\', '\t', ' ', '?x', '#', '%', '😀.'];
+  for (const id of fine) assert.equal(addressable(id), true, JSON.stringify(id));
+  const rt = await own('dot-ids');
+  try {
+    for (const id of ['.', '..']) {
+      for (const path of ['/documents', '/documents?dryRun=1', '/check']) {
+        const res = await rt.call('POST', path, { id, text: A });
+        assert.equal(res.status, 400, `${path} ${id}`);
+        assert.match(res.body.error, /cannot be used in a URL path/);
+      }
+    }
+    for (const id of fine) assert.equal((await rt.call('POST', '/documents', { id, text: `${C} ${id}` })).status, 201, id);
+    await rt.restart();
+    assert.deepEqual(await listAll(rt.call), [...fine].sort(compareIds));
+    for (const id of fine) {
+      const got = await rt.call('GET', item(id));
+      assert.deepEqual([got.status, got.body.id], [200, id], JSON.stringify(id));
+      assert.deepEqual((await rt.call('DELETE', item(id))).body, { id, deleted: true });
+    }
+    await rt.restart();
+    assert.deepEqual(await listAll(rt.call), []);
+  } finally {
+    await rt.dispose();
+  }
+});
+
+test('texts with lone surrogates are refused, also when \\u escapes and pairs are split across streamed chunks', async () => {
+  const rt = await own('lone-texts');
+  try {
+    const bad = ['a \ud800 b', 'ends in a high \ud83d', '\ude00 starts with a low', 'high high low \ud83d\ud83d\ude00',
+      'low before high \ude00\ud83d', `${'long '.repeat(20000)}\ud800`];
+    for (const [i, text] of bad.entries()) {
+      const json = escapeAll(JSON.stringify({ id: `bad-${i}`, text }));
+      const sizes = json.length > 1000 ? [json.length, 999] : [json.length, 1, 5];
+      for (const size of sizes) {
+        const res = await postInPieces(rt.base, '/documents', json, size);
+        assert.equal(res.status, 400, `${i}: ${JSON.stringify(res.body)}`);
+        assert.match(res.body.error, /"text" is not well-formed Unicode/);
+      }
+    }
+    // Pairs as escapes and as UTF-8, cut anywhere: the fingerprint of the text they spell.
+    const good = `${A} 😀 👍🏽 中文 𝄞`;
+    const json = escapeAll(JSON.stringify({ id: 'good', text: good })).replace('\\ud834', '\\uD834');
+    const res = await rt.call('POST', '/documents', chunked(json, 1));
+    assert.deepEqual([res.status, res.body.fingerprint], [201, hex(good)]);
+    await rt.restart();
+    assert.deepEqual(await listAll(rt.call), ['good'], 'nothing of the refused bodies was stored');
+  } finally {
+    await rt.dispose();
+  }
+});
+
+test('secure by default: without TOKENS or SIPHASH_KEY, or with malformed ones, every request is refused', async () => {
+  const persist = join(tmp, 'unconfigured');
+  const PUBLIC_KEY = Buffer.from('simprint-sip-key').toString('hex');
+  const cases = [
+    [{ withSecrets: false }, /not configured: the TOKENS secret is not set/],
+    [{ vars: { TOKENS: ' , ' } }, /no tenant:token entries/],
+    [{ vars: { SIPHASH_KEY: '' } }, /not configured: the SIPHASH_KEY secret is not set/],
+    [{ vars: { SIPHASH_KEY: 'secret-but-not-hex-0123456789abc' } }, /SIPHASH_KEY secret must be 32 hex digits/],
+    [{ vars: { SIPHASH_KEY: PUBLIC_KEY } }, /public default key/],
+    [{ vars: { TOKENS: `alpha:${ALPHA} beta:too-short` } }, /TOKENS entry 2: a token is at least 32/],
+    [{ vars: { TOKENS: `alpha ${ALPHA}` } }, /TOKENS entry 1 is not of the form tenant:token/],
+    [{ vars: { TOKENS: `Alpha/x:${ALPHA}` } }, /TOKENS entry 1: a tenant is/],
+    [{ vars: { TOKENS: `alpha:${ALPHA},beta:${ALPHA}` } }, /TOKENS entry 2: the same token is given twice/],
+  ];
+  for (const [options, pattern] of cases) {
+    const rt = start({ persist, shipped: true, ...options });
+    try {
+      const call = client(await rt.ready);
+      for (const [method, path, body] of [['POST', '/documents', { id: 'x', text: A }], ['GET', '/documents/x'], ['GET', '/stats']]) {
+        const res = await call(method, path, body);
+        assert.equal(res.status, 500, `${JSON.stringify(options)} ${method} ${path}: ${JSON.stringify(res.body)}`);
+        assert.match(res.body.error, pattern);
+        for (const secret of [ALPHA, KEY, 'secret-but-not-hex', PUBLIC_KEY]) assert.ok(!res.body.error.includes(secret), 'no secret in the answer');
+      }
+    } finally {
+      await rt.dispose();
+    }
+  }
+  const rt = start({ persist, shipped: true });
+  try {
+    const stats = await client(await rt.ready)('GET', '/stats');
+    assert.equal(stats.body.documents, 0, 'nothing was stored meanwhile');
+  } finally {
+    await rt.dispose();
+  }
+});
+
+test('.dev.vars.example is a working configuration for wrangler dev: two tenants and a key', async () => {
+  const vars = readDevVars(join(workerDir, '.dev.vars.example'));
+  assert.deepEqual(Object.keys(vars).sort(), ['SIPHASH_KEY', 'TOKENS']);
+  const [demo, other] = vars.TOKENS.split(/[\s,]+/).map((entry) => entry.slice(entry.indexOf(':') + 1));
+  const rt = start({ persist: join(tmp, 'dev-vars'), shipped: true, withSecrets: false, vars });
+  try {
+    const base = await rt.ready;
+    assert.equal((await client(base, demo)('POST', '/documents', { id: 'post-1', text: A })).status, 201);
+    assert.equal((await client(base, demo)('GET', '/documents/post-1')).status, 200);
+    assert.equal((await client(base, other)('GET', '/documents/post-1')).status, 404);
+  } finally {
+    await rt.dispose();
+  }
+});
+
+test('401 with WWW-Authenticate: Bearer for a missing, malformed or unknown token, on every route; nothing changes', async () => {
+  const routes = [
+    ['POST', '/documents', { id: 'intruder', text: A }], ['POST', '/check', { text: A }], ['GET', '/documents'],
+    ['GET', '/documents/debian'], ['DELETE', '/documents/debian'], ['GET', '/stats'], ['GET', '/nope'], ['PUT', '/documents', {}],
+  ];
+  const authorizations = [
+    undefined, `Basic ${Buffer.from(`alpha:${ALPHA}`).toString('base64')}`, 'Bearer', 'Bearer ', `${ALPHA}`, `Bearer ${ALPHA}x`,
+    `Bearer ${ALPHA.slice(0, -1)}`, `Bearer ${ALPHA.slice(0, -1)}${ALPHA.at(-1) === 'A' ? 'B' : 'A'}`,
+    `Bearer ${ALPHA} ${ALPHA}`, `Bearer "${ALPHA}"`, `Bearer ${KEY}`, 'Bearer tenant:alpha',
+  ];
+  const anonymous = client(base, null);
+  for (const authorization of authorizations) {
+    for (const [method, path, body] of routes) {
+      const res = await anonymous(method, path, body, authorization === undefined ? {} : { authorization });
+      assert.equal(res.status, 401, `${authorization} ${method} ${path}: ${JSON.stringify(res.body)}`);
+      assert.deepEqual(Object.keys(res.body), ['error']);
+      assert.match(res.headers.get('www-authenticate'), /^Bearer realm="simprint"/);
+    }
+  }
+  assert.equal((await call('GET', '/documents/debian')).status, 200, 'the DELETEs above did nothing');
+  assert.equal((await call('GET', '/documents/intruder')).status, 404, 'the POSTs above stored nothing');
+  // The scheme name is case-insensitive (RFC 9110).
+  assert.equal((await anonymous('GET', '/documents/debian', undefined, { authorization: `bearer ${ALPHA}` })).status, 200);
+});
+
+test('tenants are isolated: another tenant never reads, lists, deletes or is reported a duplicate of a document', async () => {
+  // alpha has two tokens (as while rotating one): both are alpha.
+  const ALPHA2 = `${ALPHA.slice(0, 20)}-second-token-of-alpha`;
+  for (const shards of [1, 4]) {
+    const rt = await own(`tenants-${shards}`, {
+      vars: { SHARDS: shards, TOKENS: `alpha:${ALPHA}\nbeta:${BETA}\nalpha:${ALPHA2}` },
+    });
+    try {
+      const alpha = rt.as(ALPHA);
+      const beta = rt.as(BETA);
+      assert.equal((await alpha('POST', '/documents', { id: 'shared', text: A })).status, 201);
+      assert.equal((await alpha('POST', '/documents', { id: 'alpha-only', text: B })).status, 201);
+      for (const [method, path] of [['GET', '/documents/shared'], ['GET', '/documents/alpha-only'], ['DELETE', '/documents/shared']]) {
+        assert.equal((await beta(method, path)).status, 404, `beta ${method} ${path}`);
+      }
+      assert.deepEqual(await listAll(beta), []);
+      assert.deepEqual((await beta('POST', '/check', { text: A })).body.duplicates, []);
+      assert.deepEqual((await beta('POST', '/documents?dryRun=1', { id: 'x', text: B })).body.duplicates, []);
+      // beta's "shared" is its own document.
+      const betas = await beta('POST', '/documents', { id: 'shared', text: C });
+      assert.deepEqual([betas.status, betas.body.duplicates], [201, []]);
+      assert.deepEqual((await alpha('POST', '/check', { text: C })).body.duplicates, []);
+      assert.equal((await alpha('GET', '/documents/shared')).body.fingerprint, hex(A));
+      assert.equal((await beta('GET', '/documents/shared')).body.fingerprint, hex(C));
+      assert.equal((await rt.as(ALPHA2)('GET', '/documents/alpha-only')).body.fingerprint, hex(B), "alpha's second token");
+      assert.deepEqual((await beta('DELETE', '/documents/shared')).body, { id: 'shared', deleted: true });
+      await rt.restart();
+      assert.deepEqual(await listAll(rt.as(ALPHA)), ['alpha-only', 'shared']);
+      assert.deepEqual(await listAll(rt.as(BETA)), []);
+      const [sa, sb] = [(await rt.as(ALPHA)('GET', '/stats')).body, (await rt.as(BETA)('GET', '/stats')).body];
+      assert.deepEqual([sa.tenant, sa.documents, sa.shards, sb.tenant, sb.documents], ['alpha', 2, shards, 'beta', 0]);
+    } finally {
+      await rt.dispose();
+    }
+  }
+});
+
+test('fingerprints stay inside unless EXPOSE_FINGERPRINTS: by default no answer carries one', async () => {
+  const rt = await own('hidden', { shipped: true });
+  try {
+    const post = await rt.call('POST', '/documents', { id: 'debian', text: A });
+    assert.equal(post.status, 201);
+    assert.deepEqual(Object.keys(post.body).sort(), ['duplicates', 'id', 'stored', 'truncated']);
+    for (const path of ['/check', '/documents?dryRun=1']) {
+      const res = await rt.call('POST', path, { id: 'other', text: B });
+      assert.deepEqual(Object.keys(res.body).sort(), ['duplicates', 'id', 'stored', 'truncated'], path);
+      assert.deepEqual(res.body.duplicates, [{ id: 'debian', distance: distance(A, B) }]);
+    }
+    const got = await rt.call('GET', '/documents/debian');
+    assert.deepEqual(Object.keys(got.body).sort(), ['createdAt', 'id', 'textLength', 'updatedAt']);
+    const stats = (await rt.call('GET', '/stats')).body;
+    assert.equal(stats.exposeFingerprints, false);
+    assert.ok(!JSON.stringify(stats).includes(hex(A)));
+  } finally {
+    await rt.dispose();
+  }
+});
+
+test('fingerprints are made under SIPHASH_KEY; the stored scheme is a digest, and changes with the key', async () => {
+  const check = await call('POST', '/check', { text: A });
+  assert.equal(check.body.fingerprint, hex(A));
+  assert.notEqual(check.body.fingerprint, sp.toHex(sp.fingerprint(A)), 'not the public default key');
+  const rt = await own('rekey');
+  const other = secretsFor([], 'f0e1d2c3b4a5968778695a4b3c2d1e0f').key;
+  try {
+    assert.equal((await rt.call('POST', '/documents', { id: 'one', text: A })).status, 201);
+    const { scheme } = (await rt.call('GET', '/stats')).body.perShard[0];
+    assert.match(scheme, /^w64:[0-9a-f]{32}$/);
+    // Neither the canary's fingerprint under the key nor under the public key shows in it.
+    for (const canary of [hex(CANARY), sp.toHex(sp.fingerprint(CANARY))]) assert.ok(!scheme.includes(canary));
+
+    // Another key: the object refuses to mix fingerprints, but its documents stay readable.
+    const rekeyed = await own('rekey', { vars: { SIPHASH_KEY: other } });
+    await rt.dispose();
+    try {
+      const refused = await rekeyed.call('POST', '/documents', { id: 'two', text: A });
+      assert.equal(refused.status, 500);
+      assert.match(refused.body.error, /scheme .*SIPHASH_KEY/);
+      assert.equal((await rekeyed.call('POST', '/check', { text: A })).status, 500);
+      assert.equal((await rekeyed.call('GET', '/documents/one')).status, 200);
+      assert.equal((await rekeyed.call('GET', '/stats')).body.perShard[0].scheme, 'stale');
+      // Re-adding: once its old documents are deleted, the object takes the new key's scheme.
+      assert.equal((await rekeyed.call('DELETE', '/documents/one')).status, 200);
+      const readded = await rekeyed.call('POST', '/documents', { id: 'one', text: A });
+      assert.equal(readded.status, 201);
+      assert.equal(readded.body.fingerprint, sp.toHex(sp.fingerprint(A, { key: other })));
+      const newScheme = (await rekeyed.call('GET', '/stats')).body.perShard[0].scheme;
+      assert.match(newScheme, /^w64:[0-9a-f]{32}$/);
+      assert.notEqual(newScheme, scheme);
+      await rekeyed.restart();
+      assert.equal((await rekeyed.call('POST', '/check', { text: A })).body.duplicates[0].id, 'one');
+    } finally {
+      await rekeyed.dispose();
+    }
+    // And back under the first key, the object refuses again.
+    const back = await own('rekey');
+    try {
+      assert.match((await back.call('POST', '/check', { text: A })).body.error, /scheme/);
+    } finally {
+      await back.dispose();
+    }
+  } catch (err) {
+    await rt.dispose().catch(() => {});
+    throw err;
+  }
+});
+
+test('rate limit as shipped (100 a second, bursts of 200, per tenant shard): a flood gets 429 with Retry-After; a refused store stores nothing', async () => {
+  const rt = await own('flood', { shipped: true });
+  try {
+    // As many stores as it takes to outrun the refill (up to 3,000), 32 in flight.
+    const results = [];
+    let next = 0;
+    let limited = 0;
+    const t0 = performance.now();
+    await Promise.all(Array.from({ length: 32 }, async () => {
+      while (next < 3000 && limited < 100) {
+        const i = next++;
+        const res = await rt.call('POST', '/documents', { id: `f-${i}`, text: `flood ${i} ${C}` });
+        results.push({ id: `f-${i}`, ...res });
+        if (res.status === 429) limited++;
+      }
+    }));
+    const seconds = (performance.now() - t0) / 1000;
+    const stored = results.filter((r) => r.status === 201);
+    const refused = results.filter((r) => r.status === 429);
+    assert.equal(stored.length + refused.length, results.length);
+    assert.ok(refused.length >= 100, `${results.length} requests in ${seconds.toFixed(2)} s, none refused`);
+    assert.ok(stored.length >= 200, 'the burst passes');
+    assert.ok(stored.length <= 200 + Math.ceil(100 * seconds) + 1, `${stored.length} stored in ${seconds.toFixed(2)} s`);
+    for (const r of refused) {
+      assert.match(r.headers.get('retry-after'), /^[1-9][0-9]*$/);
+      assert.deepEqual(Object.keys(r.body), ['error']);
+      assert.match(r.body.error, /too many requests/);
+    }
+    // Another tenant has objects (and buckets) of its own.
+    assert.equal((await rt.as(BETA)('POST', '/documents', { id: 'b', text: A })).status, 201);
+    await sleep(1000 * Math.max(...refused.map((r) => Number(r.headers.get('retry-after')))));
+    assert.deepEqual(await listAll(rt.call), stored.map((r) => r.id).sort(compareIds), 'exactly the acknowledged stores');
+  } finally {
+    await rt.dispose();
+  }
+});
+
+test('rate limit: RATE_LIMIT_BURST requests, then RATE_LIMIT_PER_SECOND; every route counts; Retry-After says when', async () => {
+  const rt = await own('bucket', { vars: { RATE_LIMIT_PER_SECOND: 0.5, RATE_LIMIT_BURST: 3 } });
+  try {
+    assert.equal((await rt.call('POST', '/documents', { id: 'x', text: A })).status, 201);
+    assert.equal((await rt.call('GET', '/documents/y')).status, 404);
+    assert.deepEqual((await rt.call('GET', '/stats')).body.rateLimit, { perSecond: 0.5, burst: 3 });
+    for (const [method, path, body] of [['POST', '/check', { text: A }], ['POST', '/documents', { id: 'z', text: B }],
+      ['GET', '/documents/x'], ['DELETE', '/documents/x'], ['GET', '/documents'], ['GET', '/stats']]) {
+      const res = await rt.call(method, path, body);
+      assert.equal(res.status, 429, `${method} ${path}`);
+      assert.equal(res.headers.get('retry-after'), '2', 'one request every 2 s');
+    }
+    assert.equal((await rt.as(BETA)('GET', '/documents/x')).status, 404, "beta's bucket is full");
+    await sleep(2000);
+    assert.equal((await rt.call('GET', '/documents/z')).status, 404, 'a refused store stored nothing');
+  } finally {
+    await rt.dispose();
+  }
+});
+
+test("with Cloudflare's rate limiting binding (simulated by Miniflare) the Worker counts per tenant before reading the body", async () => {
+  const rt = await own('binding', {
+    vars: { RATE_LIMIT_PER_SECOND: 0.1, RATE_LIMIT_BURST: 1 }, // the buckets, which the binding replaces
+    ratelimits: { RATE_LIMITER: { simple: { limit: 5, period: 10 } } },
+  });
+  try {
+    // Miniflare counts in fixed 10 s windows: start early in one so all of this falls in it.
+    if (Date.now() % 10000 > 6000) await sleep(10100 - (Date.now() % 10000));
+    // Five pass, more than the objects' buckets (a burst of 1) would let through: they are off.
+    for (let i = 0; i < 5; i++) assert.equal((await rt.call('POST', '/documents', { id: `b-${i}`, text: A })).status, 201, `${i}`);
+    const refused = await rt.call('GET', '/documents/b-0');
+    assert.equal(refused.status, 429);
+    assert.equal(refused.headers.get('retry-after'), '10');
+    // Refused before the body is read: a body that never ends is answered at once.
+    const slow = await postSlowly(rt.base, { prefix: '{"id": "never", "text": "', intervalMs: 100, giveUpMs: 5000 });
+    assert.equal(slow.status, 429);
+    assert.ok(slow.ms < 2000, `${slow.ms} ms`);
+    assert.equal((await rt.as(BETA)('GET', '/documents/b-0')).status, 404, 'beta counts apart');
+    assert.equal((await rt.as(BETA)('GET', '/stats')).body.rateLimit, 'binding');
+  } finally {
+    await rt.dispose();
+  }
+});
+
+/**
+ * A POST whose body trickles in: the headers and `prefix`, then one byte every `intervalMs`
+ * until the answer comes (or `giveUpMs` passes: { status: 'no answer' }). Resolves to
+ * { status, body, ms, closed } where `closed` says whether the server closed the connection
+ * within 1 s of answering while the client kept sending.
+ */
+function postSlowly(base, { prefix, intervalMs, giveUpMs }) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const req = httpRequest(new URL('/documents', base), {
+      method: 'POST', headers: { 'content-type': 'application/json', ...bearer(ALPHA) },
+    });
+    let answer = null;
+    const drip = setInterval(() => req.write('x'), intervalMs);
+    const giveUp = setTimeout(() => finish({ status: 'no answer', ms: performance.now() - t0 }), giveUpMs);
+    const finish = (result) => {
+      clearInterval(drip);
+      clearTimeout(giveUp);
+      req.destroy();
+      resolve(result);
+    };
+    req.on('error', (e) => (answer ? finish({ ...answer, closed: true }) : reject(e)));
+    req.on('close', () => answer && finish({ ...answer, closed: true }));
+    req.on('response', (res) => {
+      const ms = performance.now() - t0;
+      const parts = [];
+      res.on('data', (d) => parts.push(d));
+      res.on('end', () => {
+        answer = { status: res.statusCode, body: JSON.parse(Buffer.concat(parts).toString('utf8')), ms, closed: false };
+        clearTimeout(giveUp);
+        setTimeout(() => finish(answer), 1000); // still open after 1 s of sending: not closed
+      });
+    });
+    req.flushHeaders();
+    req.write(prefix);
+  });
+}
+
+test('a body that trickles in is cut off after BODY_TIMEOUT_MS with a 408; eight at once do not hold the Worker', async () => {
+  const rt = await own('slow-bodies', { vars: { BODY_TIMEOUT_MS: 400 } });
+  try {
+    const slow = await Promise.all(Array.from({ length: 8 }, (_, i) =>
+      postSlowly(rt.base, { prefix: `{"id": "slow-${i}", "text": "`, intervalMs: 50, giveUpMs: 4000 })));
+    for (const res of slow) {
+      assert.equal(res.status, 408, JSON.stringify(res));
+      assert.match(res.body.error, /not received within 400 ms/);
+      assert.ok(res.ms >= 350 && res.ms < 3000, `${res.ms} ms`);
+      assert.ok(res.closed, 'the upload was cut off: the connection closed under the client still sending');
+    }
+    // Answered on time, the same runtime stores a body sent at once; nothing of the slow ones.
+    assert.equal((await rt.call('POST', '/documents', { id: 'fast', text: A })).status, 201);
+    assert.deepEqual(await listAll(rt.call), ['fast']);
+  } finally {
+    await rt.dispose();
+  }
+});
 
 test('the bundle wrangler would upload runs in workerd; its size', async (t) => {
   const out = join(tmp, 'bundle');

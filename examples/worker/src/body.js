@@ -1,5 +1,6 @@
 // Reading a request body without trusting it: a byte cap enforced while the body streams in,
-// strict UTF-8, and a streaming JSON parser that hands the "text" field to a sink piece by
+// a deadline for all of it, strict UTF-8 (and no lone surrogates from \u escapes in the id
+// and text), and a streaming JSON parser that hands the "text" field to a sink piece by
 // piece (so a streaming fingerprinter never needs the whole text in memory) while it collects
 // the short "id" field. Pure JavaScript, no simprint: tests run it under Node as well.
 
@@ -18,27 +19,45 @@ const bad = (message) => new HttpError(400, message);
 /**
  * Yields the body's chunks (Uint8Array) while counting bytes; past `maxBytes` it cancels the
  * stream and throws a 413. A Content-Length over the cap is refused before reading anything.
+ * A body not read completely within `timeoutMs` of the start of reading is cancelled with a 408, so
+ * a client that trickles bytes cannot hold the request (and its memory) open.
  */
-export async function* cappedChunks(request, maxBytes) {
+export async function* cappedChunks(request, maxBytes, timeoutMs = Infinity) {
   const tooLarge = () => new HttpError(413, `request body is larger than ${maxBytes} bytes`);
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > maxBytes) throw tooLarge();
   if (request.body === null) return;
   const reader = request.body.getReader();
+  let timer;
+  const deadline = Number.isFinite(timeoutMs)
+    ? new Promise((_, reject) => {
+        timer = setTimeout(
+          () => reject(new HttpError(408, `request body not received within ${timeoutMs} ms`)), timeoutMs);
+      })
+    : null;
+  deadline?.catch(() => {}); // it may fire after the body is read, with nobody awaiting it
   let total = 0;
+  let refused = false;
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await (deadline ? Promise.race([reader.read(), deadline]) : reader.read());
       if (done) return;
       total += value.byteLength;
-      if (total > maxBytes) {
-        reader.cancel().catch(() => {});
-        throw tooLarge();
-      }
+      if (total > maxBytes) throw tooLarge();
       yield value;
     }
+  } catch (err) {
+    refused = true;
+    throw err;
   } finally {
-    reader.releaseLock();
+    clearTimeout(timer);
+    // Too large or too slow: stop the upload rather than wait for the rest.
+    if (refused) await reader.cancel().catch(() => {});
+    try {
+      reader.releaseLock();
+    } catch {
+      // a read still pending after cancel(): the stream is finished anyway
+    }
   }
 }
 
@@ -46,10 +65,11 @@ export async function* cappedChunks(request, maxBytes) {
  * Parses a JSON object body of the form {"id": string, "text": string, ...other fields}
  * from `request`, streaming: each piece of the decoded "text" value goes to
  * `sink.update(piece)` as it arrives. Returns `{ id, hasText }` (`id` undefined when absent).
- * Throws HttpError 413 past `maxBytes`, 400 on invalid UTF-8, invalid JSON, a body that is not
- * an object, a repeated or wrong-typed "id"/"text", or an id longer than `maxIdLength`.
+ * Throws HttpError 413 past `maxBytes`, 408 past `timeoutMs`, 400 on invalid UTF-8, invalid
+ * JSON, a body that is not an object, a repeated or wrong-typed "id"/"text", an "id" or "text"
+ * that is not well-formed Unicode, or an id longer than `maxIdLength`.
  */
-export async function parseDocumentBody(request, { maxBytes, maxIdLength, sink }) {
+export async function parseDocumentBody(request, { maxBytes, maxIdLength, timeoutMs, sink }) {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const parser = new DocumentParser({ sink, maxIdLength });
   const decode = (bytes, stream) => {
@@ -59,7 +79,20 @@ export async function parseDocumentBody(request, { maxBytes, maxIdLength, sink }
       throw bad('request body is not valid UTF-8');
     }
   };
-  for await (const chunk of cappedChunks(request, maxBytes)) parser.write(decode(chunk, true));
+  // A 400 found mid-body is answered after the rest of the body is read (still under the
+  // cap and the deadline): answering while the client is still sending makes the runtime close
+  // the connection under it, and the client may see a reset instead of the answer.
+  let invalid = null;
+  for await (const chunk of cappedChunks(request, maxBytes, timeoutMs)) {
+    if (invalid) continue;
+    try {
+      parser.write(decode(chunk, true));
+    } catch (err) {
+      if (!(err instanceof HttpError)) throw err;
+      invalid = err;
+    }
+  }
+  if (invalid) throw invalid;
   parser.write(decode(undefined, false));
   return parser.end();
 }
@@ -113,6 +146,7 @@ export class DocumentParser {
     this.collected = '';
     this.limit = 0;
     this.unicode = ''; // hex digits of a \u escape
+    this.highPending = false; // the id or text read so far ends in a high surrogate
     this.token = ''; // a number or literal being read
     // Where the next value goes: 'key' while reading a key, else the field of a top-level
     // object the value belongs to (or null).
@@ -259,10 +293,39 @@ export class DocumentParser {
     this.purpose = purpose;
     this.collected = '';
     this.limit = limit;
+    this.highPending = false;
     this.state = STRING;
   }
 
+  /**
+   * Refuses lone surrogates in the id and the text: JSON lets \u escapes produce them, but
+   * they are not text: SQLite cannot store them as they are (an id would come back as another
+   * string) and the fingerprinter would read them as U+FFFD. Pieces may end between the two
+   * halves of a pair (\ud83d then \ude00), so a trailing high surrogate waits for the next.
+   */
+  checkUnicode(piece) {
+    let rest = piece;
+    if (this.highPending) {
+      const c = rest.charCodeAt(0);
+      if (!(c >= 0xdc00 && c <= 0xdfff)) this.loneSurrogate();
+      this.highPending = false;
+      rest = rest.slice(1);
+    }
+    const last = rest.charCodeAt(rest.length - 1);
+    if (last >= 0xd800 && last <= 0xdbff) {
+      this.highPending = true;
+      rest = rest.slice(0, -1);
+    }
+    if (!rest.isWellFormed()) this.loneSurrogate();
+  }
+
+  loneSurrogate() {
+    const what = this.purpose === TEXT ? 'text' : 'id';
+    throw bad(`"${what}" is not well-formed Unicode: it has a lone surrogate (an unpaired \\uD800-\\uDFFF escape)`);
+  }
+
   stringPiece(piece) {
+    if (this.purpose === TEXT || this.field === 'id') this.checkUnicode(piece);
     if (this.purpose === TEXT) this.sink.update(piece);
     else if (this.purpose === COLLECT) {
       this.collected += piece;
@@ -287,6 +350,7 @@ export class DocumentParser {
       this.state = COLON;
       return;
     }
+    if (this.highPending) this.loneSurrogate(); // the string ended after a high surrogate
     if (this.field === 'id') this.id = this.collected;
     this.collected = '';
     this.valueDone();

@@ -1,10 +1,12 @@
-// One shard of the document store: a Durable Object with SQLite-backed storage. The SQLite
-// table is the truth; the simprint Index is a cache of it in memory, rebuilt when the object
-// starts. Every method below runs without awaiting, so the runtime runs them one at a time
-// and each write commits before its answer leaves the object.
+// One shard of one tenant's document store: a Durable Object with SQLite-backed storage. The
+// SQLite table is the truth; the simprint Index is a cache of it in memory, rebuilt when the
+// object starts. Every method below runs without awaiting, so the runtime runs them one at a
+// time and each write commits before its answer leaves the object. Each method first takes a
+// token from the object's rate limit bucket and answers { retryAfter } when there is none.
 import { DurableObject } from 'cloudflare:workers';
+import { settings } from './config.js';
 import { MAX_DUPLICATES } from './shards.js';
-import { Index, fromHex, schemeOf, settings } from './simprint.js';
+import { Index, fromHex, schemeOf } from './simprint.js';
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS documents (
@@ -26,18 +28,21 @@ export class SimprintIndex extends DurableObject {
     ctx.blockConcurrencyWhile(async () => this.load());
   }
 
-  load() {
+  async load() {
+    const { width, k, key, rateLimit } = settings(this.env);
+    this.scheme = await schemeOf(width, key); // the one await, before anything is read
     const started = Date.now();
-    const { width, k } = settings(this.env);
     for (const statement of SCHEMA) this.sql.exec(statement);
     this.width = width;
-    this.scheme = schemeOf(width);
+    this.rateLimit = rateLimit;
+    // Full at start: the bucket is not stored, so a restarted object forgets what was spent.
+    this.bucket = rateLimit && { tokens: rateLimit.burst, at: Date.now() };
     const stored = this.sql.exec(`SELECT value FROM meta WHERE key = 'scheme'`).toArray()[0]?.value;
     // Fingerprints of another width or pipeline cannot be compared with this one's.
     this.schemeStored = stored !== undefined;
     this.stale = stored !== undefined && stored !== this.scheme
       ? `this object's fingerprints were made with scheme ${stored}, this deployment makes ${this.scheme} ` +
-        '(WIDTH or the simprint version changed): re-add the documents to a new object'
+        '(WIDTH, SIPHASH_KEY or the simprint version changed): delete its documents and add them again'
       : null;
     this.index = new Index({ width, k });
     this.numOf = new Map(); // client id -> index id
@@ -59,10 +64,29 @@ export class SimprintIndex extends DurableObject {
   }
 
   checkScheme(scheme) {
-    if (this.stale) throw new Error(this.stale);
     if (scheme !== this.scheme) {
       throw new Error(`the worker fingerprints with scheme ${scheme}, this object with ${this.scheme} (version skew)`);
     }
+    // Once its old documents are all deleted, a stale object takes the new scheme (see add).
+    if (this.stale && this.numOf.size > 0) throw new Error(this.stale);
+  }
+
+  /**
+   * Takes a token from the bucket (RATE_LIMIT_PER_SECOND, up to RATE_LIMIT_BURST): 0 when
+   * there was one, else the whole seconds until there will be. No bucket (0): always 0.
+   */
+  admit() {
+    const limit = this.rateLimit;
+    if (!limit) return 0;
+    const now = Date.now();
+    const b = this.bucket;
+    b.tokens = Math.min(limit.burst, b.tokens + ((now - b.at) / 1000) * limit.perSecond);
+    b.at = now;
+    if (b.tokens >= 1) {
+      b.tokens -= 1;
+      return 0;
+    }
+    return Math.max(1, Math.ceil((1 - b.tokens) / limit.perSecond));
   }
 
   /**
@@ -84,9 +108,13 @@ export class SimprintIndex extends DurableObject {
   /**
    * The stored documents within k of `hex` (except `id` itself; see duplicatesOf); with
    * `store`, then stores (or replaces) `id`'s fingerprint: written to SQLite before the answer
-   * leaves the object.
+   * leaves the object. With `charge` false (a store's checks in the other shards) the bucket
+   * is left alone: the store is charged to its own shard, refused there before anything is
+   * written anywhere.
    */
-  add({ id, hex, textLength, scheme, store }) {
+  add({ id, hex, textLength, scheme, store, charge = true }) {
+    const wait = charge ? this.admit() : 0;
+    if (wait) return { retryAfter: wait };
     this.checkScheme(scheme);
     const fp = fromHex(hex, this.width);
     const { duplicates, truncated } = this.duplicatesOf(fp, id);
@@ -95,22 +123,28 @@ export class SimprintIndex extends DurableObject {
     const existing = this.numOf.get(id);
     const num = existing ?? this.nextNum;
     // SQLite and the index change together or not at all: the index insert is the last step,
-    // and if it throws the SQL write rolls back.
+    // and if it throws the SQL write rolls back. The rows the statements report back must be
+    // the row the maps name, or nothing is written: never an answer of "stored" for a write
+    // that went to another row, or to none.
     this.ctx.storage.transactionSync(() => {
-      if (!this.schemeStored) {
-        this.sql.exec(`INSERT INTO meta (key, value) VALUES ('scheme', ?)`, this.scheme);
+      if (!this.schemeStored || this.stale) {
+        this.sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('scheme', ?)`, this.scheme);
       }
       if (existing === undefined) {
-        this.sql.exec(
-          'INSERT INTO documents (id, num, fingerprint, text_length, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
-          id, num, hex, textLength, now, now);
+        const row = this.sql.exec(
+          'INSERT INTO documents (id, num, fingerprint, text_length, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
+          id, num, hex, textLength, now, now).toArray();
+        if (row.length !== 1 || row[0].id !== id) throw this.disagree(id);
       } else {
-        this.sql.exec('UPDATE documents SET fingerprint = ?, text_length = ?, updated_at = ? WHERE id = ?',
-          hex, textLength, now, id);
+        const row = this.sql.exec(
+          'UPDATE documents SET fingerprint = ?, text_length = ?, updated_at = ? WHERE id = ? RETURNING num',
+          hex, textLength, now, id).toArray();
+        if (row.length !== 1 || row[0].num !== existing) throw this.disagree(id);
       }
       this.index.insert(num, fp);
     });
     this.schemeStored = true;
+    this.stale = null;
     if (existing === undefined) {
       this.numOf.set(id, num);
       this.idOf.set(num, id);
@@ -119,43 +153,64 @@ export class SimprintIndex extends DurableObject {
     return { duplicates, truncated, stored: true, created: existing === undefined };
   }
 
-  /** The stored document `id`, or null. */
+  disagree(id) {
+    return new Error(`document ${JSON.stringify(id)}: the table and the in-memory maps disagree; nothing was changed`);
+  }
+
+  /** { document }: the stored document `id`, or null. */
   getDocument(id) {
+    const wait = this.admit();
+    if (wait) return { retryAfter: wait };
     const row = this.sql
       .exec('SELECT id, fingerprint, text_length, created_at, updated_at FROM documents WHERE id = ?', id)
       .toArray()[0];
-    if (!row) return null;
+    if (!row) return { document: null };
     return {
-      id: row.id,
-      fingerprint: row.fingerprint,
-      textLength: row.text_length,
-      createdAt: new Date(row.created_at).toISOString(),
-      updatedAt: new Date(row.updated_at).toISOString(),
+      document: {
+        id: row.id,
+        fingerprint: row.fingerprint,
+        textLength: row.text_length,
+        createdAt: new Date(row.created_at).toISOString(),
+        updatedAt: new Date(row.updated_at).toISOString(),
+      },
     };
   }
 
-  /** Deletes `id`; false when it was not stored. */
+  /** { deleted }: deletes `id`; false when it was not stored. */
   deleteDocument(id) {
+    const wait = this.admit();
+    if (wait) return { retryAfter: wait };
     const num = this.numOf.get(id);
-    if (num === undefined) return false;
+    let deleted = false;
     this.ctx.storage.transactionSync(() => {
-      this.sql.exec('DELETE FROM documents WHERE id = ?', id);
+      // The table decides, the maps must agree: deleted means a row went, and it was this one.
+      const gone = this.sql.exec('DELETE FROM documents WHERE id = ? RETURNING num', id).toArray();
+      if (gone.length === 0 && num === undefined) return;
+      if (gone.length !== 1 || gone[0].num !== num) throw this.disagree(id);
       this.index.remove(num);
+      deleted = true;
     });
-    this.numOf.delete(id);
-    this.idOf.delete(num);
-    return true;
+    if (deleted) {
+      this.numOf.delete(id);
+      this.idOf.delete(num);
+    }
+    return { deleted };
   }
 
-  /** Up to `limit` stored ids after `after`, ascending (by code point). */
+  /** { ids }: up to `limit` stored ids after `after`, ascending (by code point). */
   listIds(after, limit) {
-    return this.sql
+    const wait = this.admit();
+    if (wait) return { retryAfter: wait };
+    const ids = this.sql
       .exec('SELECT id FROM documents WHERE id > ? ORDER BY id LIMIT ?', after, limit)
       .toArray()
       .map((row) => row.id);
+    return { ids };
   }
 
   stats() {
+    const wait = this.admit();
+    if (wait) return { retryAfter: wait };
     const { n } = this.sql.exec('SELECT count(*) AS n FROM documents').one();
     return {
       documents: n,

@@ -1,18 +1,23 @@
 // Near-duplicate detection at the edge: a module Worker in front of Durable Objects that hold
-// simprint indexes. The Worker parses and fingerprints request bodies (stateless, scales out);
-// the objects (durable-object.js) store fingerprints and answer "what is within k of this?".
+// simprint indexes. The Worker authenticates the request (a bearer token names its tenant),
+// parses and fingerprints request bodies (stateless, scales out); the tenant's objects
+// (durable-object.js) store fingerprints and answer "what is within k of this?".
 //
-//   POST   /documents            {id, text} -> {id, fingerprint, duplicates: [{id, distance}], truncated, stored}
+//   POST   /documents            {id, text} -> {id, duplicates: [{id, distance}], truncated, stored}
 //   POST   /documents?dryRun=1   the same answer, nothing stored
 //   POST   /check                {text, id?} -> the same answer, nothing stored (id: left out of the answer)
-//   GET    /documents/:id        -> {id, fingerprint, textLength, createdAt, updatedAt}
+//   GET    /documents/:id        -> {id, textLength, createdAt, updatedAt}
 //   DELETE /documents/:id        -> {id, deleted: true}
 //   GET    /documents?after=&limit=  -> {ids, next}: every stored id, ascending, paged
 //   GET    /stats                -> sizes, memory and settings
+// (With EXPOSE_FINGERPRINTS, answers about one document carry its "fingerprint" too.)
+import { authenticate } from './auth.js';
 import { HttpError, parseDocumentBody } from './body.js';
+import { settings } from './config.js';
 import { SimprintIndex } from './durable-object.js';
+import { checkId, idFromPath } from './ids.js';
 import { compareIds, MAX_DUPLICATES, mergeDuplicates, shardName, shardOf } from './shards.js';
-import { schemeOf, settings, textSink, toHex } from './simprint.js';
+import { schemeOf, textSink, toHex } from './simprint.js';
 
 export { SimprintIndex };
 
@@ -44,33 +49,56 @@ function allow(request, methods) {
 }
 
 async function route(request, env) {
+  // Who asks comes first: nothing else is said to a client without a valid token.
+  const tenant = await authenticate(request, env);
+  await rateLimitAtTheEdge(env, tenant);
+  const s = settings(env);
   const url = new URL(request.url);
   const path = url.pathname.replace(/\/+$/, '') || '/';
+  const at = { env, tenant, s };
   if (path === '/documents') {
     allow(request, ['GET', 'POST']);
-    if (request.method === 'GET') return listDocuments(url, env);
-    return addDocument(request, env, { store: !flag(url, 'dryRun'), idRequired: true });
+    if (request.method === 'GET') return listDocuments(url, at);
+    return addDocument(request, at, { store: !flag(url, 'dryRun'), idRequired: true });
   }
   if (path === '/check') {
     allow(request, ['POST']);
-    return addDocument(request, env, { store: false, idRequired: false });
+    return addDocument(request, at, { store: false, idRequired: false });
   }
   if (path === '/stats') {
     allow(request, ['GET']);
-    return stats(env);
+    return stats(at);
   }
-  const item = /^\/documents\/([^/]+)$/.exec(path);
-  if (item) {
+  const id = idFromPath(path);
+  if (id !== null) {
     allow(request, ['GET', 'DELETE']);
-    let id;
-    try {
-      id = decodeURIComponent(item[1]);
-    } catch {
-      throw new HttpError(400, 'the document id in the path is not valid percent-encoding');
-    }
-    return request.method === 'GET' ? getDocument(id, env) : deleteDocument(id, env);
+    return request.method === 'GET' ? getDocument(id, at) : deleteDocument(id, at);
   }
   throw new HttpError(404, `no route ${path}; see POST /documents, POST /check, GET|DELETE /documents/:id`);
+}
+
+// ---- rate limits ----
+// With Cloudflare's rate limiting binding bound (RATE_LIMITER, see wrangler.toml), it counts
+// each tenant's requests here, before the body is read. Without it, each object keeps a token
+// bucket (durable-object.js) and answers { retryAfter } instead of doing the work.
+
+// The binding does not say when its window (10 or 60 s) ends: the shorter one is the hint.
+const BINDING_RETRY_AFTER = 10;
+
+async function rateLimitAtTheEdge(env, tenant) {
+  if (!env.RATE_LIMITER) return;
+  const { success } = await env.RATE_LIMITER.limit({ key: `tenant:${tenant}` });
+  if (!success) throw tooMany(BINDING_RETRY_AFTER);
+}
+
+const tooMany = (seconds) =>
+  new HttpError(429, `too many requests for this tenant; retry after ${seconds} s`, { 'retry-after': String(seconds) });
+
+/** The objects' answers, or a 429 with the longest wait any of them asked for. */
+function admitted(answers) {
+  const wait = Math.max(0, ...answers.map((a) => a.retryAfter ?? 0));
+  if (wait > 0) throw tooMany(wait);
+  return answers;
 }
 
 function flag(url, name) {
@@ -81,86 +109,99 @@ function flag(url, name) {
 }
 
 // ---- shards ----
-// SHARDS = 1: one object holds everything. SHARDS = N: a document lives in the object
-// hash(id) mod N; a duplicate check asks all N objects at once and merges by distance (each
-// object answers at most MAX_DUPLICATES, so a merge is N pages, however many match).
-// The object names carry N, so changing SHARDS starts from new, empty objects instead of
-// looking for documents in the wrong ones (moving data between shard counts is a migration).
+// Every object belongs to one tenant: its name starts with the tenant (shards.js shardName),
+// so one tenant's requests never reach another's documents.
+// SHARDS = 1: one object per tenant holds everything. SHARDS = N: a document lives in the
+// tenant's object hash(id) mod N; a duplicate check asks all N objects at once and merges by
+// distance (each object answers at most MAX_DUPLICATES, so a merge is N pages, however many
+// match). The object names carry N, so changing SHARDS starts from new, empty objects instead
+// of looking for documents in the wrong ones (moving data between shard counts is a migration).
 
-function shard(env, i) {
-  const { shards } = settings(env);
+function shard({ env, tenant, s }, i) {
   if (!env.INDEX) throw new Error('the INDEX Durable Object binding is missing (see wrangler.toml)');
-  return env.INDEX.get(env.INDEX.idFromName(shardName(i, shards)));
+  return env.INDEX.get(env.INDEX.idFromName(shardName(tenant, i, s.shards)));
 }
 
-const allShards = (env) => Array.from({ length: settings(env).shards }, (_, i) => i);
+const allShards = ({ s }) => Array.from({ length: s.shards }, (_, i) => i);
 
 // ---- handlers ----
 
-async function addDocument(request, env, { store, idRequired }) {
-  const s = settings(env);
+async function addDocument(request, at, { store, idRequired }) {
+  const { s } = at;
   // The body streams through the parser into the sink's fingerprinter; it is never whole in memory.
-  const sink = textSink(s.width);
+  const sink = textSink(s.width, s.key);
   let id;
   let hex;
   try {
-    const parsed = await parseDocumentBody(request, { maxBytes: s.maxBodyBytes, maxIdLength: s.maxIdLength, sink });
+    const parsed = await parseDocumentBody(request, {
+      maxBytes: s.maxBodyBytes, maxIdLength: s.maxIdLength, timeoutMs: s.bodyTimeoutMs, sink,
+    });
     id = parsed.id;
     if (id === undefined && idRequired) throw new HttpError(400, 'missing "id" (a non-empty string)');
-    if (id === '') throw new HttpError(400, '"id" must not be empty');
+    if (id !== undefined) checkId(id);
     if (!parsed.hasText) throw new HttpError(400, 'missing "text" (a string)');
     hex = toHex(sink.finish(), s.width);
   } finally {
     sink.dispose();
   }
-  const call = { id: id ?? null, hex, textLength: sink.units, scheme: schemeOf(s.width) };
+  const call = { id: id ?? null, hex, textLength: sink.units, scheme: await schemeOf(s.width, s.key) };
 
   let answers;
-  if (s.shards === 1) answers = [await shard(env, 0).add({ ...call, store })];
+  if (s.shards === 1) answers = [await shard(at, 0).add({ ...call, store })];
   else {
+    // A store is charged to the id's shard only, so a refusal there leaves nothing written.
     const home = id === undefined ? -1 : shardOf(id, s.shards);
-    answers = await Promise.all(
-      allShards(env).map((i) => shard(env, i).add({ ...call, store: store && i === home })));
+    answers = await Promise.all(allShards(at).map((i) =>
+      shard(at, i).add({ ...call, store: store && i === home, charge: !store || i === home })));
   }
+  admitted(answers);
   const { duplicates, truncated } = mergeDuplicates(answers, MAX_DUPLICATES);
   const created = answers.some((a) => a.created);
-  const body = { id: id ?? null, fingerprint: hex, duplicates, truncated, stored: store };
-  return json(body, created ? 201 : 200);
+  // Fingerprints under the secret key stay inside unless the deployment says otherwise: with
+  // them, a client could work out feature hashes (a one-word text's fingerprint is its hash).
+  const shown = s.exposeFingerprints ? { fingerprint: hex } : {};
+  return json({ id: id ?? null, ...shown, duplicates, truncated, stored: store }, created ? 201 : 200);
 }
 
-async function getDocument(id, env) {
-  const doc = await shard(env, shardOf(id, settings(env).shards)).getDocument(id);
+async function getDocument(id, at) {
+  const [answer] = admitted([await shard(at, shardOf(id, at.s.shards)).getDocument(id)]);
+  const doc = answer.document;
   if (!doc) throw new HttpError(404, `no document ${JSON.stringify(id)}`);
+  if (!at.s.exposeFingerprints) delete doc.fingerprint;
   return json(doc);
 }
 
-async function deleteDocument(id, env) {
-  const deleted = await shard(env, shardOf(id, settings(env).shards)).deleteDocument(id);
-  if (!deleted) throw new HttpError(404, `no document ${JSON.stringify(id)}`);
+async function deleteDocument(id, at) {
+  const [answer] = admitted([await shard(at, shardOf(id, at.s.shards)).deleteDocument(id)]);
+  if (!answer.deleted) throw new HttpError(404, `no document ${JSON.stringify(id)}`);
   return json({ id, deleted: true });
 }
 
-async function listDocuments(url, env) {
+async function listDocuments(url, at) {
   const after = url.searchParams.get('after') ?? '';
   const limitParam = url.searchParams.get('limit') ?? '100';
   const limit = Number(limitParam);
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) {
     throw new HttpError(400, 'limit must be a whole number from 1 to 1000');
   }
-  const pages = await Promise.all(allShards(env).map((i) => shard(env, i).listIds(after, limit)));
-  const ids = pages.flat().sort(compareIds).slice(0, limit);
+  const pages = admitted(await Promise.all(allShards(at).map((i) => shard(at, i).listIds(after, limit))));
+  const ids = pages.flatMap((p) => p.ids).sort(compareIds).slice(0, limit);
   return json({ ids, next: ids.length === limit ? ids[ids.length - 1] : null });
 }
 
-async function stats(env) {
-  const s = settings(env);
-  const perShard = await Promise.all(allShards(env).map((i) => shard(env, i).stats()));
+async function stats(at) {
+  const { s, tenant, env } = at;
+  const perShard = admitted(await Promise.all(allShards(at).map((i) => shard(at, i).stats())));
   const sum = (key) => perShard.reduce((t, p) => t + p[key], 0);
   return json({
+    tenant,
     width: s.width,
     k: s.k,
     maxBodyBytes: s.maxBodyBytes,
+    bodyTimeoutMs: s.bodyTimeoutMs,
     shards: s.shards,
+    exposeFingerprints: s.exposeFingerprints,
+    rateLimit: env.RATE_LIMITER ? 'binding' : s.rateLimit ?? 'off',
     documents: sum('documents'),
     indexed: sum('indexed'),
     memoryBytes: sum('memoryBytes'),

@@ -16,8 +16,11 @@ export function shardOf(id, n) {
   return h % n;
 }
 
-/** The Durable Object name of shard `i` of `n`. */
-export const shardName = (i, n) => `shard-${i}-of-${n}`;
+/**
+ * The Durable Object name of `tenant`'s shard `i` of `n`. Tenants (config.js TENANT_RE) hold
+ * no ':' or '/', so no two (tenant, i, n) share a name: tenants never share an object.
+ */
+export const shardName = (tenant, i, n) => `tenant:${tenant}/shard-${i}-of-${n}`;
 
 /** Strings compared by code point: the order SQLite gives TEXT (UTF-8 bytes). */
 export function compareIds(a, b) {

@@ -1,0 +1,123 @@
+// The deployment's configuration: [vars] from wrangler.toml and the two secrets (TOKENS,
+// SIPHASH_KEY). Pure JavaScript, no simprint: tests run it under Node as well.
+// Error messages name the setting but never echo a secret's value.
+import { HttpError } from './body.js';
+
+const settingsCache = new WeakMap();
+
+const badConfig = (message) => new HttpError(500, `bad configuration: ${message}`);
+const notConfigured = (message) =>
+  new HttpError(500, `not configured: ${message} (see examples/worker/README.md, "Security")`);
+
+function whole(env, name, fallback, min, max) {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw badConfig(`${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(raw)}`);
+  }
+  return n;
+}
+
+function decimal(env, name, fallback, min, max) {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min || n > max) {
+    throw badConfig(`${name} must be a number from ${min} to ${max}, not ${JSON.stringify(raw)}`);
+  }
+  return n;
+}
+
+function flag(env, name) {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === false || raw === 'false' || raw === '0' || raw === 0) return false;
+  if (raw === true || raw === 'true' || raw === '1' || raw === 1) return true;
+  throw badConfig(`${name} must be true or false, not ${JSON.stringify(raw)}`);
+}
+
+// A fixed text whose fingerprint stands for the fingerprinting scheme (simprint.js schemeOf):
+// a change of width, of key, of the default pipeline or of the hashing in a new simprint
+// version moves it (unless the change misses this English and Chinese text).
+export const CANARY = 'simprint scheme canary: The quick brown fox jumps over the lazy dog. 敏捷的棕色狐狸跳过了懒狗。';
+
+// The library's public default key ("simprint-sip-key"): anyone can compute with it.
+const PUBLIC_KEY = '73696d7072696e742d7369702d6b6579';
+
+/** SIPHASH_KEY: 32 hex digits, required, not the library's public default. */
+export function parseKey(raw) {
+  if (raw === undefined || raw === '') {
+    throw notConfigured('the SIPHASH_KEY secret is not set; the Worker does not fingerprint with a public key');
+  }
+  if (typeof raw !== 'string' || !/^[0-9a-fA-F]{32}$/.test(raw)) {
+    throw notConfigured('the SIPHASH_KEY secret must be 32 hex digits (a 128-bit key)');
+  }
+  const key = raw.toLowerCase();
+  if (key === PUBLIC_KEY) throw notConfigured("SIPHASH_KEY is the library's public default key");
+  return key;
+}
+
+// Tenants name Durable Objects ("tenant:<name>/shard-…"): a small alphabet without ':' or '/'.
+export const TENANT_RE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+// RFC 6750's b64token: what may follow "Bearer " in an Authorization header.
+export const TOKEN_RE = /^[A-Za-z0-9\-._~+/]+=*$/;
+export const MIN_TOKEN_LENGTH = 32;
+
+/**
+ * TOKENS: `tenant:token` entries separated by commas or whitespace. A tenant may have several
+ * tokens (to rotate them); a token belongs to one tenant. Returns [{ tenant, token }].
+ */
+export function parseTokens(raw) {
+  if (raw === undefined || raw === '') {
+    throw notConfigured('the TOKENS secret is not set; the Worker serves no one without it');
+  }
+  if (typeof raw !== 'string') throw notConfigured('the TOKENS secret must be a string of tenant:token entries');
+  const entries = [];
+  const seen = new Set();
+  const parts = raw.split(/[\s,]+/).filter((p) => p !== '');
+  if (parts.length === 0) throw notConfigured('the TOKENS secret has no tenant:token entries');
+  parts.forEach((part, i) => {
+    const colon = part.indexOf(':');
+    const tenant = part.slice(0, colon);
+    const token = part.slice(colon + 1);
+    // Entry numbers, never values, in messages: the value is a secret.
+    const where = `TOKENS entry ${i + 1}`;
+    if (colon < 0) throw notConfigured(`${where} is not of the form tenant:token`);
+    if (!TENANT_RE.test(tenant)) throw notConfigured(`${where}: a tenant is 1-64 of a-z, 0-9, "_", "-", starting with a letter or digit`);
+    if (token.length < MIN_TOKEN_LENGTH || !TOKEN_RE.test(token)) {
+      throw notConfigured(`${where}: a token is at least ${MIN_TOKEN_LENGTH} of A-Z a-z 0-9 - . _ ~ + / (then any "=")`);
+    }
+    if (seen.has(token)) throw notConfigured(`${where}: the same token is given twice`);
+    seen.add(token);
+    entries.push({ tenant, token });
+  });
+  return entries;
+}
+
+/**
+ * The deployment's settings, from wrangler.toml [vars] (numbers or numeric strings) and
+ * secrets; see README.md for each. Throws a 500 HttpError naming the bad setting.
+ */
+export function settings(env) {
+  let s = settingsCache.get(env);
+  if (s) return s;
+  const width = whole(env, 'WIDTH', 64, 1, 128);
+  const rate = decimal(env, 'RATE_LIMIT_PER_SECOND', 100, 0, 1e6);
+  s = {
+    width,
+    k: whole(env, 'K', Math.round((9 * width) / 64), 0, width),
+    maxBodyBytes: whole(env, 'MAX_BODY_BYTES', 1 << 20, 1, 100 * (1 << 20)),
+    maxIdLength: whole(env, 'MAX_ID_LENGTH', 256, 1, 4096),
+    shards: whole(env, 'SHARDS', 1, 1, 1024),
+    bodyTimeoutMs: whole(env, 'BODY_TIMEOUT_MS', 10000, 1, 300000),
+    exposeFingerprints: flag(env, 'EXPOSE_FINGERPRINTS'),
+    // The per-object token bucket; off when RATE_LIMIT_PER_SECOND is 0 or when Cloudflare's
+    // rate limiting binding (RATE_LIMITER) is bound, which then does the limiting instead.
+    rateLimit: env.RATE_LIMITER || rate === 0
+      ? null
+      : { perSecond: rate, burst: whole(env, 'RATE_LIMIT_BURST', Math.max(1, Math.ceil(2 * rate)), 1, 1e7) },
+    key: parseKey(env.SIPHASH_KEY),
+  };
+  settingsCache.set(env, Object.freeze(s));
+  return s;
+}

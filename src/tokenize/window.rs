@@ -1,0 +1,89 @@
+//! The n-gram window: the last `n` words or characters, joined into one feature at a time.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+/// The last `n` items of a sequence, kept so that the window is always one contiguous slice:
+/// item `c` is stored at `c % n` and again at `c % n + n`, so the newest `n` items are
+/// `buf[(c + 1) % n ..][..n]`. One allocation per call, none per feature.
+pub(super) struct Window<'t> {
+    n: usize,
+    separator: &'static str,
+    buf: Vec<&'t str>,
+    /// Items pushed since the last flush.
+    pub(super) seen: usize,
+    /// Where the next item goes: `seen % n`.
+    next: usize,
+    /// The text the items are cut from: n-grams of adjacent items are emitted as one slice
+    /// of it, which hashes in one piece instead of being copied together first.
+    base: &'t str,
+}
+
+impl<'t> Window<'t> {
+    pub(super) fn new(n: usize, separator: &'static str, base: &'t str) -> Window<'t> {
+        Window {
+            n,
+            separator,
+            buf: vec![""; 2 * n],
+            seen: 0,
+            next: 0,
+            base,
+        }
+    }
+
+    /// `items` joined, as one slice of `base`, when they are adjacent there and the
+    /// separator is empty.
+    fn adjacent(&self, items: &[&'t str]) -> Option<&'t str> {
+        if !self.separator.is_empty() {
+            return None;
+        }
+        let base = self.base.as_ptr() as usize;
+        let offset = |s: &str| (s.as_ptr() as usize).checked_sub(base);
+        let start = offset(items.first()?)?;
+        let mut end = start;
+        for item in items {
+            if offset(item)? != end {
+                return None;
+            }
+            end += item.len();
+        }
+        self.base.get(start..end)
+    }
+
+    #[inline(always)]
+    pub(super) fn push(&mut self, item: &'t str, emit: &mut impl FnMut(&[&'t str], &'static str)) {
+        self.seen += 1;
+        if self.n == 1 {
+            // Single tokens (the default for words): no ring to keep, and inlined whole.
+            emit(&[item], self.separator);
+        } else {
+            self.push_ring(item, emit);
+        }
+    }
+
+    #[inline(never)]
+    fn push_ring(&mut self, item: &'t str, emit: &mut impl FnMut(&[&'t str], &'static str)) {
+        let slot = self.next;
+        self.buf[slot] = item;
+        self.buf[slot + self.n] = item;
+        // Wrapped by hand: a `%` here was a division per CJK character.
+        self.next = if slot + 1 == self.n { 0 } else { slot + 1 };
+        if self.seen >= self.n {
+            let start = self.next;
+            let items = &self.buf[start..start + self.n];
+            match self.adjacent(items) {
+                Some(joined) => emit(&[joined], ""),
+                None => emit(items, self.separator),
+            }
+        }
+    }
+
+    /// Ends the sequence: a sequence shorter than `n` becomes one feature.
+    pub(super) fn flush(&mut self, emit: &mut impl FnMut(&[&'t str], &'static str)) {
+        if self.seen > 0 && self.seen < self.n {
+            emit(&self.buf[..self.seen], self.separator);
+        }
+        self.seen = 0;
+        self.next = 0;
+    }
+}

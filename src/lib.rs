@@ -19,12 +19,16 @@
 //! # Ok::<(), simprint::Error>(())
 //! ```
 //!
-//! Modules, one concept each: [`tokenize`] (features of a text), [`hash`] (keyed feature
-//! hashing), [`accumulate`] (`V` and its signs), [`pipeline`] (options and the fingerprinter),
-//! [`explain`] (how each feature pushed each bit), [`fingerprint`] (the value, hex), and
-//! [`distance`] (Hamming distance and the estimates it gives), [`index`] (exact lookup within
-//! `k` with permuted tables: its [planner](index::plan) and [byte format](index::bytes)). The JavaScript bindings are a
-//! crate of their own (`bindings/wasm`) and hold no algorithm.
+//! Modules, one concept each: [`options`] (what decides a fingerprint), [`fingerprinter`]
+//! (the text pipeline), [`normalize`] (width and case folding), [`tokenize`] (features of a
+//! text), [`hash`] (keyed feature hashing), [`accumulate`] (`V` and its signs),
+//! [`stream`] (text in chunks), [`explain`] (how each feature pushed each bit),
+//! [`fingerprint`](mod@fingerprint) (the value, hex), [`distance`] (Hamming distance and the
+//! estimates it gives), [`recommend`] (the `k` to use), [`scan`] (linear scans), [`index`]
+//! (exact lookup within `k` with permuted tables: its [planner](index::plan) and
+//! [byte format](index::bytes)) and [`error`]. The JavaScript bindings are a crate of their own
+//! (`bindings/wasm`) and hold no algorithm. The repository's `docs/` folder has the algorithm,
+//! the API side by side with JavaScript's, the index, the evaluation and the measurements.
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

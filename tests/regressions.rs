@@ -82,7 +82,7 @@ fn pairs_with_more_than_64_blocks() {
     }
 }
 
-/// The format's checksum (README, "Bytes"), to build buffers that get past it.
+/// The format's checksum (docs/index.md, "The byte format"), to build buffers that get past it.
 fn sealed(mut body: Vec<u8>) -> Vec<u8> {
     let sum = sip13_zero_key(&body);
     body.extend_from_slice(&sum.to_le_bytes());

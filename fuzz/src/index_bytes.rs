@@ -17,7 +17,7 @@ use simprint::Index;
 
 const MAGIC: &[u8; 8] = b"SIMPIDX\0";
 
-/// The format's checksum: SipHash-1-3 with the all-zero key (README, "Bytes").
+/// The format's checksum: SipHash-1-3 with the all-zero key (docs/index.md, "The byte format").
 pub fn checksum(bytes: &[u8]) -> u64 {
     let mut h = siphasher::sip::SipHasher13::new_with_keys(0, 0);
     h.write(bytes);

@@ -12,6 +12,13 @@ WASM_BINDGEN_VERSION=0.2.130 # must equal the wasm-bindgen version in Cargo.lock
 say() { printf '\n==> %s\n' "$*" >&2; }
 
 ensure_rust_tools() {
+  # rustup's default profile has them; a minimal one does not.
+  for component in clippy rustfmt; do
+    if ! rustup component list --installed | grep -q "^$component"; then
+      say "adding rustup component $component"
+      rustup component add "$component"
+    fi
+  done
   if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
     say "adding rustup target wasm32-unknown-unknown"
     rustup target add wasm32-unknown-unknown

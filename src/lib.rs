@@ -19,12 +19,15 @@
 //! # Ok::<(), simprint::Error>(())
 //! ```
 //!
-//! Modules, one concept each: [`tokenize`] (features of a text), [`hash`] (keyed feature
-//! hashing), [`accumulate`] (`V` and its signs), [`pipeline`] (options and the fingerprinter),
-//! [`explain`] (how each feature pushed each bit), [`fingerprint`] (the value, hex), and
-//! [`distance`] (Hamming distance and the estimates it gives), [`index`] (exact lookup within
-//! `k` with permuted tables: its [planner](index::plan) and [byte format](index::bytes)). The JavaScript bindings are a
-//! crate of their own (`bindings/wasm`) and hold no algorithm.
+//! Modules, one concept each, in the order a text goes through them: [`options`] (what decides
+//! a fingerprint), [`normalize`] (width and case folding), [`tokenize`] (features of a text),
+//! [`hash`] (keyed feature hashing), [`accumulate`] (`V` and its signs), [`fingerprinter`]
+//! (all of it, options checked once), [`stream`] (text in chunks), [`explain`] (how each
+//! feature pushed each bit), [`recommend`] (the `k` to use); then [`mod@fingerprint`] (the
+//! value, hex), [`distance`] (Hamming distance and the estimates it gives), [`scan`] (linear
+//! scans), [`index`] (exact lookup within `k`: its [planner](index::plan) and
+//! [byte format](index::bytes)), and [`error`]. The JavaScript bindings are a crate of their
+//! own (`bindings/wasm`) and hold no algorithm.
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

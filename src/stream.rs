@@ -111,6 +111,7 @@ impl Fingerprinter {
     /// assert_eq!(s.finish(), fp.fingerprint("hello world"));
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn stream(&self) -> Stream {
         let (word_n, char_n) = match self.options().tokenizer {
             Tokenizer::Auto { word_n, char_n } => (word_n, char_n),
@@ -188,6 +189,7 @@ impl Stream {
     /// assert_eq!(s.bytes(), 3);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn bytes(&self) -> u64 {
         self.bytes
     }
@@ -201,6 +203,7 @@ impl Stream {
     /// assert_eq!(s.buffered(), 3); // "thr" may go on
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn buffered(&self) -> usize {
         self.pending.len()
     }
@@ -213,6 +216,7 @@ impl Stream {
     /// assert_eq!(fp.stream().finish(), fp.fingerprint(""));
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn finish(mut self) -> Fingerprint {
         let rest = core::mem::take(&mut self.pending);
         self.scanned = 0;

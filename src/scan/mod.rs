@@ -1,6 +1,6 @@
 //! Linear scans: one fingerprint against many, the small-`n` path and the index's reference.
 //!
-//! The loops themselves are kernels behind one internal API: [`portable`] everywhere, and
+//! The loops themselves are kernels behind one internal API: `portable` everywhere, and
 //! explicit WebAssembly SIMD128 code (`simd128`) for 64-bit scans when the wasm is built with
 //! `+simd128`.
 //! Both give exactly the distances of `(a ^ b).count_ones()`.
@@ -37,6 +37,7 @@ pub struct Hit {
 /// let hits = simprint::scan64(0b1010, &[0b1010, 0b0000, 0b1011], 1);
 /// assert_eq!(hits.iter().map(|h| h.index).collect::<Vec<_>>(), [0, 2]);
 /// ```
+#[must_use]
 pub fn scan64(query: u64, fps: &[u64], k: u32) -> Vec<Hit> {
     let mut hits = Vec::new();
     within64(query, fps, k, &mut |index, distance| {
@@ -51,6 +52,7 @@ pub fn scan64(query: u64, fps: &[u64], k: u32) -> Vec<Hit> {
 /// let hits = simprint::scan128(1 << 100, &[0, 1 << 100], 0);
 /// assert_eq!(hits, [simprint::Hit { index: 1, distance: 0 }]);
 /// ```
+#[must_use]
 pub fn scan128(query: u128, fps: &[u128], k: u32) -> Vec<Hit> {
     let mut hits = Vec::new();
     within128(query, fps, k, &mut |index, distance| {
@@ -114,6 +116,7 @@ impl Scan64 {
     /// ```
     /// assert!(simprint::Scan64::new(0, 3).finish().is_empty());
     /// ```
+    #[must_use]
     pub fn new(query: u64, k: u32) -> Scan64 {
         Scan64 {
             query,
@@ -149,6 +152,7 @@ impl Scan64 {
     /// scan.feed(&[3, 1]);
     /// assert_eq!(scan.finish()[0], simprint::Hit { index: 1, distance: 1 });
     /// ```
+    #[must_use]
     pub fn finish(self) -> Vec<Hit> {
         sort_hits(self.hits)
     }
@@ -191,6 +195,7 @@ pub(crate) fn sort_hits(mut hits: Vec<Hit>) -> Vec<Hit> {
 /// assert_eq!(simprint::scan::scan64_portable(0, &[1, 3], 1), simprint::scan64(0, &[1, 3], 1));
 /// ```
 #[doc(hidden)]
+#[must_use]
 pub fn scan64_portable(query: u64, fps: &[u64], k: u32) -> Vec<Hit> {
     let mut hits = Vec::new();
     portable::within64(query, fps, k, &mut |index, distance| {

@@ -38,6 +38,11 @@ pub(crate) fn whole(what: &str, x: f64) -> Result<u32, JsError> {
             js_number(x)
         )))
     } else {
+        #[allow(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "checked above: a whole number in range"
+        )]
         Ok(x as u32)
     }
 }
@@ -237,4 +242,10 @@ pub(crate) fn read_hashes(value: &JsValue, width: u32) -> Result<Vec<(u128, f64)
 
 pub(crate) fn bigint(fp: Fingerprint) -> JsValue {
     JsValue::from(fp.value())
+}
+
+/// A length or position in wasm32 memory as the `u32` JavaScript gets: every one fits.
+#[allow(clippy::cast_possible_truncation, reason = "wasm32: usize is 32 bits")]
+pub(crate) fn wasm_len(n: usize) -> u32 {
+    n as u32
 }

@@ -105,10 +105,12 @@ impl Fingerprinter {
                 ))
             })?;
             let v = self.inner.fingerprint(&text).value();
+            #[allow(clippy::cast_possible_truncation, reason = "the u128's two halves")]
+            let (high, low) = ((v >> 64) as u64, v as u64);
             if wide {
-                out.push((v >> 64) as u64);
+                out.push(high);
             }
-            out.push(v as u64);
+            out.push(low);
         }
         Ok(js_sys::BigUint64Array::from(out.as_slice()))
     }

@@ -29,6 +29,9 @@ if cargo tree -p simprint -e normal,build --target all --prefix none | grep -q '
 fi
 
 build_pkg
+pack_pkg
+say "installing the Worker example's dependencies (the packed package, its pinned wrangler)"
+(cd "$ROOT/examples/worker" && npm install --no-audit --no-fund --no-package-lock --prefer-offline --loglevel=error)
 
 say "wasm-bindgen tests under Node: the core's kernels inside wasm"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \

@@ -373,7 +373,7 @@ impl Index {
     pub fn insert(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number")] id: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "bigint")] fingerprint: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "bigint | string")] fingerprint: JsValue,
     ) -> Result<JsValue, JsError> {
         let id = read_id(&id)?;
         let fp = read_value("fingerprint", &fingerprint, self.inner.width())?;
@@ -455,7 +455,7 @@ impl Index {
     #[wasm_bindgen(unchecked_return_type = "IndexMatch[]")]
     pub fn query(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "bigint")] fingerprint: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "bigint | string")] fingerprint: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "number | null")] k: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "number")] limit: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
@@ -477,7 +477,7 @@ impl Index {
     #[wasm_bindgen(js_name = explainQuery, unchecked_return_type = "IndexCandidate[]")]
     pub fn explain_query(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "bigint")] fingerprint: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "bigint | string")] fingerprint: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "number")] k: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
         let (fp, k) = self.query_args(&fingerprint, &k)?;

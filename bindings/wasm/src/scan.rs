@@ -31,7 +31,7 @@ struct JsHit {
 /// fingerprints up to 64 bits), in order, one byte each.
 #[wasm_bindgen]
 pub fn distances(
-    #[wasm_bindgen(unchecked_param_type = "bigint")] fingerprint: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "bigint | string")] fingerprint: JsValue,
     #[wasm_bindgen(unchecked_param_type = "BigUint64Array")] fingerprints: JsValue,
 ) -> Result<Uint8Array, JsError> {
     // Read at width 64, so it is a u64.
@@ -94,7 +94,7 @@ fn for_each_step(
 /// position. `width` defaults to 64.
 #[wasm_bindgen(unchecked_return_type = "ScanHit[]")]
 pub fn scan(
-    #[wasm_bindgen(unchecked_param_type = "bigint")] fingerprint: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "bigint | string")] fingerprint: JsValue,
     #[wasm_bindgen(unchecked_param_type = "BigUint64Array | bigint[]")] fingerprints: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number")] k: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "number")] width: Option<JsValue>,

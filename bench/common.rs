@@ -1,4 +1,7 @@
-//! The real-text corpus the benches read (fetched by `python3 scripts/corpus.py`).
+//! What the measurement programs share: the real-text corpus they read (fetched by
+//! `python3 scripts/corpus.py`) and the statistics they report. Included by path
+//! (`#[path]`), also by the peers' crate in bench/peers/.
+#![allow(dead_code)]
 
 use std::path::PathBuf;
 
@@ -30,4 +33,24 @@ pub fn load_corpus() -> Result<Vec<(&'static str, String)>, String> {
         texts.push((name, text));
     }
     Ok(texts)
+}
+
+/// The median of `xs` (the mean of the middle two for an even count).
+pub fn median(xs: &[f64]) -> f64 {
+    let mut s = xs.to_vec();
+    s.sort_by(f64::total_cmp);
+    let m = s.len() / 2;
+    if s.len() % 2 == 1 {
+        s[m]
+    } else {
+        (s[m - 1] + s[m]) / 2.0
+    }
+}
+
+/// Nearest-rank percentile `p` (0 to 100) of `xs`.
+pub fn percentile(xs: &[f64], p: f64) -> f64 {
+    let mut s = xs.to_vec();
+    s.sort_by(f64::total_cmp);
+    let rank = ((p / 100.0 * s.len() as f64).ceil() as usize).clamp(1, s.len());
+    s[rank - 1]
 }

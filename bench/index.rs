@@ -21,7 +21,7 @@ use simprint::{scan64, Fingerprint, Index};
 
 #[path = "common.rs"]
 mod common;
-use common::{home, load_corpus};
+use common::{home, load_corpus, median, percentile};
 
 const WIDTH: u32 = 64;
 /// The index's k: 3 unless `SIMPRINT_K` says otherwise (to price larger k).
@@ -176,25 +176,6 @@ fn queries(fps: &[u64], count: usize) -> Vec<u64> {
 
 fn fp(v: u64) -> Fingerprint {
     Fingerprint::new(u128::from(v), WIDTH).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn median(xs: &[f64]) -> f64 {
-    let mut s = xs.to_vec();
-    s.sort_by(f64::total_cmp);
-    let m = s.len() / 2;
-    if s.len() % 2 == 1 {
-        s[m]
-    } else {
-        (s[m - 1] + s[m]) / 2.0
-    }
-}
-
-/// Nearest-rank percentile.
-fn percentile(xs: &[f64], p: f64) -> f64 {
-    let mut s = xs.to_vec();
-    s.sort_by(f64::total_cmp);
-    let rank = ((p / 100.0 * s.len() as f64).ceil() as usize).clamp(1, s.len());
-    s[rank - 1]
 }
 
 fn us(d: Duration) -> f64 {

@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { hostileIndexBytes } from '../tests/support/index-bytes.mjs';
 
 const pkg = resolve(process.env.PKG ?? new URL('../pkg', import.meta.url).pathname);
 const sp = await import(pathToFileURL(join(pkg, 'simprint.js')).href);
@@ -21,44 +22,6 @@ const KNOWN_TEXT = 'SimHash gives near-duplicate documents fingerprints that dif
 const KNOWN = sp.fingerprint(KNOWN_TEXT);
 const memory = () => wasm.memory.buffer.byteLength;
 const table = () => wasm.__wbindgen_externrefs?.length ?? NaN;
-
-/** An index buffer of `n` 65-bit entries whose explicit plan has 253 tables, checksum sealed. */
-function hostileIndexBytes(n) {
-  // The checksum: SipHash-1-3 with the all-zero key, over every byte before it.
-  const M = (1n << 64n) - 1n;
-  const rotl = (x, b) => ((x << BigInt(b)) | (x >> BigInt(64 - b))) & M;
-  const sip13 = (bytes) => {
-    const v = [0x736f6d6570736575n, 0x646f72616e646f6dn, 0x6c7967656e657261n, 0x7465646279746573n];
-    const round = () => {
-      v[0] = (v[0] + v[1]) & M; v[1] = rotl(v[1], 13) ^ v[0]; v[0] = rotl(v[0], 32);
-      v[2] = (v[2] + v[3]) & M; v[3] = rotl(v[3], 16) ^ v[2];
-      v[0] = (v[0] + v[3]) & M; v[3] = rotl(v[3], 21) ^ v[0];
-      v[2] = (v[2] + v[1]) & M; v[1] = rotl(v[1], 17) ^ v[2]; v[2] = rotl(v[2], 32);
-    };
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const whole = bytes.length - (bytes.length % 8);
-    const absorb = (m) => { v[3] ^= m; round(); v[0] ^= m; };
-    for (let i = 0; i < whole; i += 8) absorb(view.getBigUint64(i, true));
-    let last = BigInt(bytes.length & 0xff) << 56n;
-    for (let i = whole; i < bytes.length; i++) last |= BigInt(bytes[i]) << BigInt(8 * (i - whole));
-    absorb(last);
-    v[2] ^= 0xffn;
-    round(); round(); round();
-    return v[0] ^ v[1] ^ v[2] ^ v[3];
-  };
-  const bytes = new Uint8Array(24 + n * 24 + 8);
-  const view = new DataView(bytes.buffer);
-  bytes.set(new TextEncoder().encode('SIMPIDX\0'));
-  view.setUint16(8, 1, true);
-  bytes.set([65, 21, 1, 23, 0, 0], 10);
-  view.setBigUint64(16, BigInt(n), true);
-  for (let i = 0; i < n; i++) {
-    view.setBigUint64(24 + i * 24, BigInt(i), true);
-    view.setBigUint64(24 + i * 24 + 8, (BigInt(i) * 0x9e3779b97f4a7c15n) & M, true);
-  }
-  view.setBigUint64(bytes.length - 8, sip13(bytes.subarray(0, bytes.length - 8)), true);
-  return bytes;
-}
 
 const throwingOptions = { get width() { throw new Error('getter says no'); } };
 const trappingOptions = new Proxy({}, { ownKeys() { throw new Error('trap says no'); } });

@@ -12,6 +12,13 @@ WASM_BINDGEN_VERSION=0.2.130 # must equal the wasm-bindgen version in Cargo.lock
 say() { printf '\n==> %s\n' "$*" >&2; }
 
 ensure_rust_tools() {
+  # rustup's default profile has them; a minimal one does not.
+  for component in clippy rustfmt; do
+    if ! rustup component list --installed | grep -q "^$component"; then
+      say "adding rustup component $component"
+      rustup component add "$component"
+    fi
+  done
   if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
     say "adding rustup target wasm32-unknown-unknown"
     rustup target add wasm32-unknown-unknown
@@ -60,21 +67,17 @@ build_pkg() {
   say "building pkg/ (wasm-pack --target web, release, wasm-opt -Oz)"
   (cd "$ROOT/bindings/wasm" && wasm-pack --quiet build --target web --release \
     --out-dir "$ROOT/pkg" --out-name simprint)
-  # The entry guards the glue's classes against use after free() (see bindings/wasm/js/entry.js).
-  mv "$ROOT/pkg/simprint.js" "$ROOT/pkg/simprint_glue.js"
-  cp "$ROOT/bindings/wasm/js/entry.js" "$ROOT/pkg/simprint.js"
-  node -e '
-    const fs = require("fs"), file = process.argv[1];
-    const pkg = JSON.parse(fs.readFileSync(file, "utf8"));
-    // The crate is simprint-wasm; the package is simprint.
-    pkg.name = "simprint";
-    pkg.files.push("simprint_glue.js");
-    // The entry patches the classes: bundlers must not skip it for the glue it re-exports.
-    pkg.sideEffects.push("./simprint.js");
-    fs.writeFileSync(file, JSON.stringify(pkg, null, 2) + "\n");
-  ' "$ROOT/pkg/package.json"
+  # The npm package around wasm-pack's output: entries per environment, exports map, types.
+  node "$ROOT/bindings/wasm/js/package.mjs" "$ROOT/pkg" "$ROOT/node_modules/.bin/esbuild"
   local wasm="$ROOT/pkg/simprint_bg.wasm"
   say "pkg/simprint_bg.wasm: $(stat -c %s "$wasm") bytes, $(gzip -9 -c "$wasm" | wc -c) gzipped"
+}
+
+# `npm pack` of pkg/ into target/npm/, the tarball the Worker example and the package tests
+# install as users would.
+pack_pkg() {
+  mkdir -p "$ROOT/target/npm"
+  (cd "$ROOT/pkg" && npm pack --silent --pack-destination "$ROOT/target/npm" >/dev/null)
 }
 
 setup_all() {

@@ -1,10 +1,22 @@
 #!/usr/bin/env bash
-# Runs every test: native cargo tests (unit, integration, doc, README), the no_std build,
-# wasm-bindgen tests under Node, node --test against pkg/ and the headless Chromium test.
+# Runs every test: formatting, clippy and rustdoc with warnings as errors, native cargo tests
+# (unit, integration, doc, README), the no_std build, wasm-bindgen tests under Node,
+# node --test against pkg/, the headless Chromium test and the Worker in workerd.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 setup_all
 ensure_chromium
 cd "$ROOT"
+
+say "cargo fmt, clippy (the curated lints on library code, the default ones on all), cargo doc"
+cargo fmt --all --check
+cargo clippy --quiet --workspace --lib -- -D warnings
+cargo clippy --quiet -p simprint-wasm --lib --target wasm32-unknown-unknown -- -D warnings
+# Tests and benchmarks may cast and drop results freely; the rest of clippy holds for them.
+cargo clippy --quiet --workspace --all-targets -- -D warnings \
+  -A clippy::cast_lossless -A clippy::cast_possible_truncation -A clippy::cast_possible_wrap \
+  -A clippy::cast_sign_loss -A clippy::must_use_candidate -A clippy::missing_errors_doc \
+  -A clippy::missing_panics_doc
+RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --workspace
 
 say "cargo test (native)"
 cargo test --quiet
@@ -17,6 +29,9 @@ if cargo tree -p simprint -e normal,build --target all --prefix none | grep -q '
 fi
 
 build_pkg
+pack_pkg
+say "installing the Worker example's dependencies (the packed package, its pinned wrangler)"
+(cd "$ROOT/examples/worker" && npm install --no-audit --no-fund --no-package-lock --prefer-offline --loglevel=error)
 
 say "wasm-bindgen tests under Node: the core's kernels inside wasm"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \

@@ -30,6 +30,10 @@ pub struct Accumulator {
 impl Accumulator {
     /// An all-zero `V` for `width` bits (`1..=128`).
     ///
+    /// # Errors
+    ///
+    /// [`Error::WidthOutOfRange`] for a width outside `1..=128`.
+    ///
     /// ```
     /// assert!(simprint::Accumulator::new(0).is_err());
     /// ```
@@ -45,6 +49,11 @@ impl Accumulator {
     /// Fails if `hash` has bits above the width or `weight` is not finite; `V` is unchanged
     /// then. Any finite weight is accepted: 0 changes nothing, a negative weight pushes the
     /// other way.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ValueTooWide`] for a hash with bits at or above the width,
+    /// [`Error::NonFiniteWeight`] for a NaN or infinite weight; `V` is unchanged then.
     ///
     /// ```
     /// let mut acc = simprint::Accumulator::new(3)?;
@@ -71,6 +80,7 @@ impl Accumulator {
         // the top. `V[i] -= w` is `V[i] += -w` exactly, so flipping the sign bit of `w` where
         // the hash bit is 0 gives the same sums with no branch (and lets the loop vectorize).
         let aligned = hash << (128 - width);
+        #[allow(clippy::cast_possible_truncation, reason = "the u128's two halves")]
         let halves = [(aligned >> 64) as u64, aligned as u64];
         let w = weight.to_bits();
         for (v, half) in self.v[..width].chunks_mut(64).zip(halves) {
@@ -100,6 +110,7 @@ impl Accumulator {
     /// assert_eq!(simprint::Accumulator::new(2)?.v(), [0.0, 0.0]);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn v(&self) -> &[f64] {
         &self.v[..self.width as usize]
     }
@@ -110,6 +121,7 @@ impl Accumulator {
     /// assert_eq!(simprint::Accumulator::new(5)?.width(), 5);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn width(&self) -> u32 {
         self.width
     }
@@ -123,6 +135,7 @@ impl Accumulator {
     /// assert_eq!(acc.fingerprint().value(), 0);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn fingerprint(&self) -> Fingerprint {
         Fingerprint::from_parts(signs(self.v().iter().map(|&x| x > 0.0)), self.width)
     }
@@ -167,6 +180,7 @@ impl UnitCounter {
 
     /// Adds a hash already known to fit the width.
     #[inline]
+    #[allow(clippy::cast_possible_truncation, reason = "the u128's two halves")]
     pub(crate) fn add(&mut self, hash: u128) {
         self.total += 1;
         ripple(&mut self.planes[0], hash as u64);
@@ -201,10 +215,12 @@ impl UnitCounter {
 
     /// `V` as exact integers, bit 0 (the most significant of the width) first.
     pub(crate) fn v(&self) -> impl Iterator<Item = i64> {
-        let total = self.total as i64;
+        // Counts of features: far below i64::MAX for any text that fits in memory.
+        let signed = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+        let total = signed(self.total);
         let counts = self.all_counts();
         let w = self.width as usize;
-        (0..w).map(move |i| 2 * counts[w - 1 - i] as i64 - total)
+        (0..w).map(move |i| 2 * signed(counts[w - 1 - i]) - total)
     }
 
     pub(crate) fn fingerprint(&self) -> Fingerprint {
@@ -229,6 +245,11 @@ fn ripple(planes: &mut [u64; PLANES], x: u64) {
 /// nothing in front of it, as in the reference material's worked examples.
 ///
 /// Fails on a bad width, a hash with bits above the width, or a weight that is not finite.
+///
+/// # Errors
+///
+/// [`Error::WidthOutOfRange`] for a bad width, [`Error::ValueTooWide`] for a hash with bits
+/// above it, [`Error::NonFiniteWeight`] for a weight that is not finite.
 ///
 /// ```
 /// let hashes = [(0b101, 1.0), (0b011, 2.0), (0b100, 0.0), (0b001, 3.0), (0b110, 0.0)];

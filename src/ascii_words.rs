@@ -37,7 +37,9 @@ static CLASSES: [Class; 256] = {
     let mut table = [Class::Other; 256];
     let mut b = 0;
     while b < 256 {
-        table[b] = classify(b as u8);
+        #[allow(clippy::cast_possible_truncation, reason = "b < 256")]
+        let byte = b as u8;
+        table[b] = classify(byte);
         b += 1;
     }
     table

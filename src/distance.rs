@@ -11,6 +11,7 @@
 /// assert_eq!(simprint::hamming(0b10101, 0b00110), 3);
 /// ```
 #[inline]
+#[must_use]
 pub fn hamming(a: u128, b: u128) -> u32 {
     (a ^ b).count_ones()
 }
@@ -21,6 +22,7 @@ pub fn hamming(a: u128, b: u128) -> u32 {
 /// assert_eq!(simprint::hamming64(u64::MAX, 0), 64);
 /// ```
 #[inline]
+#[must_use]
 pub fn hamming64(a: u64, b: u64) -> u32 {
     (a ^ b).count_ones()
 }
@@ -59,6 +61,7 @@ impl Comparison {
     /// let c = simprint::Comparison::new(0, 128);
     /// assert_eq!((c.similarity, c.angle, c.cosine), (1.0, 0.0, 1.0));
     /// ```
+    #[must_use]
     pub fn new(distance: u32, width: u32) -> Comparison {
         let f = f64::from(width.max(1));
         let ratio = f64::from(distance) / f;

@@ -23,6 +23,10 @@ pub(crate) trait Key: Copy + Eq + Ord + Default {
 
 impl Key for u64 {
     #[inline]
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "64-bit keys are the low half"
+    )]
     fn from_hash(hash: u128) -> u64 {
         hash as u64
     }
@@ -31,6 +35,10 @@ impl Key for u64 {
         u128::from(self)
     }
     #[inline]
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "a hash: any of its bits will do"
+    )]
     fn slot(self) -> usize {
         self as usize
     }

@@ -38,6 +38,10 @@ pub struct DocumentFrequencies {
 impl DocumentFrequencies {
     /// An empty table for texts fingerprinted with `options` (the weighting is ignored).
     ///
+    /// # Errors
+    ///
+    /// What [`Options::validate`] refuses.
+    ///
     /// ```
     /// let df = simprint::DocumentFrequencies::new(simprint::Options::default())?;
     /// assert_eq!(df.documents(), 0);
@@ -57,6 +61,7 @@ impl DocumentFrequencies {
     /// assert_eq!(df.options().width, 64);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn options(&self) -> &Options {
         self.fingerprinter.options()
     }
@@ -82,6 +87,7 @@ impl DocumentFrequencies {
     /// assert_eq!(df.documents(), 0);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn documents(&self) -> u64 {
         self.idf.documents
     }
@@ -94,6 +100,7 @@ impl DocumentFrequencies {
     /// assert_eq!(df.features(), 2);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn features(&self) -> usize {
         self.idf.counts.len()
     }
@@ -107,6 +114,7 @@ impl DocumentFrequencies {
     /// assert_eq!(df.frequency("hello"), 1);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn frequency(&self, feature: &str) -> u32 {
         self.idf
             .frequency(self.fingerprinter.hasher().full_hash_joined(&[feature], ""))
@@ -119,6 +127,7 @@ impl DocumentFrequencies {
     /// assert_eq!(df.idf("anything"), 1.0); // no documents: every factor is 1
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn idf(&self, feature: &str) -> f64 {
         self.idf
             .factor(self.fingerprinter.hasher().full_hash_joined(&[feature], ""))
@@ -130,6 +139,11 @@ impl Fingerprinter {
     /// change this fingerprinter): each feature's weight is multiplied by
     /// `ln((1 + N) / (1 + df)) + 1`, so features common across the corpus count less. `df`
     /// must have been built with the same options, apart from the weighting.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::OptionsMismatch`] when `df` was built with other options than this
+    /// fingerprinter's (the weighting aside).
     ///
     /// ```
     /// use simprint::{DocumentFrequencies, Fingerprinter, Options};

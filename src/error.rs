@@ -142,6 +142,7 @@ impl NSetting {
     /// ```
     /// assert_eq!(simprint::error::NSetting::CharN.name(), "char_n");
     /// ```
+    #[must_use]
     pub fn name(self) -> &'static str {
         match self {
             NSetting::N => "n",
@@ -484,6 +485,7 @@ const ECHO_CHARS: usize = 64;
 /// assert_eq!(simprint::error::echo("words"), "words");
 /// assert!(simprint::error::echo(&"x".repeat(1000)).ends_with("… (1000 characters in all)"));
 /// ```
+#[must_use]
 pub fn echo(value: &str) -> String {
     match value.char_indices().nth(ECHO_CHARS) {
         None => String::from(value),

@@ -37,6 +37,7 @@ impl ExplainedFeature {
     /// assert_eq!(e.features[0].hash_bits(6), "100101");
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn hash_bits(&self, width: u32) -> String {
         (0..width)
             .map(|i| {
@@ -101,6 +102,7 @@ impl Fingerprinter {
     /// assert_eq!(e.features[0].weight, 2.0);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn explain(&self, text: &str) -> Explanation {
         let folded = self.fold(text);
         // (text, full hash, occurrences) per distinct feature, in order of first appearance.
@@ -133,7 +135,13 @@ impl Fingerprinter {
             let mut acc = UnitCounter::new(width);
             for row in &rows {
                 // Counts are exact in f64 far beyond any text length.
-                for _ in 0..row.weight as u64 {
+                #[allow(
+                    clippy::cast_possible_truncation,
+                    clippy::cast_sign_loss,
+                    reason = "integral weights are whole, positive counts"
+                )]
+                let times = row.weight as u64;
+                for _ in 0..times {
                     acc.add(row.hash);
                 }
             }
@@ -158,6 +166,10 @@ impl Fingerprinter {
     }
 
     /// Explains [`Fingerprinter::fingerprint_features`]: one row per pair, as given.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NonFiniteWeight`] for a weight that is not finite.
     ///
     /// ```
     /// let fp = simprint::Fingerprinter::new(simprint::Options::default())?;
@@ -187,6 +199,11 @@ impl Fingerprinter {
 
 /// Explains [`fingerprint_hashes`](crate::fingerprint_hashes): `V` and the bits of pre-hashed
 /// features, one row per pair.
+///
+/// # Errors
+///
+/// As [`fingerprint_hashes`](crate::fingerprint_hashes): a bad width, a hash wider than it, a
+/// weight that is not finite.
 ///
 /// ```
 /// // The reference material's 3-bit worked example.

@@ -11,6 +11,10 @@ pub const MAX_WIDTH: u32 = 128;
 
 /// Checks that `width` is in `1..=128`, the widths every function here takes.
 ///
+/// # Errors
+///
+/// [`Error::WidthOutOfRange`] outside `1..=128`.
+///
 /// ```
 /// assert_eq!(simprint::check_width(64)?, 64);
 /// assert!(simprint::check_width(0).is_err());
@@ -25,6 +29,10 @@ pub fn check_width(width: u32) -> Result<u32, Error> {
 }
 
 /// Checks that a distance bound `k` makes sense for `width`-bit fingerprints: `0..=width`.
+///
+/// # Errors
+///
+/// [`Error::WidthOutOfRange`] for a bad width, [`Error::KOutOfRange`] for `k` above it.
 ///
 /// ```
 /// assert!(simprint::check_k(64, 64).is_ok());
@@ -81,6 +89,11 @@ impl Fingerprint {
     ///
     /// Fails if `width` is outside `1..=128` or `value` has bits set at or above `width`.
     ///
+    /// # Errors
+    ///
+    /// [`Error::WidthOutOfRange`] for a bad width, [`Error::ValueTooWide`] for a value with
+    /// bits at or above it.
+    ///
     /// ```
     /// use simprint::{Error, Fingerprint};
     /// assert!(Fingerprint::new(7, 3).is_ok());
@@ -89,14 +102,15 @@ impl Fingerprint {
     pub fn new(value: u128, width: u32) -> Result<Fingerprint, Error> {
         let width = check_width(width)?;
         let value = check_fits(value, width)?;
-        Ok(Fingerprint {
-            value,
-            width: width as u8,
-        })
+        Ok(Fingerprint::from_parts(value, width))
     }
 
     /// Builds from parts already known to be valid.
     #[inline]
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "a checked width is at most 128"
+    )]
     pub(crate) fn from_parts(value: u128, width: u32) -> Fingerprint {
         debug_assert!(check_width(width).is_ok() && check_fits(value, width).is_ok());
         Fingerprint {
@@ -112,6 +126,7 @@ impl Fingerprint {
     /// # Ok::<(), simprint::Error>(())
     /// ```
     #[inline]
+    #[must_use]
     pub fn value(&self) -> u128 {
         self.value
     }
@@ -123,6 +138,7 @@ impl Fingerprint {
     /// # Ok::<(), simprint::Error>(())
     /// ```
     #[inline]
+    #[must_use]
     pub fn width(&self) -> u32 {
         u32::from(self.width)
     }
@@ -135,8 +151,10 @@ impl Fingerprint {
     /// assert_eq!(Fingerprint::new(5, 128)?.to_u64(), None);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn to_u64(&self) -> Option<u64> {
         if self.width <= 64 {
+            #[allow(clippy::cast_possible_truncation, reason = "it fits 64 bits")]
             Some(self.value as u64)
         } else {
             None
@@ -150,6 +168,7 @@ impl Fingerprint {
     /// assert_eq!([fp.bit(0), fp.bit(1), fp.bit(2)], [true, false, false]);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn bit(&self, i: u32) -> bool {
         i < self.width() && (self.value >> (self.width() - 1 - i)) & 1 == 1
     }
@@ -162,6 +181,7 @@ impl Fingerprint {
     /// assert_eq!(Fingerprint::new(0b101, 3)?.to_hex(), "5");
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn to_hex(&self) -> String {
         let digits = self.width().div_ceil(4);
         let mut out = String::with_capacity(digits as usize);
@@ -177,6 +197,12 @@ impl Fingerprint {
     /// Accepts an optional `0x` prefix and either case, with 1 to `ceil(width/4)` digits.
     /// Fails on an empty or over-long string, a non-hex character, or a value wider than
     /// `width`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::WidthOutOfRange`] for a bad width, [`Error::MalformedHex`] for no digits, too
+    /// many or a character that is not one, [`Error::ValueTooWide`] for a value above the
+    /// width.
     ///
     /// ```
     /// use simprint::{Error, Fingerprint};
@@ -226,6 +252,7 @@ impl Fingerprint {
     /// assert_eq!(simprint::Fingerprint::new(0b101011, 6)?.to_binary(), "101011");
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn to_binary(&self) -> String {
         (0..self.width())
             .map(|i| if self.bit(i) { '1' } else { '0' })
@@ -233,6 +260,10 @@ impl Fingerprint {
     }
 
     /// Hamming distance to a fingerprint of the same width.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::WidthMismatch`] when the widths differ.
     ///
     /// ```
     /// use simprint::Fingerprint;
@@ -252,6 +283,10 @@ impl Fingerprint {
     }
 
     /// Distance, similarity `1 − d/f`, angle `π·d/f` and its cosine.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::WidthMismatch`] when the widths differ.
     ///
     /// ```
     /// use simprint::Fingerprint;

@@ -43,6 +43,11 @@ pub struct Fingerprinter {
 impl Fingerprinter {
     /// Checks `options` once, so fingerprinting itself cannot fail.
     ///
+    /// # Errors
+    ///
+    /// What [`Options::validate`] refuses: a width outside `1..=128`, an n-gram size outside
+    /// `1..=MAX_N`.
+    ///
     /// ```
     /// use simprint::{Error, Fingerprinter, Options};
     /// let err = Fingerprinter::new(Options { width: 129, ..Options::default() }).unwrap_err();
@@ -64,6 +69,7 @@ impl Fingerprinter {
     /// assert_eq!(fp.options().width, 64);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn options(&self) -> &Options {
         &self.options
     }
@@ -76,6 +82,7 @@ impl Fingerprinter {
     /// assert_eq!(fp.fingerprint("Hello World"), fp.fingerprint("hello, world!"));
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn fingerprint(&self, text: &str) -> Fingerprint {
         let text = self.fold(text);
         let mut sink = self.sink();
@@ -209,6 +216,10 @@ impl Fingerprinter {
     ///
     /// Fails on a weight that is not finite.
     ///
+    /// # Errors
+    ///
+    /// [`Error::NonFiniteWeight`] for a weight that is NaN or infinite.
+    ///
     /// ```
     /// let fp = simprint::Fingerprinter::new(simprint::Options::default())?;
     /// let a = fp.fingerprint_features([("simhash", 3.0), ("near", 1.0), ("duplicate", 1.0)])?;
@@ -226,6 +237,10 @@ impl Fingerprinter {
     /// [`Fingerprinter::fingerprint_features`] of features that are slices of `text` (a list
     /// held in one buffer, as the JavaScript bindings pass it): each is hashed where it lies,
     /// which is faster, with the same result. Features from elsewhere are hashed as given.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NonFiniteWeight`] for a weight that is NaN or infinite.
     ///
     /// ```
     /// use simprint::{Fingerprinter, Options};
@@ -277,6 +292,7 @@ impl Fingerprinter {
     /// assert_eq!(fp.hasher().width(), 64);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn hasher(&self) -> &FeatureHasher {
         &self.hasher
     }
@@ -296,6 +312,7 @@ impl Fingerprinter {
 /// assert_eq!(a.width(), 64);
 /// assert!(a.distance(&b).unwrap() + 10 < a.distance(&c).unwrap());
 /// ```
+#[must_use]
 pub fn fingerprint(text: &str) -> Fingerprint {
     DEFAULT.fingerprint(text)
 }

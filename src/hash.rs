@@ -44,6 +44,7 @@ impl Key {
     /// let key = simprint::Key::new([7; 16]);
     /// assert_eq!(key.bytes(), [7; 16]);
     /// ```
+    #[must_use]
     pub const fn new(bytes: [u8; 16]) -> Key {
         Key(bytes)
     }
@@ -53,11 +54,16 @@ impl Key {
     /// ```
     /// assert_eq!(&simprint::Key::default().bytes(), b"simprint-sip-key");
     /// ```
+    #[must_use]
     pub const fn bytes(&self) -> [u8; 16] {
         self.0
     }
 
     /// Parses exactly 32 hex digits (either case), byte 0 first.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::MalformedKey`] unless it is exactly 32 hex digits.
     ///
     /// ```
     /// use simprint::{Error, Key};
@@ -77,6 +83,10 @@ impl Key {
             let hi = (pair[0] as char).to_digit(16);
             let lo = (pair[1] as char).to_digit(16);
             match (hi, lo) {
+                #[allow(
+                    clippy::cast_possible_truncation,
+                    reason = "two hex digits: at most 255"
+                )]
                 (Some(hi), Some(lo)) => *byte = (hi * 16 + lo) as u8,
                 _ => {
                     return Err(Error::MalformedKey {
@@ -93,6 +103,7 @@ impl Key {
     /// ```
     /// assert_eq!(simprint::Key::new([0xab; 16]).to_hex(), "ab".repeat(16));
     /// ```
+    #[must_use]
     pub fn to_hex(&self) -> alloc::string::String {
         use core::fmt::Write as _;
         let mut out = alloc::string::String::with_capacity(32);
@@ -143,6 +154,10 @@ impl FeatureHasher {
 
     /// A hasher for `width`-bit fingerprints (`1..=128`) under `key`.
     ///
+    /// # Errors
+    ///
+    /// [`Error::WidthOutOfRange`] for a width outside `1..=128`.
+    ///
     /// ```
     /// assert!(simprint::FeatureHasher::new(simprint::Key::default(), 129).is_err());
     /// ```
@@ -160,6 +175,7 @@ impl FeatureHasher {
     /// assert_eq!(h.width(), 16);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn width(&self) -> u32 {
         self.width
     }
@@ -172,6 +188,7 @@ impl FeatureHasher {
     /// # Ok::<(), simprint::Error>(())
     /// ```
     #[inline]
+    #[must_use]
     pub fn hash_str(&self, feature: &str) -> u128 {
         self.hash_joined(&[feature], "")
     }
@@ -184,6 +201,7 @@ impl FeatureHasher {
     /// # Ok::<(), simprint::Error>(())
     /// ```
     #[inline]
+    #[must_use]
     pub fn hash_parts(&self, parts: &[&str]) -> u128 {
         self.hash_joined(parts, "")
     }
@@ -197,6 +215,7 @@ impl FeatureHasher {
     /// # Ok::<(), simprint::Error>(())
     /// ```
     #[inline]
+    #[must_use]
     pub fn hash_joined(&self, parts: &[&str], separator: &str) -> u128 {
         self.cut(self.full_hash_joined(parts, separator))
     }

@@ -19,16 +19,17 @@
 //! # Ok::<(), simprint::Error>(())
 //! ```
 //!
-//! Modules, one concept each: [`options`] (what decides a fingerprint), [`fingerprinter`]
-//! (the text pipeline), [`normalize`] (width and case folding), [`tokenize`] (features of a
-//! text), [`hash`] (keyed feature hashing), [`accumulate`] (`V` and its signs),
-//! [`stream`] (text in chunks), [`explain`] (how each feature pushed each bit),
-//! [`fingerprint`](mod@fingerprint) (the value, hex), [`distance`] (Hamming distance and the
-//! estimates it gives), [`recommend`] (the `k` to use), [`scan`] (linear scans), [`index`]
-//! (exact lookup within `k` with permuted tables: its [planner](index::plan) and
-//! [byte format](index::bytes)) and [`error`]. The JavaScript bindings are a crate of their own
-//! (`bindings/wasm`) and hold no algorithm. The repository's `docs/` folder has the algorithm,
-//! the API side by side with JavaScript's, the index, the evaluation and the measurements.
+//! Modules, one concept each, in the order a text goes through them: [`options`] (what decides
+//! a fingerprint), [`normalize`] (width and case folding), [`tokenize`] (features of a text),
+//! [`hash`] (keyed feature hashing), [`accumulate`] (`V` and its signs), [`fingerprinter`]
+//! (all of it, options checked once), [`stream`] (text in chunks), [`explain`] (how each
+//! feature pushed each bit), [`recommend`] (the `k` to use); then [`mod@fingerprint`] (the
+//! value, hex), [`distance`] (Hamming distance and the estimates it gives), [`scan`] (linear
+//! scans), [`index`] (exact lookup within `k`: its [planner](index::plan) and
+//! [byte format](index::bytes)), and [`error`]. The JavaScript bindings are a crate of their
+//! own (`bindings/wasm`) and hold no algorithm. The repository's `docs/` folder has the
+//! algorithm, the API side by side with JavaScript's, the index, the evaluation and the
+//! measurements.
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

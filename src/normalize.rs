@@ -86,6 +86,7 @@ pub(crate) fn is_width_variant(c: char) -> bool {
 /// assert_eq!(fold_width("ｶﾞｲﾄﾞ ﾊﾟｽ"), "ガイド パス");
 /// assert_eq!(fold_width("ﾞ alone"), "゛ alone");
 /// ```
+#[must_use]
 pub fn fold_width(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let bytes = text.as_bytes();
@@ -144,6 +145,7 @@ fn push_folded(out: &mut String, c: char) {
 /// assert_eq!(fold("Ｔｅｘｔ Σ", Normalization::Width, true), "text σ");
 /// assert!(matches!(fold("plain", Normalization::Width, true), std::borrow::Cow::Borrowed(_)));
 /// ```
+#[must_use]
 pub fn fold(text: &str, normalization: Normalization, case_fold: bool) -> Cow<'_, str> {
     let width = normalization == Normalization::Width;
     let case = case_fold;

@@ -35,6 +35,7 @@ impl Weighting {
     /// assert_eq!(Weighting::Binary.weight(3), 1.0);
     /// assert_eq!(Weighting::LogTermFrequency.weight(1), 1.0);
     /// ```
+    #[must_use]
     pub fn weight(&self, count: u32) -> f64 {
         match self {
             Weighting::TermFrequency => f64::from(count),
@@ -48,6 +49,7 @@ impl Weighting {
     /// ```
     /// assert_eq!(simprint::Weighting::TermFrequency.name(), "tf");
     /// ```
+    #[must_use]
     pub fn name(&self) -> &'static str {
         match self {
             Weighting::TermFrequency => "tf",
@@ -107,6 +109,7 @@ impl Normalization {
     /// ```
     /// assert_eq!(simprint::Normalization::Width.name(), "width");
     /// ```
+    #[must_use]
     pub fn name(&self) -> &'static str {
         match self {
             Normalization::None => "none",
@@ -185,6 +188,11 @@ impl Default for Options {
 
 impl Options {
     /// Fails on a width outside `1..=128` or an n-gram size outside `1..=MAX_N`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::WidthOutOfRange`] for a width outside `1..=128`, [`Error::NOutOfRange`] for an
+    /// n-gram size outside `1..=MAX_N`.
     ///
     /// ```
     /// use simprint::{Options, Tokenizer};

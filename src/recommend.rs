@@ -12,6 +12,7 @@
 /// assert_eq!(simprint::recommended_k("你妈妈喊你回家吃饭哦,回家罗回家罗", 64), 15);
 /// assert_eq!(simprint::recommended_k("A plain English sentence.", 128), 18);
 /// ```
+#[must_use]
 pub fn recommended_k(text: &str, width: u32) -> u32 {
     let (mut cjk, mut other) = (0usize, 0usize);
     for c in text.chars().filter(|c| c.is_alphanumeric()) {

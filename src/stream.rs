@@ -111,6 +111,7 @@ impl Fingerprinter {
     /// assert_eq!(s.finish(), fp.fingerprint("hello world"));
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn stream(&self) -> Stream {
         let (word_n, char_n) = match self.options().tokenizer {
             Tokenizer::Auto { word_n, char_n } => (word_n, char_n),
@@ -188,6 +189,7 @@ impl Stream {
     /// assert_eq!(s.bytes(), 3);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn bytes(&self) -> u64 {
         self.bytes
     }
@@ -201,6 +203,7 @@ impl Stream {
     /// assert_eq!(s.buffered(), 3); // "thr" may go on
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn buffered(&self) -> usize {
         self.pending.len()
     }
@@ -213,6 +216,7 @@ impl Stream {
     /// assert_eq!(fp.stream().finish(), fp.fingerprint(""));
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn finish(mut self) -> Fingerprint {
         let rest = core::mem::take(&mut self.pending);
         self.scanned = 0;
@@ -304,82 +308,7 @@ fn complete_prefix(bytes: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::options::{Normalization, Options, Weighting};
-
-    fn options() -> Vec<Options> {
-        let mut out = Vec::new();
-        for tokenizer in [
-            Tokenizer::default(),
-            Tokenizer::Auto {
-                word_n: 2,
-                char_n: 3,
-            },
-            Tokenizer::Words { n: 1 },
-            Tokenizer::Words { n: 3 },
-            Tokenizer::Chars { n: 1 },
-            Tokenizer::Chars { n: 4 },
-        ] {
-            for weighting in [
-                Weighting::Binary,
-                Weighting::TermFrequency,
-                Weighting::LogTermFrequency,
-            ] {
-                out.push(Options {
-                    tokenizer,
-                    weighting,
-                    ..Options::default()
-                });
-            }
-        }
-        out.push(Options {
-            normalization: Normalization::None,
-            case_fold: false,
-            ..Options::default()
-        });
-        out.push(Options {
-            width: 128,
-            ..Options::default()
-        });
-        out
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig { cases: 400, ..Default::default() })]
-
-        /// Any chunking, at any byte (inside UTF-8 sequences too), gives the one-shot result.
-        #[test]
-        fn streaming_equals_one_shot(
-            chars in proptest::collection::vec(proptest::sample::select(alloc::vec![
-                'a', 'B', '1', '_', '\'', '.', ':', ',', ' ', ' ', '\n', '\t', '-', 'é', '\u{301}',
-                '中', '文', '。', '、', 'カ', 'ｶ', '\u{ff9e}', 'Ａ', '\u{3000}', 'Σ', '🙂', '\u{200d}',
-                '\u{1f3fd}', 'ß', 'İ',
-            ]), 0..60),
-            cuts in proptest::collection::vec(0usize..200, 0..12),
-            invalid in proptest::prelude::any::<bool>(),
-        ) {
-            let text: String = chars.into_iter().collect();
-            let mut bytes = text.clone().into_bytes();
-            if invalid && !bytes.is_empty() {
-                // An invalid byte in the middle: both sides read it as U+FFFD.
-                let at = cuts.first().copied().unwrap_or(0) % bytes.len();
-                bytes.insert(at, 0xFF);
-            }
-            let whole = String::from_utf8_lossy(&bytes).into_owned();
-            let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c % (bytes.len() + 1)).collect();
-            cuts.sort_unstable();
-            for options in options() {
-                let fp = Fingerprinter::new(options).unwrap();
-                let mut stream = fp.stream();
-                let mut from = 0;
-                for &c in &cuts {
-                    stream.update(&bytes[from..c]);
-                    from = c;
-                }
-                stream.update(&bytes[from..]);
-                proptest::prop_assert_eq!(stream.finish(), fp.fingerprint(&whole), "{:?} {:?} {:?}", options.tokenizer, whole, cuts);
-            }
-        }
-    }
+    use crate::options::Options;
 
     #[test]
     fn buffers_only_the_tail() {

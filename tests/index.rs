@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
-use simprint::{Error, Fingerprint, Index, Match, Pair, Plan};
+use simprint::{Error, Fingerprint, Index, Match, Plan};
 
 fn mask(width: u32) -> u128 {
     u128::MAX >> (128 - width)
@@ -15,38 +15,11 @@ fn fp(v: u128, width: u32) -> Fingerprint {
     Fingerprint::new(v & mask(width), width).unwrap()
 }
 
-/// What every query must return: a scan over the model.
-fn brute(model: &BTreeMap<u64, u128>, q: u128, k: u32) -> Vec<Match> {
-    let mut out: Vec<Match> = model
-        .iter()
-        .map(|(&id, &v)| Match {
-            id,
-            distance: (v ^ q).count_ones(),
-        })
-        .filter(|m| m.distance <= k)
-        .collect();
-    out.sort_by_key(|m| (m.distance, m.id));
-    out
-}
-
-fn brute_pairs(model: &BTreeMap<u64, u128>, k: u32) -> Vec<Pair> {
-    let items: Vec<(u64, u128)> = model.iter().map(|(&a, &b)| (a, b)).collect();
-    let mut out = Vec::new();
-    for i in 0..items.len() {
-        for j in i + 1..items.len() {
-            let d = (items[i].1 ^ items[j].1).count_ones();
-            if d <= k {
-                out.push(Pair {
-                    a: items[i].0,
-                    b: items[j].0,
-                    distance: d,
-                });
-            }
-        }
-    }
-    out.sort_by_key(|p| (p.distance, p.a, p.b));
-    out
-}
+#[path = "support/brute.rs"]
+mod brute;
+#[path = "support/index_bytes.rs"]
+mod index_bytes;
+use brute::{accepted, brute_pairs_of as brute_pairs, brute_query as brute};
 
 /// A small deterministic generator for building sets inside a proptest case.
 #[path = "support/splitmix64.rs"]
@@ -95,19 +68,8 @@ fn check_queries(index: &Index, model: &BTreeMap<u64, u128>, rng: &mut Rng, widt
                 index.plan()
             );
             // The examined candidates, accepted and deduplicated, are the answer.
-            let mut accepted: Vec<Match> = index
-                .explain_query(fp(q, width), kq)
-                .unwrap()
-                .iter()
-                .filter(|c| c.accepted)
-                .map(|c| Match {
-                    id: c.id,
-                    distance: c.distance,
-                })
-                .collect();
-            accepted.sort_by_key(|m| (m.distance, m.id));
-            accepted.dedup();
-            assert_eq!(accepted, brute(model, q, kq));
+            let seen = index.explain_query(fp(q, width), kq).unwrap();
+            assert_eq!(accepted(&seen), brute(model, q, kq));
             check_limited(index, q, kq, rng);
         }
     }
@@ -360,89 +322,9 @@ fn bad_bytes_are_errors_not_panics() {
     // Wrong version, with a valid checksum, names the version.
     let mut other = Index::new(64, 3).unwrap().to_bytes();
     other[8] = 2;
-    let end = other.len() - 8;
-    let sum = {
-        use std::hash::Hasher;
-        let mut h = siphasher_checksum();
-        h.write(&other[..end]);
-        h.finish()
-    };
-    other[end..].copy_from_slice(&sum.to_le_bytes());
+    let other = index_bytes::sealed(other[..other.len() - 8].to_vec());
     let err = Index::from_bytes(&other).unwrap_err().to_string();
     assert!(err.contains("format version 2"), "{err}");
-}
-
-/// The format's checksum, rebuilt here from its documented definition.
-fn siphasher_checksum() -> impl std::hash::Hasher {
-    SipHash13::new()
-}
-
-/// SipHash-1-3 with a zero key, written out from the specification so the test does not
-/// share the implementation's code.
-struct SipHash13 {
-    v: [u64; 4],
-    tail: Vec<u8>,
-    len: u64,
-}
-
-impl SipHash13 {
-    fn new() -> SipHash13 {
-        SipHash13 {
-            v: [
-                0x736f6d6570736575,
-                0x646f72616e646f6d,
-                0x6c7967656e657261,
-                0x7465646279746573,
-            ],
-            tail: Vec::new(),
-            len: 0,
-        }
-    }
-    fn round(v: &mut [u64; 4]) {
-        v[0] = v[0].wrapping_add(v[1]);
-        v[1] = v[1].rotate_left(13) ^ v[0];
-        v[0] = v[0].rotate_left(32);
-        v[2] = v[2].wrapping_add(v[3]);
-        v[3] = v[3].rotate_left(16) ^ v[2];
-        v[0] = v[0].wrapping_add(v[3]);
-        v[3] = v[3].rotate_left(21) ^ v[0];
-        v[2] = v[2].wrapping_add(v[1]);
-        v[1] = v[1].rotate_left(17) ^ v[2];
-        v[2] = v[2].rotate_left(32);
-    }
-    fn block(&mut self, m: u64) {
-        self.v[3] ^= m;
-        Self::round(&mut self.v);
-        self.v[0] ^= m;
-    }
-}
-
-impl std::hash::Hasher for SipHash13 {
-    fn write(&mut self, bytes: &[u8]) {
-        self.len += bytes.len() as u64;
-        self.tail.extend_from_slice(bytes);
-        while self.tail.len() >= 8 {
-            let m = u64::from_le_bytes(self.tail[..8].try_into().unwrap());
-            self.block(m);
-            self.tail.drain(..8);
-        }
-    }
-    fn finish(&self) -> u64 {
-        let mut s = SipHash13 {
-            v: self.v,
-            tail: Vec::new(),
-            len: 0,
-        };
-        let mut last = [0u8; 8];
-        last[..self.tail.len()].copy_from_slice(&self.tail);
-        last[7] = self.len as u8;
-        s.block(u64::from_le_bytes(last));
-        s.v[2] ^= 0xff;
-        for _ in 0..3 {
-            Self::round(&mut s.v);
-        }
-        s.v[0] ^ s.v[1] ^ s.v[2] ^ s.v[3]
-    }
 }
 
 #[test]

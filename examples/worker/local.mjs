@@ -44,11 +44,15 @@ export async function offline(prefix) {
   return { tmp, Miniflare, fromToml };
 }
 
-/** Writes the bundle `wrangler deploy` would upload into `out` (`--dry-run`), leaving no .wrangler behind. */
+/**
+ * Writes the bundle `wrangler deploy` would upload into `out` (`--dry-run`), leaving no
+ * .wrangler behind: with the Worker's own pinned wrangler and the simprint package its
+ * package.json names, installed in its node_modules (`npm install` here).
+ */
 export function bundle(out, { minify = false } = {}) {
   const hadDotWrangler = existsSync(join(workerDir, '.wrangler'));
   try {
-    execFileSync(join(root, 'node_modules', '.bin', 'wrangler'),
+    execFileSync(join(workerDir, 'node_modules', '.bin', 'wrangler'),
       ['deploy', '--dry-run', '--outdir', out, ...(minify ? ['--minify'] : [])],
       { cwd: workerDir, env: process.env, stdio: 'pipe' });
   } finally {

@@ -10,26 +10,15 @@
 //! what loads must fit it, and explicit plans of up to 256 tables are drawn so that small
 //! inputs describe indexes far larger than themselves (issue 12: 2.4 MB described 508 MB).
 
-use core::hash::Hasher as _;
-
 use arbitrary::{Arbitrary, Unstructured};
 use simprint::Index;
 
 const MAGIC: &[u8; 8] = b"SIMPIDX\0";
 
-/// The format's checksum: SipHash-1-3 with the all-zero key (docs/index.md, "The byte format").
-pub fn checksum(bytes: &[u8]) -> u64 {
-    let mut h = siphasher::sip::SipHasher13::new_with_keys(0, 0);
-    h.write(bytes);
-    h.finish()
-}
-
-/// `body` followed by its checksum.
-pub fn sealed(mut body: Vec<u8>) -> Vec<u8> {
-    let sum = checksum(&body);
-    body.extend_from_slice(&sum.to_le_bytes());
-    body
-}
+// The format's checksum, written out apart from the crate's (shared with its tests).
+#[path = "../../tests/support/index_bytes.rs"]
+mod format;
+pub use format::sealed;
 
 #[derive(Arbitrary, Debug)]
 struct Header {
@@ -132,7 +121,10 @@ pub fn run_limited(bytes: &[u8], limit: usize) {
         ),
         Err(e) => {
             let message = e.to_string();
-            assert!(message.starts_with("index bytes: "), "unclear error: {message}");
+            assert!(
+                message.starts_with("index bytes: "),
+                "unclear error: {message}"
+            );
         }
     }
 }

@@ -10,7 +10,12 @@
 use std::collections::BTreeMap;
 
 use arbitrary::{Arbitrary, Unstructured};
-use simprint::{Fingerprint, Index, Match, Pair, Plan};
+use simprint::{Fingerprint, Index, Plan};
+
+// The oracle the crate's own property tests use.
+#[path = "../../tests/support/brute.rs"]
+mod brute;
+use brute::{accepted, brute_clusters, brute_pairs_of as brute_pairs, brute_query};
 
 /// Largest model size; keeps brute-force pairs affordable per input.
 const MAX_ENTRIES: usize = 3000;
@@ -133,62 +138,6 @@ fn distance(a: u128, b: u128) -> u32 {
     (a ^ b).count_ones()
 }
 
-fn brute_query(model: &BTreeMap<u64, u128>, q: u128, k: u32) -> Vec<Match> {
-    let mut out: Vec<Match> = model
-        .iter()
-        .map(|(&id, &v)| Match {
-            id,
-            distance: distance(v, q),
-        })
-        .filter(|m| m.distance <= k)
-        .collect();
-    out.sort_by_key(|m| (m.distance, m.id));
-    out
-}
-
-fn brute_pairs(model: &BTreeMap<u64, u128>, k: u32) -> Vec<Pair> {
-    let entries: Vec<(u64, u128)> = model.iter().map(|(&a, &b)| (a, b)).collect();
-    let mut out = Vec::new();
-    for (i, &(a, va)) in entries.iter().enumerate() {
-        for &(b, vb) in &entries[i + 1..] {
-            let d = distance(va, vb);
-            if d <= k {
-                out.push(Pair { a, b, distance: d });
-            }
-        }
-    }
-    out.sort_by_key(|p| (p.distance, p.a, p.b));
-    out
-}
-
-fn brute_clusters(pairs: &[Pair]) -> Vec<Vec<u64>> {
-    // Connected components with a plain union-find over the ids.
-    let mut parent: BTreeMap<u64, u64> = BTreeMap::new();
-    fn root(parent: &mut BTreeMap<u64, u64>, x: u64) -> u64 {
-        let mut r = x;
-        while let Some(&p) = parent.get(&r).filter(|&&p| p != r) {
-            r = p;
-        }
-        parent.insert(x, r);
-        r
-    }
-    for p in pairs {
-        parent.entry(p.a).or_insert(p.a);
-        parent.entry(p.b).or_insert(p.b);
-        let (ra, rb) = (root(&mut parent, p.a), root(&mut parent, p.b));
-        parent.insert(ra.max(rb), ra.min(rb));
-    }
-    let ids: Vec<u64> = parent.keys().copied().collect();
-    let mut groups: BTreeMap<u64, Vec<u64>> = BTreeMap::new();
-    for id in ids {
-        let r = root(&mut parent, id);
-        groups.entry(r).or_default().push(id);
-    }
-    let mut out: Vec<Vec<u64>> = groups.into_values().collect();
-    out.sort();
-    out
-}
-
 pub fn check(data: &[u8]) {
     let mut u = Unstructured::new(data);
     let Ok(setup) = Setup::arbitrary(&mut u) else {
@@ -308,9 +257,21 @@ pub fn run(setup: &Setup, ops: &[Op]) {
                 assert_eq!(got, brute_query(&model, q.value(), kk), "query {op:?}");
                 // A limited query is the same answer cut short (limits derived from it, so the
                 // input format stays as it is).
-                for limit in [0, 1, got.len() / 2, got.len().saturating_sub(1), got.len() + 1] {
-                    let cut = index.query_limited(q, kk, limit).expect("k was accepted above");
-                    assert_eq!(cut, got[..limit.min(got.len())], "query_limited {limit} {op:?}");
+                for limit in [
+                    0,
+                    1,
+                    got.len() / 2,
+                    got.len().saturating_sub(1),
+                    got.len() + 1,
+                ] {
+                    let cut = index
+                        .query_limited(q, kk, limit)
+                        .expect("k was accepted above");
+                    assert_eq!(
+                        cut,
+                        got[..limit.min(got.len())],
+                        "query_limited {limit} {op:?}"
+                    );
                 }
             }
             Op::ExplainQuery(fp, k) => {
@@ -320,14 +281,6 @@ pub fn run(setup: &Setup, ops: &[Op]) {
                     assert!(kk > width, "explain_query refused k = {kk}");
                     continue;
                 };
-                let mut accepted: Vec<Match> = seen
-                    .iter()
-                    .filter(|c| c.accepted)
-                    .map(|c| Match {
-                        id: c.id,
-                        distance: c.distance,
-                    })
-                    .collect();
                 for c in &seen {
                     assert_eq!(
                         model.get(&c.id).map(|&v| distance(v, q.value())),
@@ -335,10 +288,8 @@ pub fn run(setup: &Setup, ops: &[Op]) {
                     );
                     assert_eq!(c.accepted, c.distance <= kk);
                 }
-                accepted.sort_by_key(|m| (m.distance, m.id));
-                accepted.dedup();
                 assert_eq!(
-                    accepted,
+                    accepted(&seen),
                     brute_query(&model, q.value(), kk),
                     "explain {op:?}"
                 );

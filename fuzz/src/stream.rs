@@ -7,6 +7,11 @@ use simprint::{Fingerprinter, Options};
 
 use crate::{text_from, FuzzOptions};
 
+// The chunking loop the crate's own stream test uses.
+#[path = "../../tests/support/cuts.rs"]
+mod cuts;
+use cuts::streamed;
+
 pub fn check(data: &[u8]) {
     let mut u = Unstructured::new(data);
     let Ok(o) = FuzzOptions::arbitrary(&mut u) else {
@@ -25,19 +30,11 @@ pub fn check(data: &[u8]) {
 /// chunks) and compares with the one-shot fingerprint; public for the regression tests.
 pub fn run(options: Options, bytes: &[u8], cuts: &[usize]) {
     let fp = Fingerprinter::new(options).expect("valid options");
-    let mut cuts: Vec<usize> = cuts.iter().map(|c| c % (bytes.len() + 1)).collect();
-    cuts.sort_unstable();
-    let mut stream = fp.stream();
-    let mut from = 0;
-    for &c in &cuts {
-        stream.update(&bytes[from..c]);
-        from = c;
-    }
-    stream.update(&bytes[from..]);
-    assert_eq!(stream.bytes(), bytes.len() as u64);
+    let (streamed, fed) = streamed(&fp, bytes, cuts);
+    assert_eq!(fed, bytes.len() as u64);
     let whole = String::from_utf8_lossy(bytes);
     assert_eq!(
-        stream.finish(),
+        streamed,
         fp.fingerprint(&whole),
         "stream != one shot: {options:?} {whole:?} cuts {cuts:?}"
     );

@@ -61,6 +61,7 @@ fn bad_header(e: Error) -> Error {
 /// assert_eq!(simprint::index::bytes::default_load_limit(1 << 30), 16 << 30);
 /// assert_eq!(simprint::index::bytes::default_load_limit(100), 64 << 20);
 /// ```
+#[must_use]
 pub fn default_load_limit(len: usize) -> usize {
     len.saturating_mul(16).max(64 << 20)
 }
@@ -77,6 +78,7 @@ impl Index {
     /// assert_eq!(Index::from_bytes(&bytes)?.get(7), index.get(7));
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
         let width = self.width();
         let fp_bytes = if width <= 64 { 8 } else { 16 };
@@ -84,12 +86,14 @@ impl Index {
         let mut out = Vec::with_capacity(HEADER + entries.len() * (8 + fp_bytes) + CHECKSUM);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
-        out.push(width as u8);
-        out.push(self.k() as u8);
+        // Widths are at most 128, k at most the width, blocks at most the width.
+        let byte = |n: usize| u8::try_from(n).unwrap_or(u8::MAX);
+        out.push(byte(width as usize));
+        out.push(byte(self.k() as usize));
         match self.explicit_plan() {
             None => out.extend_from_slice(&[0, 0]),
             Some(p) if p.is_scan() => out.extend_from_slice(&[2, 0]),
-            Some(p) => out.extend_from_slice(&[1, p.blocks().len() as u8]),
+            Some(p) => out.extend_from_slice(&[1, byte(p.blocks().len())]),
         }
         out.extend_from_slice(&[0, 0]);
         out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
@@ -110,6 +114,12 @@ impl Index {
     /// buffer, and with [`Error::IndexTooLarge`] when the index it describes would take more memory
     /// than the limit; never panics, and allocates only after both check out.
     ///
+    /// # Errors
+    ///
+    /// [`Error::MalformedIndexBytes`] for a buffer that is truncated, corrupted, of another
+    /// version or inconsistent; [`Error::IndexTooLarge`] past the memory limit;
+    /// [`Error::OutOfMemory`] when the memory cannot be had.
+    ///
     /// ```
     /// use simprint::{Error, Index};
     /// let mut bytes = Index::new(64, 3)?.to_bytes();
@@ -128,6 +138,10 @@ impl Index {
     /// them once loaded) must take at most `max_memory` bytes, else [`Error::IndexTooLarge`]
     /// before anything is built. `usize::MAX` trusts the buffer; building can still fail with
     /// [`Error::OutOfMemory`], never an abort.
+    ///
+    /// # Errors
+    ///
+    /// As [`Index::from_bytes`], with `max_memory` as the limit.
     ///
     /// ```
     /// use simprint::{Error, Fingerprint, Index, Plan};
@@ -189,8 +203,8 @@ impl Index {
             Some(plan) => Index::with_plan(plan)?,
             None => Index::new(width, k)?,
         };
-        // The length check above bounds count by the buffer's own size.
-        let n = count as usize;
+        // The length check above bounds count by the buffer's own size, so it fits a usize.
+        let n = usize::try_from(count).unwrap_or(usize::MAX);
         let need = match &index.inner {
             Inner::Narrow(e) => e.bytes_after_load(n),
             Inner::Wide(e) => e.bytes_after_load(n),

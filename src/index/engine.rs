@@ -215,7 +215,7 @@ impl<B: Bits> Engine<B> {
                 out.push(Candidate {
                     id,
                     distance,
-                    segment: Some(segment as u32),
+                    segment: Some(u32::try_from(segment).unwrap_or(u32::MAX)),
                     table,
                     accepted: distance <= k,
                 });
@@ -408,6 +408,10 @@ impl<B: Bits> Engine<B> {
                     .iter()
                     .map(|&(i, v)| (i as u64, B::from_u128(v))),
             )?)?;
+            #[allow(
+                clippy::cast_possible_truncation,
+                reason = "the representatives' ids are positions in `groups`"
+            )]
             reps.for_each_pair(k, &mut |a, b, _| {
                 groups.join(a as usize, b as usize);
                 true

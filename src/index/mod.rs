@@ -1,7 +1,7 @@
 //! Near-duplicate lookup: every stored fingerprint within Hamming distance `k` of a query,
 //! exactly, with the permuted-table method of Manku, Jain and Das Sarma (WWW 2007).
 //!
-//! The index is a log-structured set of immutable [segments](segment): new fingerprints go to
+//! The index is a log-structured set of immutable segments: new fingerprints go to
 //! a small buffer that queries scan; a full buffer becomes a segment with its own tables
 //! (planned for its size by [`Plan::auto`]); segments of similar size are merged, so there
 //! are `O(log n)` of them and each fingerprint is rebuilt `O(log n)` times. A bulk
@@ -85,6 +85,10 @@ impl Index {
     /// An empty index of `width`-bit fingerprints (1 to 128) that finds everything within `k`
     /// (0 to `width`). It plans its tables itself as it grows.
     ///
+    /// # Errors
+    ///
+    /// [`Error::WidthOutOfRange`] or [`Error::KOutOfRange`] for a bad width or `k`.
+    ///
     /// ```
     /// assert!(simprint::Index::new(64, 3).is_ok());
     /// assert!(simprint::Index::new(64, 65).is_err());
@@ -95,6 +99,10 @@ impl Index {
     }
 
     /// An empty index that uses `plan` for every segment (small buffers are still scanned).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::WidthOutOfRange`] or [`Error::KOutOfRange`] for a bad width or `k` in the plan.
     ///
     /// ```
     /// use simprint::{Index, Plan};
@@ -122,6 +130,7 @@ impl Index {
     /// assert_eq!(simprint::Index::new(128, 3)?.width(), 128);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn width(&self) -> u32 {
         engine!(&self.inner, e => e.width)
     }
@@ -132,6 +141,7 @@ impl Index {
     /// assert_eq!(simprint::Index::new(64, 3)?.k(), 3);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn k(&self) -> u32 {
         engine!(&self.inner, e => e.k)
     }
@@ -144,6 +154,7 @@ impl Index {
     /// assert!(index.plan().is_scan()); // empty: nothing to look up
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn plan(&self) -> Plan {
         self.plan_for_len(self.len())
     }
@@ -159,6 +170,7 @@ impl Index {
     /// assert_eq!(simprint::Index::new(64, 3)?.segments(), 0);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn segments(&self) -> usize {
         engine!(&self.inner, e => e.segments.len())
     }
@@ -171,6 +183,7 @@ impl Index {
     /// assert_eq!(index.len(), 1);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn len(&self) -> usize {
         engine!(&self.inner, e => e.len)
     }
@@ -181,6 +194,7 @@ impl Index {
     /// assert!(simprint::Index::new(64, 3)?.is_empty());
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -198,6 +212,11 @@ impl Index {
     /// Stores `fp` under `id`, returning the fingerprint `id` held before, if any.
     ///
     /// Fails if `fp`'s width is not the index's.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::WidthMismatch`] when `fp`'s width is not the index's; [`Error::OutOfMemory`]
+    /// (nothing stored) when memory runs out.
     ///
     /// ```
     /// use simprint::{Fingerprint, Index};
@@ -219,6 +238,11 @@ impl Index {
     /// faster than one [`Index::insert`] at a time. A repeated id keeps its last fingerprint.
     ///
     /// Checks every fingerprint first: on an error nothing is stored.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::WidthMismatch`] when a fingerprint's width is not the index's;
+    /// [`Error::OutOfMemory`] when memory runs out. Either way nothing is stored.
     ///
     /// ```
     /// use simprint::{Fingerprint, Index};
@@ -280,6 +304,7 @@ impl Index {
     /// assert_eq!(index.get(5), None);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn get(&self, id: u64) -> Option<Fingerprint> {
         let width = self.width();
         engine!(&self.inner, e => e.get(id).map(|v| Fingerprint::from_parts(v.to_u128(), width)))
@@ -310,6 +335,7 @@ impl Index {
     /// assert_eq!(ids, [1, 2]);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn entries(&self) -> Vec<(u64, Fingerprint)> {
         let width = self.width();
         let mut out: Vec<(u64, Fingerprint)> = engine!(&self.inner, e => e
@@ -321,6 +347,11 @@ impl Index {
     }
 
     /// Every stored fingerprint within the index's `k` of `fp`, sorted by distance, then id.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::WidthMismatch`] when `fp`'s width is not the index's; [`Error::OutOfMemory`]
+    /// when the answer does not fit in memory.
     ///
     /// ```
     /// use simprint::{Fingerprint, Index};
@@ -335,6 +366,11 @@ impl Index {
 
     /// Every stored fingerprint within `k` of `fp` (any `k` from 0 to the width; above the
     /// index's `k` it scans, still exactly), sorted by distance, then id.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::WidthMismatch`] for a fingerprint of another width, [`Error::KOutOfRange`] for
+    /// `k` above the width, [`Error::OutOfMemory`] when the answer does not fit in memory.
     ///
     /// ```
     /// use simprint::{Fingerprint, Index};
@@ -357,6 +393,10 @@ impl Index {
     /// caller only wants a page of them. The candidates the tables find are still all checked.
     /// A `limit` of 0 returns nothing (after checking `fp` and `k`); a `limit` above the number
     /// of matches returns them all.
+    ///
+    /// # Errors
+    ///
+    /// As [`Index::query_within`].
     ///
     /// ```
     /// use simprint::{Fingerprint, Index, Match};
@@ -389,6 +429,11 @@ impl Index {
     /// visible, for teaching and debugging. An id may appear once per table that holds it in
     /// the query's bucket. The accepted ones, deduplicated, are [`Index::query_within`]'s answer.
     ///
+    /// # Errors
+    ///
+    /// [`Error::WidthMismatch`] for a fingerprint of another width, [`Error::KOutOfRange`] for
+    /// `k` above the width.
+    ///
     /// ```
     /// use simprint::{Fingerprint, Index, Plan};
     /// let mut index = Index::with_plan(Plan::with_blocks(64, 3, 4)?)?;
@@ -408,6 +453,11 @@ impl Index {
     /// Merges everything into one segment planned for the total size: the fastest layout
     /// for queries after loading (bulk loads with [`Index::insert_many`] are one already).
     ///
+    /// # Errors
+    ///
+    /// [`Error::OutOfMemory`], changing nothing, when the merged segment does not fit beside
+    /// the current ones.
+    ///
     /// ```
     /// use simprint::{Fingerprint, Index};
     /// let mut index = Index::new(64, 3)?;
@@ -426,6 +476,10 @@ impl Index {
     }
 
     /// Every pair of stored fingerprints within the index's `k`, sorted by distance, then ids.
+    ///
+    /// # Errors
+    ///
+    /// As [`Index::pairs_within`].
     ///
     /// ```
     /// use simprint::{Fingerprint, Index};
@@ -447,6 +501,12 @@ impl Index {
     /// that many: ask for the first ones with [`Index::pairs_limited`], visit them all with
     /// [`Index::for_each_pair`], or group them with [`Index::clusters_within`].
     ///
+    /// # Errors
+    ///
+    /// [`Error::KOutOfRange`] for `k` above the width, [`Error::TooManyPairs`] past
+    /// [`MAX_PAIRS`], [`Error::OutOfMemory`] when memory runs out (a `k` above the index's
+    /// builds a temporary index).
+    ///
     /// ```
     /// use simprint::{Fingerprint, Index};
     /// let mut index = Index::new(64, 1)?;
@@ -464,6 +524,11 @@ impl Index {
     /// The first `limit` of [`Index::pairs_within`]'s answer (by distance, then ids), in
     /// memory `O(limit)` however many pairs are within `k`: thousands of copies of one text
     /// make millions of pairs, and a page of them costs a page. Every pair is still visited.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::KOutOfRange`] for `k` above the width, [`Error::OutOfMemory`] when memory runs
+    /// out.
     ///
     /// ```
     /// use simprint::{Fingerprint, Index, Pair};
@@ -484,6 +549,11 @@ impl Index {
     /// Calls `visit` once for each pair of stored fingerprints within `k` (`a < b`), in no
     /// particular order, holding no list of pairs, until it returns
     /// [`ControlFlow::Break`](core::ops::ControlFlow::Break): for answers too large to list.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::KOutOfRange`] for `k` above the width; [`Error::OutOfMemory`] when a `k` above
+    /// the index's needs a temporary index that does not fit.
     ///
     /// ```
     /// use core::ops::ControlFlow;
@@ -521,6 +591,10 @@ impl Index {
     /// batch dedup: each group sorted by id, groups sorted by their first id; ids with no
     /// neighbour are left out.
     ///
+    /// # Errors
+    ///
+    /// As [`Index::clusters_within`].
+    ///
     /// ```
     /// use simprint::{Fingerprint, Index};
     /// let mut index = Index::new(64, 1)?;
@@ -536,6 +610,11 @@ impl Index {
     }
 
     /// [`Index::clusters`] for pairs within `k`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::KOutOfRange`] for `k` above the width, [`Error::OutOfMemory`] when memory runs
+    /// out.
     ///
     /// ```
     /// let index = simprint::Index::new(64, 3)?;
@@ -558,6 +637,7 @@ impl Index {
     /// assert!(index.memory_bytes() / index.len() < 100);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn memory_bytes(&self) -> usize {
         engine!(&self.inner, e => e.bytes())
     }

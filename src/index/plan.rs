@@ -80,6 +80,10 @@ const SCAN_COST: f64 = 0.5;
 impl Plan {
     /// A linear scan: no tables. Exact for any `k`.
     ///
+    /// # Errors
+    ///
+    /// [`Error::WidthOutOfRange`] or [`Error::KOutOfRange`] for a bad width or `k`.
+    ///
     /// ```
     /// assert!(simprint::Plan::scan(64, 3)?.is_scan());
     /// # Ok::<(), simprint::Error>(())
@@ -98,6 +102,12 @@ impl Plan {
     /// get one extra bit — and a table for each choice of `blocks − k` of them.
     ///
     /// Fails unless `k < blocks <= width` and `C(blocks, k) <= MAX_TABLES`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::WidthOutOfRange`] or [`Error::KOutOfRange`] for a bad width or `k`;
+    /// [`Error::ImpossiblePlan`] unless `k < blocks <= width` and the tables are at most
+    /// [`MAX_TABLES`].
     ///
     /// ```
     /// use simprint::Plan;
@@ -136,14 +146,16 @@ impl Plan {
             })
             .collect();
         let mut tables = Vec::new();
-        let mut choice: Vec<u32> = (0..blocks.len() as u32 - k).collect();
+        // At most the width (128) blocks.
+        let count = u32::try_from(blocks.len()).unwrap_or(u32::MAX);
+        let mut choice: Vec<u32> = (0..count - k).collect();
         loop {
             let key_bits = choice.iter().map(|&i| blocks[i as usize].len).sum();
             tables.push(TableSpec {
                 blocks: choice.clone(),
                 key_bits,
             });
-            if !next_combination(&mut choice, blocks.len() as u32) {
+            if !next_combination(&mut choice, count) {
                 break;
             }
         }
@@ -164,6 +176,7 @@ impl Plan {
     /// assert_eq!(Plan::auto(64, 3, 1_000_000).tables().len(), 4);
     /// assert!(Plan::auto(64, 40, 1_000_000).is_scan()); // no table plan helps at k = 40
     /// ```
+    #[must_use]
     pub fn auto(width: u32, k: u32, n: usize) -> Plan {
         let Ok(scan) = Plan::scan(width, k) else {
             // Only reachable with a bad width or k, which callers check first.
@@ -205,6 +218,7 @@ impl Plan {
     /// ```
     /// assert!(simprint::Plan::auto(64, 3, 10).is_scan());
     /// ```
+    #[must_use]
     pub fn is_scan(&self) -> bool {
         self.tables.is_empty()
     }
@@ -215,6 +229,7 @@ impl Plan {
     /// assert_eq!(simprint::Plan::scan(128, 3)?.width(), 128);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn width(&self) -> u32 {
         self.width
     }
@@ -225,6 +240,7 @@ impl Plan {
     /// assert_eq!(simprint::Plan::scan(64, 5)?.k(), 5);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn k(&self) -> u32 {
         self.k
     }
@@ -235,6 +251,7 @@ impl Plan {
     /// assert_eq!(simprint::Plan::with_blocks(8, 1, 2)?.blocks().len(), 2);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn blocks(&self) -> &[Block] {
         &self.blocks
     }
@@ -247,6 +264,7 @@ impl Plan {
     /// assert_eq!(choices, [vec![0, 1], vec![0, 2], vec![1, 2]]);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn tables(&self) -> &[TableSpec] {
         &self.tables
     }
@@ -265,9 +283,9 @@ fn binomial(n: u32, k: u32) -> u64 {
 /// Advances `choice` (ascending indices below `n`) to the next combination in
 /// lexicographic order; false after the last.
 fn next_combination(choice: &mut [u32], n: u32) -> bool {
-    let m = choice.len() as u32;
-    for i in (0..choice.len()).rev() {
-        if choice[i] < n - m + i as u32 {
+    let m = choice.len();
+    for i in (0..m).rev() {
+        if choice[i] as usize + m < n as usize + i {
             choice[i] += 1;
             for j in i + 1..choice.len() {
                 choice[j] = choice[j - 1] + 1;

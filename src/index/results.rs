@@ -15,7 +15,7 @@ pub struct Match {
 }
 
 /// A stored fingerprint a query examined: where it was found and whether the distance check
-/// accepted it (see [`Index::explain_query`]).
+/// accepted it (see [`Index::explain_query`](crate::Index::explain_query)).
 ///
 /// ```
 /// let c = simprint::Candidate { id: 3, distance: 5, segment: Some(0), table: Some(2), accepted: false };

@@ -28,6 +28,10 @@ pub(super) trait Bits: Copy + Eq + Ord + core::fmt::Debug + 'static {
 impl Bits for u64 {
     const BYTES: usize = 8;
     #[inline]
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "values of 64 bits or fewer"
+    )]
     fn from_u128(v: u128) -> u64 {
         v as u64
     }
@@ -44,6 +48,10 @@ impl Bits for u64 {
         crate::scan::within64(q, fps, k, found);
     }
     #[inline]
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "masks of blocks within 64 bits; buckets below 2^26"
+    )]
     fn bucket(self, shape: &KeyShape) -> usize {
         // Keys of fingerprints up to 64 bits fit a u64: no u128 arithmetic on the hot path.
         let key = shape.parts.iter().fold(0u64, |key, &(shift, mask, len)| {
@@ -164,7 +172,12 @@ impl<B: Bits> Table<B> {
             let at = next[b] as usize;
             next[b] += 1;
             out_fps[at] = fp;
-            slots[at] = slot as u32;
+            #[allow(
+                clippy::cast_possible_truncation,
+                reason = "Segment::build checks the count"
+            )]
+            let slot = slot as u32;
+            slots[at] = slot;
         }
         Ok(Table {
             shape,
@@ -219,6 +232,10 @@ impl<B: Bits> Segment<B> {
     /// in wasm kills the instance.
     pub(super) fn build(plan: Plan, mut entries: Vec<(u64, B)>) -> Result<Segment<B>, Error> {
         let need = Self::bytes_for(&plan, entries.len());
+        // Slots are u32: a segment holds fewer than 2^32 fingerprints (64 GB of them).
+        if u32::try_from(entries.len()).is_err() {
+            return Err(Error::OutOfMemory { bytes: need });
+        }
         // Asking for everything at once fails fast, before any table is built, and in wasm
         // grows the memory once rather than table by table.
         drop(try_vec_with_capacity::<u8>(need)?);
@@ -296,7 +313,8 @@ impl<B: Bits> Segment<B> {
             for i in range {
                 let slot = table.slots[i] as usize;
                 if !self.is_dead(slot) {
-                    seen(self.ids[slot], table.fps[i].distance(q), Some(t as u32));
+                    let number = u32::try_from(t).unwrap_or(u32::MAX);
+                    seen(self.ids[slot], table.fps[i].distance(q), Some(number));
                 }
             }
         }

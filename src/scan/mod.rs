@@ -1,6 +1,6 @@
 //! Linear scans: one fingerprint against many, the small-`n` path and the index's reference.
 //!
-//! The loops themselves are kernels behind one internal API: [`portable`] everywhere, and
+//! The loops themselves are kernels behind one internal API: `portable` everywhere, and
 //! explicit WebAssembly SIMD128 code (`simd128`) for 64-bit scans when the wasm is built with
 //! `+simd128`.
 //! Both give exactly the distances of `(a ^ b).count_ones()`.
@@ -37,6 +37,7 @@ pub struct Hit {
 /// let hits = simprint::scan64(0b1010, &[0b1010, 0b0000, 0b1011], 1);
 /// assert_eq!(hits.iter().map(|h| h.index).collect::<Vec<_>>(), [0, 2]);
 /// ```
+#[must_use]
 pub fn scan64(query: u64, fps: &[u64], k: u32) -> Vec<Hit> {
     let mut hits = Vec::new();
     within64(query, fps, k, &mut |index, distance| {
@@ -51,6 +52,7 @@ pub fn scan64(query: u64, fps: &[u64], k: u32) -> Vec<Hit> {
 /// let hits = simprint::scan128(1 << 100, &[0, 1 << 100], 0);
 /// assert_eq!(hits, [simprint::Hit { index: 1, distance: 0 }]);
 /// ```
+#[must_use]
 pub fn scan128(query: u128, fps: &[u128], k: u32) -> Vec<Hit> {
     let mut hits = Vec::new();
     within128(query, fps, k, &mut |index, distance| {
@@ -114,6 +116,7 @@ impl Scan64 {
     /// ```
     /// assert!(simprint::Scan64::new(0, 3).finish().is_empty());
     /// ```
+    #[must_use]
     pub fn new(query: u64, k: u32) -> Scan64 {
         Scan64 {
             query,
@@ -149,6 +152,7 @@ impl Scan64 {
     /// scan.feed(&[3, 1]);
     /// assert_eq!(scan.finish()[0], simprint::Hit { index: 1, distance: 1 });
     /// ```
+    #[must_use]
     pub fn finish(self) -> Vec<Hit> {
         sort_hits(self.hits)
     }
@@ -191,135 +195,11 @@ pub(crate) fn sort_hits(mut hits: Vec<Hit>) -> Vec<Hit> {
 /// assert_eq!(simprint::scan::scan64_portable(0, &[1, 3], 1), simprint::scan64(0, &[1, 3], 1));
 /// ```
 #[doc(hidden)]
+#[must_use]
 pub fn scan64_portable(query: u64, fps: &[u64], k: u32) -> Vec<Hit> {
     let mut hits = Vec::new();
     portable::within64(query, fps, k, &mut |index, distance| {
         hits.push(Hit { index, distance })
     });
     sort_hits(hits)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn reference64(q: u64, fps: &[u64], k: u32) -> Vec<Hit> {
-        let wide: Vec<u128> = fps.iter().map(|&fp| u128::from(fp)).collect();
-        reference128(u128::from(q), &wide, k)
-    }
-
-    fn reference128(q: u128, fps: &[u128], k: u32) -> Vec<Hit> {
-        let mut hits: Vec<Hit> = (0..fps.len())
-            .map(|index| Hit {
-                index,
-                distance: (q ^ fps[index]).count_ones(),
-            })
-            .filter(|h| h.distance <= k)
-            .collect();
-        hits.sort_by_key(|h| (h.distance, h.index));
-        hits
-    }
-
-    /// Fingerprints at every distance from `q`: each flips a pseudo-random `0..=width` bits.
-    fn near(q: u128, width: u32, n: usize, seed: u64) -> Vec<u128> {
-        let mut x = seed | 1;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
-        (0..n)
-            .map(|_| {
-                let flips = next() % (u64::from(width) + 1);
-                let mut v = q;
-                for _ in 0..flips {
-                    v ^= 1 << (next() % u64::from(width));
-                }
-                v
-            })
-            .collect()
-    }
-
-    #[test]
-    fn scans_match_the_reference_at_every_length_and_k() {
-        let q64 = 0x0123_4567_89ab_cdef_u64;
-        let q128 = (u128::from(q64) << 64) | 0xfedc_ba98_7654_3210;
-        for n in (0..=70).chain([255, 256, 257, 1000]) {
-            let fps128 = near(q128, 128, n, n as u64 + 7);
-            let fps64: Vec<u64> = near(u128::from(q64), 64, n, n as u64 + 11)
-                .iter()
-                .map(|&v| v as u64)
-                .collect();
-            for k in (0..=10).chain([31, 63, 64, 65, 100, 127, 128, 129, u32::MAX]) {
-                assert_eq!(
-                    scan64(q64, &fps64, k),
-                    reference64(q64, &fps64, k),
-                    "n {n} k {k}"
-                );
-                assert_eq!(scan64_portable(q64, &fps64, k), reference64(q64, &fps64, k));
-                assert_eq!(scan128(q128, &fps128, k), reference128(q128, &fps128, k));
-            }
-            let mut out = Vec::new();
-            distances64(q64, &fps64, &mut out);
-            let expected: Vec<u8> = fps64
-                .iter()
-                .map(|&v| (q64 ^ v).count_ones() as u8)
-                .collect();
-            assert_eq!(out, expected, "n {n}");
-        }
-    }
-
-    #[test]
-    fn large_k_matches_everything_in_order() {
-        let fps: Vec<u64> = near(0, 64, 5000, 3).iter().map(|&v| v as u64).collect();
-        let hits = scan64(0, &fps, 64);
-        assert_eq!(hits.len(), fps.len());
-        assert_eq!(hits, reference64(0, &fps, 64));
-        assert!(scan64(0, &[], 64).is_empty());
-        assert!(scan128(0, &[], 128).is_empty());
-    }
-
-    #[cfg(not(target_arch = "wasm32"))]
-    mod properties {
-        use super::*;
-        use proptest::prelude::*;
-
-        proptest! {
-            #[test]
-            fn scan64_is_the_reference(
-                q: u64,
-                fps in proptest::collection::vec(any::<u64>(), 0..100),
-                flips in proptest::collection::vec(any::<u64>(), 0..100),
-                k in 0u32..70,
-            ) {
-                // Half the fingerprints near the query (masks with few bits), half random.
-                let fps: Vec<u64> = fps
-                    .iter()
-                    .zip(flips.iter().chain(core::iter::repeat(&u64::MAX)))
-                    .enumerate()
-                    .map(|(i, (&v, &f))| if i % 2 == 0 { q ^ (v & f & (v >> 7)) } else { v })
-                    .collect();
-                prop_assert_eq!(scan64(q, &fps, k), reference64(q, &fps, k));
-                let mut out = Vec::new();
-                distances64(q, &fps, &mut out);
-                let expected: Vec<u8> = fps.iter().map(|&v| (q ^ v).count_ones() as u8).collect();
-                prop_assert_eq!(out, expected);
-            }
-
-            #[test]
-            fn scan128_is_the_reference(
-                q: u128,
-                fps in proptest::collection::vec(any::<u128>(), 0..100),
-                k in 0u32..140,
-            ) {
-                let fps: Vec<u128> = fps
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &v)| if i % 2 == 0 { q ^ (v & (v >> 9) & (v >> 17)) } else { v })
-                    .collect();
-                prop_assert_eq!(scan128(q, &fps, k), reference128(q, &fps, k));
-            }
-        }
-    }
 }

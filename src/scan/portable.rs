@@ -112,11 +112,18 @@ pub(crate) fn distances64(q: u64, fps: &[u64], out: &mut [u8]) {
     for (o, chunk) in (&mut outs).zip(&mut chunks) {
         let mut d = [0u8; 8];
         for (d, &fp) in d.iter_mut().zip(chunk) {
-            *d = (fp ^ q).count_ones() as u8;
+            *d = distance_byte(fp ^ q);
         }
         o.copy_from_slice(&d);
     }
     for (o, &fp) in outs.into_remainder().iter_mut().zip(chunks.remainder()) {
-        *o = (fp ^ q).count_ones() as u8;
+        *o = distance_byte(fp ^ q);
     }
+}
+
+/// The distance `x.count_ones()` of a 64-bit XOR, which is at most 64: one byte.
+#[inline]
+#[allow(clippy::cast_possible_truncation, reason = "at most 64")]
+fn distance_byte(x: u64) -> u8 {
+    x.count_ones() as u8
 }

@@ -75,6 +75,7 @@ impl Tokenizer {
     /// ```
     /// assert_eq!(simprint::Tokenizer::Chars { n: 3 }.name(), "chars");
     /// ```
+    #[must_use]
     pub fn name(&self) -> &'static str {
         match self {
             Tokenizer::Auto { .. } => "auto",
@@ -84,6 +85,10 @@ impl Tokenizer {
     }
 
     /// Fails if an n-gram size is outside `1..=MAX_N`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NOutOfRange`] for a size outside `1..=MAX_N`, naming which.
     ///
     /// ```
     /// assert!(simprint::Tokenizer::Words { n: 0 }.validate().is_err());

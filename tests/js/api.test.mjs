@@ -352,7 +352,8 @@ const bad = [
   ['hex wider than width', () => sp.fromHex('f', 3), /value needs 4 bits but the width is 3/],
   ['more hex digits than width', () => sp.fromHex('1ff', 8), /malformed hex: 3 digits is more than the 2 a 8-bit fingerprint has/],
   ['fingerprint wider than width', () => sp.toHex(1n << 64n), /fingerprint: value needs 65 bits but the width is 64/],
-  ['fingerprint not a BigInt', () => sp.toHex(5), /fingerprint must be a BigInt, got number/],
+  ['fingerprint not a BigInt', () => sp.toHex(5), /fingerprint must be a BigInt or a hex string, got number/],
+  ['fingerprint not hex', () => sp.toHex('xyz'), /fingerprint: malformed hex: 'x' is not a hex digit/],
   ['negative fingerprint', () => sp.hamming(-1n, 0n), /a must be a BigInt from 0 to 2\^128 - 1/],
   ['hash wider than width', () => sp.fingerprintHashes([[8n, 1]], 3), /hashes\[0\]\[0\]: value needs 4 bits but the width is 3/],
   ['weight not finite', () => sp.fingerprintHashes([[1n, Infinity]], 3), /hashes\[0\]\[1\] \(the weight\) must be a finite number/],
@@ -391,4 +392,26 @@ test('defaults() are what leaving options out gives', () => {
   // A fresh object each time: changing it changes nothing.
   d.options.width = 8;
   assert.equal(sp.defaults().options.width, 64);
+});
+
+const KNOWN_TEXT = 'SimHash gives near-duplicate documents fingerprints a few bits apart.';
+
+test('fingerprints as hex strings, for JSON: out with fingerprintHex, in wherever a fingerprint goes', () => {
+  const a = sp.fingerprint(KNOWN_TEXT);
+  const hex = sp.fingerprintHex(KNOWN_TEXT);
+  assert.equal(hex, sp.toHex(a));
+  assert.equal(new sp.Fingerprinter({ width: 128 }).fingerprintHex(KNOWN_TEXT), sp.toHex(sp.fingerprint(KNOWN_TEXT, { width: 128 }), 128));
+  // Through JSON and back: BigInts cannot go, hex can.
+  const doc = JSON.parse(JSON.stringify({ id: 1, fingerprint: hex }));
+  assert.equal(sp.hamming(doc.fingerprint, a), 0);
+  assert.deepEqual(sp.compare(doc.fingerprint, a), sp.compare(a, a));
+  const index = new sp.Index({ k: 3 });
+  index.insert(1, doc.fingerprint);
+  assert.deepEqual(index.query(`0x${hex}`), [{ id: 1, distance: 0 }]);
+  assert.equal(index.get(1), a);
+  index.free();
+  // Hex wider than the width is the core's error, as fromHex gives it.
+  assert.throws(() => sp.toHex('1ffff', 16), /fingerprint: malformed hex: 5 digits is more than the 4 a 16-bit fingerprint has/);
+  assert.throws(() => sp.toHex('1f', 4), /fingerprint: malformed hex: 2 digits is more than the 1 a 4-bit fingerprint has/);
+  assert.throws(() => sp.toHex('f', 3), /fingerprint: value needs 4 bits but the width is 3/);
 });

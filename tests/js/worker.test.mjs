@@ -19,6 +19,11 @@ import { FLUSH_UNITS, TextSink } from '../../examples/worker/src/sink.js';
 
 const { tmp, Miniflare, fromToml } = await offline('simprint-worker-');
 
+// The Worker runs as wrangler would upload it: bundled with the simprint package it depends
+// on (its package.json; scripts/test.sh installs it), whose `workerd` entry brings the .wasm.
+const BUNDLE = join(tmp, 'bundle');
+bundle(BUNDLE);
+
 // Two tenants with a fresh token each, and a SipHash key: the Worker's secrets for this run.
 // The key is fixed because the fixtures below depend on it (B within K of A: distance 6 under
 // this key; under some keys it is 10).
@@ -36,7 +41,7 @@ const TEST_VARS = { EXPOSE_FINGERPRINTS: true, RATE_LIMIT_PER_SECOND: 0 };
 
 function start({
   persist, vars = {}, shipped = false, withSecrets = true, ratelimits,
-  scriptPath = join(workerDir, 'src', 'index.js'), modulesRoot = root,
+  scriptPath = join(BUNDLE, 'index.js'), modulesRoot = BUNDLE,
 }) {
   return new Miniflare({
     host: '127.0.0.1',

@@ -16,11 +16,15 @@
 
 use std::collections::HashSet;
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use gaoya::simhash::{SimHash, SimHashBits, SimSipHasher64};
 use simprint::{Fingerprinter, Options, Tokenizer, Weighting};
+
+// The corpus and the statistics every measurement program shares.
+#[path = "../../common.rs"]
+mod common;
+use common::{corpus_dir, load_corpus, median};
 
 /// Timed repeats per case, whatever the time budget.
 const MIN_REPEATS: usize = 9;
@@ -30,45 +34,6 @@ const HAYSTACK_LEN: usize = 1 << 20;
 const K: u32 = 3;
 /// A second bound: the recommended k for English, where the scan kernel uses a popcount.
 const K_WIDE: u32 = 9;
-
-fn corpus_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("SIMPRINT_CORPUS") {
-        return PathBuf::from(dir);
-    }
-    let home = std::env::var_os("HOME").unwrap_or_default();
-    PathBuf::from(home).join(".cache/simprint/corpus")
-}
-
-fn load_corpus() -> Vec<(&'static str, String)> {
-    let dir = corpus_dir();
-    let mut texts = Vec::new();
-    for name in ["en.txt", "zh.txt"] {
-        let path = dir.join(name);
-        match std::fs::read_to_string(&path) {
-            Ok(text) => texts.push((name, text)),
-            Err(e) => {
-                eprintln!("cannot read {}: {e}", path.display());
-                eprintln!(
-                    "Fetch the corpus first with `python3 scripts/corpus.py` (or point \
-                     SIMPRINT_CORPUS at a folder holding en.txt and zh.txt)."
-                );
-                std::process::exit(1);
-            }
-        }
-    }
-    texts
-}
-
-fn median(xs: &[f64]) -> f64 {
-    let mut s = xs.to_vec();
-    s.sort_by(f64::total_cmp);
-    let m = s.len() / 2;
-    if s.len() % 2 == 1 {
-        s[m]
-    } else {
-        (s[m - 1] + s[m]) / 2.0
-    }
-}
 
 /// Times several cases in interleaved rounds (each round runs every case once), so that all of
 /// them see the same load on a shared, noisy machine and their ratios stay meaningful. After a
@@ -270,7 +235,10 @@ fn main() {
         None => 0.5,
     };
     let budget = Duration::from_secs_f64(seconds);
-    let texts = load_corpus();
+    let texts = load_corpus().unwrap_or_else(|e| {
+        eprintln!("{e}");
+        std::process::exit(1);
+    });
     let cases = cases();
 
     println!(

@@ -39,7 +39,7 @@ impl Accumulator {
     /// or a weight that is not finite.
     pub fn add(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "bigint")] hash: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "bigint | string")] hash: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] weight: JsValue,
     ) -> Result<(), JsError> {
         let hash = read_value("hash", &hash, self.inner.width())?;

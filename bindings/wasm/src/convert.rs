@@ -38,6 +38,11 @@ pub(crate) fn whole(what: &str, x: f64) -> Result<u32, JsError> {
             js_number(x)
         )))
     } else {
+        #[allow(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "checked above: a whole number in range"
+        )]
         Ok(x as u32)
     }
 }
@@ -161,15 +166,21 @@ pub(crate) fn type_name(value: &JsValue) -> String {
 
 /// A fingerprint argument: a non-negative BigInt that fits `width` bits.
 pub(crate) fn read_value(what: &str, value: &JsValue, width: u32) -> Result<Fingerprint, JsError> {
+    // Hex, as toHex writes it and JSON carries it, reads as the core reads hex.
+    if let Some(hex) = value.as_string() {
+        return Fingerprint::from_hex(&hex, width)
+            .map_err(|e| JsError::new(&format!("{what}: {}", crate::describe(&e))));
+    }
     if !value.is_bigint() {
         return Err(JsError::new(&format!(
-            "{what} must be a BigInt, got {}",
+            "{what} must be a BigInt or a hex string, got {}",
             type_name(value)
         )));
     }
     let v = u128::try_from(value.clone())
         .map_err(|_| JsError::new(&format!("{what} must be a BigInt from 0 to 2^128 - 1")))?;
-    Fingerprint::new(v, width).map_err(|e| JsError::new(&format!("{what}: {e}")))
+    Fingerprint::new(v, width)
+        .map_err(|e| JsError::new(&format!("{what}: {}", crate::describe(&e))))
 }
 
 /// A `width` argument (undefined or null: the core's default), checked by the core.
@@ -237,4 +248,10 @@ pub(crate) fn read_hashes(value: &JsValue, width: u32) -> Result<Vec<(u128, f64)
 
 pub(crate) fn bigint(fp: Fingerprint) -> JsValue {
     JsValue::from(fp.value())
+}
+
+/// A length or position in wasm32 memory as the `u32` JavaScript gets: every one fits.
+#[allow(clippy::cast_possible_truncation, reason = "wasm32: usize is 32 bits")]
+pub(crate) fn wasm_len(n: usize) -> u32 {
+    n as u32
 }

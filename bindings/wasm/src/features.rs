@@ -15,7 +15,7 @@ use alloc::vec::Vec;
 
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{js_number, read_pair, type_name};
+use crate::convert::{js_number, read_pair, type_name, wasm_len};
 use crate::err;
 use crate::guard::{array_item, array_length, caught, is_array};
 use crate::typed;
@@ -166,7 +166,7 @@ fn read_weights(value: &JsValue, n: u32) -> Result<Vec<f64>, JsError> {
         None => read_weight_list(value, n)?,
     };
     if weights.len() != n as usize {
-        return Err(count_mismatch(weights.len() as u32, n));
+        return Err(count_mismatch(wasm_len(weights.len()), n));
     }
     if let Some(i) = weights.iter().position(|w| !w.is_finite()) {
         return Err(JsError::new(&format!(
@@ -251,8 +251,7 @@ fn read_listed(features: &JsValue, n: u32, with_weights: bool) -> Result<List, J
             feature
         };
         list.text.push_str(&feature);
-        // wasm32: a string's length fits in 32 bits.
-        list.lengths.push(feature.len() as u32);
+        list.lengths.push(wasm_len(feature.len()));
     }
     if !strings {
         list.weights = Some(weights);

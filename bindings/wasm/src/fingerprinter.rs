@@ -1,6 +1,7 @@
 //! The `Fingerprinter` class and the one-shot functions that make one.
 
 use alloc::format;
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use wasm_bindgen::prelude::*;
@@ -72,6 +73,16 @@ impl Fingerprinter {
         Ok(bigint(self.inner.fingerprint(&read_text(&text)?)))
     }
 
+    /// The fingerprint of `text` as `ceil(width / 4)` lowercase hex digits: the form to put in
+    /// JSON (which has no BigInt); every function taking a fingerprint takes it back.
+    #[wasm_bindgen(js_name = fingerprintHex)]
+    pub fn fingerprint_hex(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    ) -> Result<String, JsError> {
+        Ok(self.inner.fingerprint(&read_text(&text)?).to_hex())
+    }
+
     /// A stream with these options: `update(chunk)` with the text's bytes (Uint8Array) or
     /// string pieces, then `finish()` gives the same fingerprint as `fingerprint(wholeText)`.
     pub fn stream(&self) -> FingerprintStream {
@@ -105,10 +116,12 @@ impl Fingerprinter {
                 ))
             })?;
             let v = self.inner.fingerprint(&text).value();
+            #[allow(clippy::cast_possible_truncation, reason = "the u128's two halves")]
+            let (high, low) = ((v >> 64) as u64, v as u64);
             if wide {
-                out.push((v >> 64) as u64);
+                out.push(high);
             }
-            out.push(v as u64);
+            out.push(low);
         }
         Ok(js_sys::BigUint64Array::from(out.as_slice()))
     }
@@ -160,6 +173,15 @@ pub fn fingerprint(
     #[wasm_bindgen(unchecked_optional_param_type = "Options")] options: Option<JsValue>,
 ) -> Result<JsValue, JsError> {
     Fingerprinter::new(options)?.fingerprint(text)
+}
+
+/// `fingerprint(text, options)` as `ceil(width / 4)` lowercase hex digits, for JSON.
+#[wasm_bindgen(js_name = fingerprintHex)]
+pub fn fingerprint_hex(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "Options")] options: Option<JsValue>,
+) -> Result<String, JsError> {
+    Fingerprinter::new(options)?.fingerprint_hex(text)
 }
 
 /// V, the bits and one row per distinct feature for `text` under `options`.

@@ -43,7 +43,15 @@ pub(crate) fn array_length(what: &str, value: &JsValue) -> Result<u32, JsError> 
     let len = get(what, value, &JsValue::from_str("length"))?;
     len.as_f64()
         .filter(|n| n.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(n))
-        .map(|n| n as u32)
+        .map(|n| {
+            #[allow(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                reason = "filtered: a whole number in range"
+            )]
+            let n = n as u32;
+            n
+        })
         .ok_or_else(|| JsError::new(&format!("{what} has no valid length")))
 }
 

@@ -94,6 +94,11 @@ pub(crate) fn id_name(at: Option<usize>) -> alloc::string::String {
 
 pub(crate) fn id_from_f64(x: f64, at: Option<usize>) -> Result<u64, JsError> {
     if x.fract() == 0.0 && (0.0..=MAX_SAFE_ID).contains(&x) {
+        #[allow(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "checked: a whole number from 0 to 2^53 - 1"
+        )]
         Ok(x as u64)
     } else {
         Err(JsError::new(&format!(
@@ -253,6 +258,11 @@ pub(crate) fn read_limit(value: &Option<JsValue>) -> Result<usize, JsError> {
         .ok_or_else(|| JsError::new(&format!("limit must be a number, got {}", type_name(v))))?;
     if x.fract() == 0.0 && (0.0..=MAX_SAFE_ID).contains(&x) {
         // `as` saturates: on wasm32 a limit above 2^32 - 1 becomes usize::MAX, no limit.
+        #[allow(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "a whole number from 0 up, saturating on purpose"
+        )]
         Ok(x as usize)
     } else {
         Err(JsError::new(&format!(
@@ -326,7 +336,8 @@ impl Index {
     /// Number of stored ids.
     #[wasm_bindgen(getter)]
     pub fn size(&self) -> u32 {
-        self.inner.len() as u32
+        // wasm32: no index holds more than 2^32 - 1 fingerprints.
+        u32::try_from(self.inner.len()).unwrap_or(u32::MAX)
     }
 
     /// The plan for the current size (blocks, tables and their key bits).
@@ -362,7 +373,7 @@ impl Index {
     pub fn insert(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number")] id: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "bigint")] fingerprint: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "bigint | string")] fingerprint: JsValue,
     ) -> Result<JsValue, JsError> {
         let id = read_id(&id)?;
         let fp = read_value("fingerprint", &fingerprint, self.inner.width())?;
@@ -444,7 +455,7 @@ impl Index {
     #[wasm_bindgen(unchecked_return_type = "IndexMatch[]")]
     pub fn query(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "bigint")] fingerprint: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "bigint | string")] fingerprint: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "number | null")] k: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "number")] limit: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
@@ -466,7 +477,7 @@ impl Index {
     #[wasm_bindgen(js_name = explainQuery, unchecked_return_type = "IndexCandidate[]")]
     pub fn explain_query(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "bigint")] fingerprint: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "bigint | string")] fingerprint: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "number")] k: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
         let (fp, k) = self.query_args(&fingerprint, &k)?;
@@ -494,7 +505,7 @@ impl Index {
     /// How many segments (immutable runs with their own tables) the index has.
     #[wasm_bindgen(getter)]
     pub fn segments(&self) -> u32 {
-        self.inner.segments() as u32
+        u32::try_from(self.inner.segments()).unwrap_or(u32::MAX)
     }
 
     /// Every pair of stored fingerprints within `k` (default: the index's k), sorted by
@@ -583,6 +594,11 @@ impl Index {
         let max_memory = match max_memory {
             None => simprint::index::bytes::default_load_limit(copy.len()),
             // `as` saturates: Infinity and anything above usize::MAX mean no limit.
+            #[allow(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                reason = "0 or more, saturating on purpose"
+            )]
             Some(m) if m >= 0.0 => m as usize,
             Some(m) => {
                 return Err(JsError::new(&format!(

@@ -33,9 +33,14 @@ use simprint::error::{Error, NSetting};
 /// The core's error as a JavaScript `Error`, its message in the package's spelling of the
 /// options (`wordN`, `charN`).
 fn err(e: Error) -> JsError {
-    JsError::new(&e.describe(|setting| match setting {
+    JsError::new(&describe(&e))
+}
+
+/// The core's message for `e` in the package's spelling.
+fn describe(e: &Error) -> alloc::string::String {
+    e.describe(|setting| match setting {
         NSetting::N => "n",
         NSetting::WordN => "wordN",
         NSetting::CharN => "charN",
-    }))
+    })
 }

@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::index::{read_fp_list, read_fps, read_k, to_js};
 
-use crate::convert::{read_value, read_width, type_name};
+use crate::convert::{read_value, read_width, type_name, wasm_len};
 use crate::err;
 use crate::typed::Words;
 use simprint::Fingerprint;
@@ -31,10 +31,13 @@ struct JsHit {
 /// fingerprints up to 64 bits), in order, one byte each.
 #[wasm_bindgen]
 pub fn distances(
-    #[wasm_bindgen(unchecked_param_type = "bigint")] fingerprint: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "bigint | string")] fingerprint: JsValue,
     #[wasm_bindgen(unchecked_param_type = "BigUint64Array")] fingerprints: JsValue,
 ) -> Result<Uint8Array, JsError> {
-    let q = read_value("fingerprint", &fingerprint, 64)?.value() as u64;
+    // Read at width 64, so it is a u64.
+    let q = read_value("fingerprint", &fingerprint, 64)?
+        .to_u64()
+        .unwrap_or_default();
     let Some(fps) = Words::read("fingerprints", &fingerprints)? else {
         return Err(JsError::new(&format!(
             "fingerprints must be a BigUint64Array, got {}",
@@ -47,7 +50,7 @@ pub fn distances(
     for_each_step(&fps, &mut words, |start, words| {
         simprint::distances64(q, words, &mut distances);
         // `out` is ours, made above: its methods are the intrinsic ones.
-        out.subarray(start, start + words.len() as u32)
+        out.subarray(start, start + wasm_len(words.len()))
             .copy_from(&distances);
     })?;
     Ok(out)
@@ -91,7 +94,7 @@ fn for_each_step(
 /// position. `width` defaults to 64.
 #[wasm_bindgen(unchecked_return_type = "ScanHit[]")]
 pub fn scan(
-    #[wasm_bindgen(unchecked_param_type = "bigint")] fingerprint: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "bigint | string")] fingerprint: JsValue,
     #[wasm_bindgen(unchecked_param_type = "BigUint64Array | bigint[]")] fingerprints: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number")] k: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "number")] width: Option<JsValue>,
@@ -112,7 +115,12 @@ pub fn scan(
         simprint::scan128(q, &fps, k)
     } else if let Some(a) = Words::read("fingerprints", &fingerprints)? {
         // The common case copies the array a step at a time and scans it as it is.
-        let mut scan = simprint::Scan64::new(q as u64, k);
+        // At most 64 bits wide here.
+        let q64 = Fingerprint::new(q, width)
+            .ok()
+            .and_then(|f| f.to_u64())
+            .unwrap_or_default();
+        let mut scan = simprint::Scan64::new(q64, k);
         let mut too_wide = Ok(());
         for_each_step(&a, &mut Vec::new(), |start, words| {
             if too_wide.is_err() {
@@ -131,14 +139,18 @@ pub fn scan(
     } else {
         let fps: Vec<u64> = read_fp_list(&fingerprints, width)?
             .iter()
-            .map(|f| f.value() as u64)
+            .map(|f| f.to_u64().unwrap_or_default())
             .collect();
-        simprint::scan64(q as u64, &fps, k)
+        let q64 = Fingerprint::new(q, width)
+            .ok()
+            .and_then(|f| f.to_u64())
+            .unwrap_or_default();
+        simprint::scan64(q64, &fps, k)
     };
     let out: Vec<JsHit> = hits
         .iter()
         .map(|h| JsHit {
-            index: h.index as u32,
+            index: wasm_len(h.index),
             distance: h.distance,
         })
         .collect();

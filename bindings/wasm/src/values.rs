@@ -29,8 +29,8 @@ export interface Comparison {
 /// Hamming distance between two fingerprints (BigInts from 0 to 2^128 - 1).
 #[wasm_bindgen]
 pub fn hamming(
-    #[wasm_bindgen(unchecked_param_type = "bigint")] a: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "bigint")] b: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "bigint | string")] a: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "bigint | string")] b: JsValue,
 ) -> Result<u32, JsError> {
     let a = read_value("a", &a, 128)?;
     let b = read_value("b", &b, 128)?;
@@ -41,8 +41,8 @@ pub fn hamming(
 /// fingerprints (default 64).
 #[wasm_bindgen(unchecked_return_type = "Comparison")]
 pub fn compare(
-    #[wasm_bindgen(unchecked_param_type = "bigint")] a: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "bigint")] b: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "bigint | string")] a: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "bigint | string")] b: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "number")] width: Option<JsValue>,
 ) -> Result<JsValue, JsError> {
     let width = read_width(&width)?;
@@ -66,7 +66,7 @@ pub fn compare(
 /// `ceil(width/4)` lowercase hex digits of a `width`-bit fingerprint (default 64).
 #[wasm_bindgen(js_name = toHex)]
 pub fn to_hex(
-    #[wasm_bindgen(unchecked_param_type = "bigint")] fingerprint: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "bigint | string")] fingerprint: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "number")] width: Option<JsValue>,
 ) -> Result<String, JsError> {
     Ok(read_value("fingerprint", &fingerprint, read_width(&width)?)?.to_hex())

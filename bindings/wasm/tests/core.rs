@@ -2,8 +2,11 @@
 //! the same golden vectors, worked examples and errors as natively.
 #![cfg(target_arch = "wasm32")]
 
+#[path = "../../../tests/support/brute.rs"]
+mod brute;
 #[path = "../../../tests/support/golden.rs"]
 mod common;
+use brute::{brute_hits as reference, near};
 
 use simprint::{explain_hashes, Error, Fingerprint, Fingerprinter, Options, Tokenizer};
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -75,33 +78,6 @@ fn streaming_in_wasm() {
         }
         assert_eq!(s.finish(), fp.fingerprint(&text), "chunks of {step}");
     }
-}
-
-/// Fingerprints at every distance from `q` (each flips a pseudo-random `0..=width` bits).
-fn near(q: u128, width: u32, n: usize, seed: u64) -> Vec<u128> {
-    let mut x = seed | 1;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
-    (0..n)
-        .map(|_| {
-            let flips = next() % (u64::from(width) + 1);
-            (0..flips).fold(q, |v, _| v ^ 1 << (next() % u64::from(width)))
-        })
-        .collect()
-}
-
-fn reference(distances: impl Iterator<Item = u32>, k: u32) -> Vec<simprint::Hit> {
-    let mut hits: Vec<simprint::Hit> = distances
-        .enumerate()
-        .map(|(index, distance)| simprint::Hit { index, distance })
-        .filter(|h| h.distance <= k)
-        .collect();
-    hits.sort_by_key(|h| (h.distance, h.index));
-    hits
 }
 
 // The wasm is built with SIMD128, so scan64 runs the SIMD kernel here: both it and the portable

@@ -1,14 +1,9 @@
-// simprint in workerd: the package initialised with the compiled .wasm module, fingerprinters
-// under the deployment's key, the scheme id of their fingerprints, and the text sink the
-// request parser streams into.
-import { initSync, Fingerprinter, Index, fromHex, toHex } from '../../../pkg/simprint.js';
-// Wrangler (and Miniflare with a CompiledWasm rule) turns a .wasm import into a
-// WebAssembly.Module; initSync instantiates it synchronously, once per isolate.
-import wasmModule from '../../../pkg/simprint_bg.wasm';
+// simprint in workerd: fingerprinters under the deployment's key, the scheme id of their
+// fingerprints, and the text sink the request parser streams into. The package's `workerd`
+// entry instantiates its .wasm on import (wrangler gives it as a compiled module).
+import { Fingerprinter, Index, fromHex, toHex } from 'simprint';
 import { CANARY } from './config.js';
 import { TextSink } from './sink.js';
-
-initSync({ module: wasmModule });
 
 export { Index, fromHex, toHex };
 

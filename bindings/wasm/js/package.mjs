@@ -1,0 +1,90 @@
+// Turns wasm-pack's output in pkg/ into the npm package: one .wasm and one glue, with an entry
+// per environment behind an `exports` map (scripts/lib.sh runs this after wasm-pack).
+//
+//   simprint.js   browsers and bundlers (`browser`, `default`): the glue's exports, guarded
+//                 (guards.js); `await init()` first.
+//   node.mjs      Node, ESM (`node` + `import`): reads the .wasm beside it and initialises on
+//                 import.
+//   node.cjs      Node, CommonJS (`node` + `require`): the same, bundled by esbuild into one
+//                 CommonJS file (the glue and its snippets are ES modules), without the .wasm.
+//   workerd.js    Cloudflare Workers (`workerd`): imports the .wasm as a WebAssembly.Module
+//                 and initialises on import.
+//
+//   node bindings/wasm/js/package.mjs <pkg dir> <esbuild binary>
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '../../..');
+const [pkg, esbuild] = process.argv.slice(2).map((p) => resolve(p));
+if (!pkg || !esbuild) throw new Error('usage: node package.mjs <pkg dir> <esbuild binary>');
+
+// The glue keeps its file; the package's own modules wrap it.
+renameSync(join(pkg, 'simprint.js'), join(pkg, 'simprint_glue.js'));
+copyFileSync(join(here, 'guards.js'), join(pkg, 'guards.js'));
+
+// simprint.js: every export of the glue, guarded, under the same names (so the glue's .d.ts
+// describes it). Which exports are classes is read from the module itself.
+const glue = await import(pathToFileURL(join(pkg, 'simprint_glue.js')).href);
+const isClass = (v) => typeof v === 'function' && /^class\b/.test(Function.prototype.toString.call(v));
+const lines = [
+  '// The package for browsers and bundlers: the glue\'s exports, guarded (guards.js). Written by',
+  '// bindings/wasm/js/package.mjs.',
+  "import * as glue from './simprint_glue.js';",
+  "import { guardClass, guardFunction, guardInit, guardInitSync } from './guards.js';",
+  '',
+];
+for (const name of Object.keys(glue).sort()) {
+  if (name === 'default') lines.push('export default guardInit(glue.default);');
+  else if (name === 'initSync') lines.push('export const initSync = guardInitSync(glue.initSync);');
+  else if (isClass(glue[name])) lines.push(`export const ${name} = guardClass(glue.${name});`);
+  else if (typeof glue[name] === 'function') lines.push(`export const ${name} = guardFunction(glue.${name});`);
+  else throw new Error(`the glue exports ${name}, neither a function nor a class`);
+}
+writeFileSync(join(pkg, 'simprint.js'), `${lines.join('\n')}\n`);
+
+for (const entry of ['node.mjs', 'workerd.js', 'edge-light.js']) copyFileSync(join(here, entry), join(pkg, entry));
+// CommonJS cannot import the ES modules: one bundle of the same code. `import.meta` only names
+// the .wasm for a default init(), which never runs here (the entry initialises first).
+execFileSync(esbuild, [
+  join(here, 'node-cjs.js'), '--bundle', '--platform=node', '--format=cjs', '--log-level=warning',
+  '--log-override:empty-import-meta=silent', `--outfile=${join(pkg, 'node.cjs')}`,
+  `--alias:simprint-package=${join(pkg, 'simprint.js')}`,
+], { stdio: 'inherit' });
+
+// Types: the glue's, for every entry. TypeScript needs a .d.cts to type a require(). The
+// classes' `[Symbol.dispose]` needs the disposable lib, which `lib: ["es2020"]` lacks.
+const dts = readFileSync(join(pkg, 'simprint.d.ts'), 'utf8');
+const withLib = `/// <reference lib="esnext.disposable" />\n${dts}`;
+writeFileSync(join(pkg, 'simprint.d.ts'), withLib);
+writeFileSync(join(pkg, 'simprint.d.cts'), withLib);
+// `import wasm from 'simprint/simprint_bg.wasm'` (workerd, wrangler) gives a compiled module.
+writeFileSync(join(pkg, 'simprint_bg.wasm.d.ts'), [
+  '/** The compiled WebAssembly module, as workerd and wrangler import a .wasm file. */',
+  'declare const module: WebAssembly.Module;',
+  'export default module;',
+  '',
+].join('\n'));
+
+// package.json: wasm-pack's name, version, description and licence, our template for the rest.
+const built = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8'));
+const template = JSON.parse(readFileSync(join(here, 'package.template.json'), 'utf8'));
+const out = {
+  name: 'simprint',
+  version: built.version,
+  description: built.description,
+  license: built.license,
+  keywords: built.keywords,
+  ...template,
+};
+writeFileSync(join(pkg, 'package.json'), `${JSON.stringify(out, null, 2)}\n`);
+copyFileSync(join(here, '..', 'README.md'), join(pkg, 'README.md'));
+for (const licence of ['LICENSE-MIT', 'LICENSE-APACHE']) {
+  try {
+    copyFileSync(join(root, licence), join(pkg, licence));
+  } catch {
+    rmSync(join(pkg, licence), { force: true });
+  }
+}

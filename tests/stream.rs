@@ -1,0 +1,77 @@
+//! The stream against the one-shot fingerprint: any chunking, at any byte (inside UTF-8
+//! sequences too), under every tokenizer and weighting.
+#![cfg(not(target_arch = "wasm32"))]
+
+use simprint::{Fingerprinter, Normalization, Options, Tokenizer, Weighting};
+
+#[path = "support/cuts.rs"]
+mod cuts;
+use cuts::streamed;
+
+fn options() -> Vec<Options> {
+    let mut out = Vec::new();
+    for tokenizer in [
+        Tokenizer::default(),
+        Tokenizer::Auto {
+            word_n: 2,
+            char_n: 3,
+        },
+        Tokenizer::Words { n: 1 },
+        Tokenizer::Words { n: 3 },
+        Tokenizer::Chars { n: 1 },
+        Tokenizer::Chars { n: 4 },
+    ] {
+        for weighting in [
+            Weighting::Binary,
+            Weighting::TermFrequency,
+            Weighting::LogTermFrequency,
+        ] {
+            out.push(Options {
+                tokenizer,
+                weighting,
+                ..Options::default()
+            });
+        }
+    }
+    out.push(Options {
+        normalization: Normalization::None,
+        case_fold: false,
+        ..Options::default()
+    });
+    out.push(Options {
+        width: 128,
+        ..Options::default()
+    });
+    out
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 400, ..Default::default() })]
+
+    /// Any chunking, at any byte (inside UTF-8 sequences too), gives the one-shot result.
+    #[test]
+    fn streaming_equals_one_shot(
+        chars in proptest::collection::vec(proptest::sample::select(vec![
+            'a', 'B', '1', '_', '\'', '.', ':', ',', ' ', ' ', '\n', '\t', '-', 'é', '\u{301}',
+            '中', '文', '。', '、', 'カ', 'ｶ', '\u{ff9e}', 'Ａ', '\u{3000}', 'Σ', '🙂', '\u{200d}',
+            '\u{1f3fd}', 'ß', 'İ',
+        ]), 0..60),
+        cuts in proptest::collection::vec(0usize..200, 0..12),
+        invalid in proptest::prelude::any::<bool>(),
+    ) {
+        let text: String = chars.into_iter().collect();
+        let mut bytes = text.clone().into_bytes();
+        if invalid && !bytes.is_empty() {
+            // An invalid byte in the middle: both sides read it as U+FFFD.
+            let at = cuts.first().copied().unwrap_or(0) % bytes.len();
+            bytes.insert(at, 0xFF);
+        }
+        let whole = String::from_utf8_lossy(&bytes).into_owned();
+        for options in options() {
+            let fp = Fingerprinter::new(options).unwrap();
+            let (streamed, fed) = streamed(&fp, &bytes, &cuts);
+            proptest::prop_assert_eq!(fed, bytes.len() as u64);
+            proptest::prop_assert_eq!(streamed, fp.fingerprint(&whole), "{:?} {:?} {:?}", options.tokenizer, whole, cuts);
+        }
+    }
+}

@@ -3,13 +3,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
+import http from 'node:http';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import httpServer from 'http-server';
 import { chromium } from 'playwright-core';
 import sp, { golden } from './load.mjs';
+import { startDemoServer } from '../../scripts/serve.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const CHROMIUM = '/usr/bin/chromium';
@@ -80,12 +81,8 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
         'this test never downloads a browser',
     );
 
-    server = httpServer.createServer({ root: ROOT, cache: -1, silent: true });
-    await new Promise((ok, fail) => {
-      server.server.once('error', fail);
-      server.listen(0, '127.0.0.1', ok);
-    });
-    baseUrl = `http://127.0.0.1:${server.server.address().port}`;
+    // The server scripts/serve.sh runs: only www/ and pkg/.
+    ({ server, url: baseUrl } = await startDemoServer());
 
     // Chromium must not touch the real home directory or its caches.
     tmp = await mkdtemp(join(tmpdir(), 'simprint-chromium-'));
@@ -130,10 +127,34 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
   after(async () => {
     await context?.close();
     if (server) {
-      server.server.closeAllConnections();
-      await new Promise((ok) => server.server.close(ok));
+      server.closeAllConnections();
+      await new Promise((ok) => server.close(ok));
     }
     if (tmp) await rm(tmp, { recursive: true, force: true });
+  });
+
+  test('the server serves www/ and pkg/ only; / leads to the page', async () => {
+    // Raw requests, so that no client tidies the paths first.
+    const get = (path) => new Promise((ok, fail) => {
+      const { hostname, port } = new URL(baseUrl);
+      http.get({ hostname, port, path }, (res) => {
+        res.resume();
+        ok({ status: res.statusCode, type: res.headers['content-type'], location: res.headers.location });
+      }).on('error', fail);
+    });
+    assert.deepEqual(await get('/'), { status: 302, type: undefined, location: '/www/' });
+    assert.equal((await get('/www/')).status, 200);
+    assert.equal((await get('/www/sample.json')).status, 200);
+    assert.equal((await get('/pkg/simprint_bg.wasm')).type, 'application/wasm');
+    for (const path of ['/.git/HEAD', '/.git', '/.git/config', '/Cargo.toml', '/README.md', '/src/lib.rs',
+      '/scripts/serve.sh', '/tests/golden.json', '/package.json', '/node_modules/playwright-core/package.json',
+      '/www/../Cargo.toml', '/www/%2e%2e/Cargo.toml', '/pkg/..%2fCargo.toml', '/www/..%5cCargo.toml',
+      '/pkg/', '/pkg/.gitignore', '/www/%00']) {
+      assert.equal((await get(path)).status, 404, path);
+    }
+    // The page's own bytes arrive, and nothing of the checkout beside them.
+    const listing = await (await fetch(`${baseUrl}/www/`)).text();
+    assert.match(listing, /<title>simprint/);
   });
 
   test('the page opens on the fingerprint view; the tabs work by keyboard', async () => {

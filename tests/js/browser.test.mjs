@@ -48,6 +48,14 @@ async function chartV(page, id) {
   });
 }
 
+/** About `bytes` of real English prose: the sample's paragraphs, joined. */
+function longText(bytes) {
+  const paragraphs = sample.documents.filter((d) => d.lang === 'en' && d.copyOf == null).map((d) => d.text);
+  let text = '';
+  for (let i = 0; text.length < bytes; i++) text += `${paragraphs[i % paragraphs.length]}\n\n`;
+  return text.slice(0, bytes);
+}
+
 /** The fingerprint view's options object for the controls as the test sets them. */
 function fpOptions({ width, tokenizer, wordN = 1, charN = 2, weighting = 'tf', caseFold = true, normalization }) {
   const o = { width, tokenizer, caseFold, weighting };
@@ -65,6 +73,12 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
   let baseUrl;
   // Every console error/warning, page error and failed request; asserted empty at the end.
   const problems = [];
+
+  /** Types a box's whole text, then waits for the view to draw it (long texts draw after a pause). */
+  async function fill(selector, text) {
+    await page.fill(selector, text);
+    await page.waitForFunction(() => document.querySelector('.view:not([hidden])')?.dataset.pending !== 'true');
+  }
 
   /** A fresh load of one view (a hash change alone would keep the previous state). */
   async function open(view, size = { width: 1280, height: 800 }) {
@@ -201,14 +215,14 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
       await page.selectOption('#fp-width', String(o.width));
       await page.selectOption('#fp-tokenizer', o.tokenizer);
       // The n that the tokenizer does not use is disabled.
-      if (o.tokenizer !== 'chars') await page.fill('#fp-word-n', String(c.wordN ?? 1));
-      if (o.tokenizer !== 'words') await page.fill('#fp-char-n', String(c.charN ?? 2));
+      if (o.tokenizer !== 'chars') await fill('#fp-word-n', String(c.wordN ?? 1));
+      if (o.tokenizer !== 'words') await fill('#fp-char-n', String(c.charN ?? 2));
       assert.equal(await page.isDisabled('#fp-word-n'), o.tokenizer === 'chars');
       assert.equal(await page.isDisabled('#fp-char-n'), o.tokenizer === 'words');
       await page.selectOption('#fp-weighting', o.weighting);
       await page.setChecked('#fp-case-fold', o.caseFold);
       if (normalization) await page.selectOption('#fp-normalization', o.normalization ?? "width");
-      await page.fill('#fp-text', text);
+      await fill('#fp-text', text);
 
       const want = sp.explain(text, o);
       const label = JSON.stringify(o);
@@ -276,11 +290,11 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
     await open('fingerprint');
     await page.selectOption('#fp-width', String(DEFAULT_WIDTH));
     for (const text of [vector.text, 'Ｆｕｌｌ-width ﬁsh, THE the the 你妈妈喊你回家吃饭哦']) {
-      await page.fill('#fp-text', text);
+      await fill('#fp-text', text);
       assert.equal(await page.textContent('#fp-hex'), sp.toHex(sp.fingerprint(text), DEFAULT_WIDTH), text);
     }
     // And so the golden vector's hex, which is fingerprint(text) with no options.
-    await page.fill('#fp-text', vector.text);
+    await fill('#fp-text', vector.text);
     assert.equal(await page.textContent('#fp-hex'), vector.hex);
   });
 
@@ -288,7 +302,7 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
     await open('fingerprint');
     const status = page.locator('#fp-status');
     assert.equal(await status.isVisible(), false);
-    await page.fill('#fp-word-n', '0');
+    await fill('#fp-word-n', '0');
     let message;
     try {
       new sp.Fingerprinter({ width: 16, tokenizer: 'auto', wordN: 0, charN: 2 }).free();
@@ -299,7 +313,7 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
     assert.equal(await status.textContent(), `Error: ${message}`);
     assert.equal(await status.getAttribute('class'), 'status error');
     assert.ok(await status.isVisible());
-    await page.fill('#fp-word-n', '1');
+    await fill('#fp-word-n', '1');
     assert.equal(await status.isVisible(), false);
   });
 
@@ -342,8 +356,8 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
     assert.ok(distances.english < distances.unrelated, JSON.stringify(distances));
     assert.ok(distances.short > distances.english, JSON.stringify(distances));
 
-    await page.fill('#cmp-text-a', 'Near-duplicate detection with SimHash fingerprints');
-    await page.fill('#cmp-text-b', 'near duplicate detection using SimHash fingerprints');
+    await fill('#cmp-text-a', 'Near-duplicate detection with SimHash fingerprints');
+    await fill('#cmp-text-b', 'near duplicate detection using SimHash fingerprints');
     assert.equal(await page.textContent('#cmp-note'), '', 'an edited preset loses its note');
     await check(defaults);
     await page.selectOption('#cmp-width', '128');
@@ -388,7 +402,7 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
     // The user's own text: every step's V is the Accumulator's after that many features.
     const text = 'the rain in Spain stays mainly in the plain';
     await page.selectOption('#own-width', '32');
-    await page.fill('#own-text', text);
+    await fill('#own-text', text);
     const e = sp.explain(text, { width: 32 });
     assert.equal(await page.getAttribute('#own-step', 'max'), String(e.features.length));
     await page.focus('#own-step');
@@ -406,6 +420,38 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
     assert.deepEqual(await chartV(page, 'own-chart'), e.v.map((v, i) => ({ v: show(v), bit: e.bits[i] })));
     assert.equal(await page.textContent('#own-hex'), e.hex);
     assert.equal(await page.textContent('#own-final'), e.hex);
+  });
+
+  test('fingerprint and compare views: the weights and short-text lessons show the library\'s numbers', async () => {
+    await open('fingerprint');
+    for (const weighting of ['binary', 'tf']) {
+      const panel = page.locator(`#fp-weights [data-weighting="${weighting}"]`);
+      const before = sp.explain('The cat sat on the mat and looked at the dog.', { width: 32, weighting });
+      const after = sp.explain('The cat sat on the mat and looked at the dog. Dog, dog, dog, dog, dog!', { width: 32, weighting });
+      const d = sp.hamming(before.fingerprint, after.fingerprint);
+      assert.equal(await panel.locator('.lesson-d').textContent(), String(d), weighting);
+      assert.deepEqual((await chartV(page, `fp-w-${weighting}-before`)).map((c) => c.bit).join(''), before.bits);
+      assert.deepEqual((await chartV(page, `fp-w-${weighting}-after`)).map((c) => c.bit).join(''), after.bits);
+      assert.equal(await panel.locator('.cell.diff').count(), 2 * d);
+      if (weighting === 'binary') assert.equal(d, 0, 'binary weights ignore repeats');
+      else assert.ok(d > 0, 'tf weights let a repeated word move the fingerprint');
+    }
+
+    await open('compare');
+    const rows = await page.locator('#cmp-short .dist-row').evaluateAll((rs) => rs.map((r) => ({
+      length: Number(r.dataset.length), d: Number(r.dataset.d), k: Number(r.dataset.k),
+    })));
+    assert.ok(rows.length >= 4);
+    assert.equal(rows[0].length, 17, 'the reference\'s 17-character pair comes first');
+    const pair = ['你妈妈喊你回家吃饭哦,回家罗回家罗', '你妈妈叫你回家吃饭啦,回家罗回家罗'];
+    assert.equal(rows[0].d, sp.hamming(sp.fingerprint(pair[0]), sp.fingerprint(pair[1])));
+    assert.equal(rows[0].k, sp.recommendedK(pair[0]));
+    // The longest pair, read back from the page, gives the distance drawn for it.
+    await page.click('#cmp-short summary');
+    const [a, b] = (await page.locator('#cmp-short .lesson-longest p').allTextContents()).map((t) => t.replace(/^[AB] /, ''));
+    assert.equal(rows.at(-1).d, sp.hamming(sp.fingerprint(a), sp.fingerprint(b)));
+    assert.equal(rows.at(-1).k, sp.recommendedK(a));
+    assert.ok(rows.at(-1).d < rows[0].d, 'the same edit moves a long text less');
   });
 
   test('index view: the plan, the matches and the rejected candidates are the Index\'s', async () => {
@@ -468,15 +514,15 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
     }
     // A typed query: an original with a word changed.
     const original = sample.documents[7].text;
-    await page.fill('#ix-query', original.replace(/\b(\w{5,})\b/, 'changed'));
+    await fill('#ix-query', original.replace(/\b(\w{5,})\b/, 'changed'));
     await check();
 
     // A typed document is stored, compacted into the tables and found.
-    await page.fill('#ix-doc', 'A document typed into the demo, to be found again.');
+    await fill('#ix-doc', 'A document typed into the demo, to be found again.');
     await page.click('#ix-add');
     await page.waitForFunction((n) => document.getElementById('ix-count').textContent.startsWith(`(${n + 1} stored`), n);
     assert.match(await page.textContent('#ix-count'), /1 segment\)$/);
-    await page.fill('#ix-query', 'A document typed into the demo, to be found again.');
+    await fill('#ix-query', 'A document typed into the demo, to be found again.');
     const rowsNow = await page.locator('#ix-matches tbody tr[data-id]').evaluateAll((trs) => trs.map((tr) => tr.cells[0].textContent));
     assert.equal(rowsNow[0], '10000', 'the typed document is found at distance 0');
     index.free();

@@ -88,6 +88,36 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
     await page.waitForFunction(() => document.getElementById('loading').hidden);
   }
 
+  /**
+   * Checks the outline on a V chart: on every bar it spans from[i] to to[i] (the V before and
+   * after a step), measured in pixels against the chart's scale; from = null: no outline.
+   */
+  async function checkOutline(id, from, to, label) {
+    const drawn = await page.locator(`#${id}`).evaluate((chart) => ({
+      pushing: chart.classList.contains('pushing'),
+      scale: Number(chart.dataset.scale),
+      cells: [...chart.querySelectorAll('.cell')].map((cell) => {
+        const track = cell.querySelector('.track').getBoundingClientRect();
+        const push = cell.querySelector('.push');
+        const box = push.getBoundingClientRect();
+        return { top: track.top, height: track.height, shown: getComputedStyle(push).display !== 'none', a: box.top, b: box.bottom };
+      }),
+    }));
+    if (from == null) {
+      assert.equal(drawn.pushing, false, `${label}: no outline`);
+      return;
+    }
+    assert.equal(drawn.pushing, true, `${label}: an outline`);
+    // y of value x: the middle of the track at 0, its top at +scale.
+    const y = (c, x) => c.top + c.height * (0.5 - (x / drawn.scale) * 0.5);
+    drawn.cells.forEach((c, i) => {
+      if (from[i] === to[i]) return assert.equal(c.shown, false, `${label}, bit ${i}: nothing moved`);
+      const where = `${label}, bit ${i}: ${from[i]} → ${to[i]}`;
+      assert.ok(Math.abs(c.a - y(c, Math.max(from[i], to[i]))) <= 1.5, `${where}: top at ${c.a}`);
+      assert.ok(Math.abs(c.b - y(c, Math.min(from[i], to[i]))) <= 1.5, `${where}: bottom at ${c.b}`);
+    });
+  }
+
   before(async () => {
     assert.ok(
       existsSync(CHROMIUM),
@@ -373,14 +403,23 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
     const acc = new sp.Accumulator(3);
     assert.equal(plain(await page.textContent('#ex-v')), '(0, 0, 0)');
     assert.equal(await page.textContent('#ex-count'), '0 of 5 added');
+    assert.equal(await page.locator('#ex-table tbody tr.current').count(), 0, 'nothing is lit before the first step');
     // By keyboard: Enter on the focused "next" button adds one feature at a time.
     await page.focus('#ex-next');
     for (const [i, [hash, weight]] of hashes.entries()) {
+      const before = [...acc.v];
       await page.keyboard.press('Enter');
       acc.add(hash, weight);
-      assert.equal(plain(await page.textContent('#ex-v')), tuple(acc.v), `after w${i + 1}`);
-      assert.equal(await page.getAttribute('#ex-bits', 'aria-label'), acc.bits, `after w${i + 1}`);
+      const label = `after x${i + 1}`;
+      assert.equal(plain(await page.textContent('#ex-v')), tuple(acc.v), label);
+      assert.equal(await page.getAttribute('#ex-bits', 'aria-label'), acc.bits, label);
       assert.equal(await page.textContent('#ex-count'), `${i + 1} of 5 added`);
+      // The lit row is the feature just added, and the message speaks of that one.
+      const rows = await page.locator('#ex-table tbody tr').evaluateAll((trs) => trs.map((tr) => tr.className));
+      assert.deepEqual(rows, hashes.map((_, k) => (k < i ? 'added' : k === i ? 'current' : 'pending')), label);
+      assert.match(await page.textContent('#ex-message'), new RegExp(`^Added x${'₁₂₃₄₅'[i]} \\(hash `), label);
+      // Its push is outlined from the V before it to the V after it (nothing for a weight of 0).
+      await checkOutline('ex-chart', weight === 0 ? null : before, [...acc.v], label);
     }
     acc.free();
     // The reference's numbers, on the page.
@@ -398,6 +437,8 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
     [-4, -2, 6].forEach((v, j) => assert.match(dots[j], new RegExp(`= ${v} [<>] 0 → bit ${'001'[j]}$`)));
     await page.click('#ex-back');
     assert.equal(await page.textContent('#ex-count'), '4 of 5 added');
+    // Step 4 is the reviewer's case: bit 1 goes from +1 to −2, so its outline spans both sides of zero.
+    await checkOutline('ex-chart', [-1, 1, 3], [-4, -2, 6], 'back at step 4');
 
     // The user's own text: every step's V is the Accumulator's after that many features.
     const text = 'the rain in Spain stays mainly in the plain';
@@ -409,17 +450,47 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
     await page.keyboard.press('Home');
     const mine = new sp.Accumulator(32);
     for (let step = 1; step <= 3; step++) {
+      const before = [...mine.v];
       await page.keyboard.press('ArrowRight');
       mine.add(e.features[step - 1].hash, e.features[step - 1].weight);
       assert.equal(await page.textContent('#own-count'), `${step} of ${e.features.length}`);
       assert.deepEqual((await chartV(page, 'own-chart')).map((c) => c.v), [...mine.v].map(show), `step ${step}`);
       assert.equal(await page.textContent('#own-hex'), sp.toHex(mine.fingerprint, 32));
+      const lit = await page.locator('#own-features tbody tr.current td:nth-child(2)').allTextContents();
+      assert.deepEqual(lit, [e.features[step - 1].feature], `step ${step}: the lit row is the feature added`);
+      await checkOutline('own-chart', before, [...mine.v], `own text, step ${step}`);
     }
     mine.free();
     await page.click('#own-end');
     assert.deepEqual(await chartV(page, 'own-chart'), e.v.map((v, i) => ({ v: show(v), bit: e.bits[i] })));
     assert.equal(await page.textContent('#own-hex'), e.hex);
     assert.equal(await page.textContent('#own-final'), e.hex);
+    // At 32 bits and more the bars wrap into rows: each row starts with its bit index.
+    const indices = await page.locator('#own-chart .cell .index').evaluateAll((xs) => xs.map((x) => x.textContent));
+    assert.deepEqual(indices.flatMap((x, i) => (x ? [[i, Number(x)]] : [])), [0, 8, 16, 24].map((i) => [i, i]));
+  });
+
+  test('step-by-step view: a 50 KB text stays responsive, pending until typing pauses', async () => {
+    await open('steps');
+    const big = longText(50_000);
+    await page.evaluate((value) => {
+      const box = document.getElementById('own-text');
+      box.value = value;
+      box.dispatchEvent(new InputEvent('input', { bubbles: true }));
+    }, big);
+    await page.waitForFunction(() => document.getElementById('view-steps').dataset.pending !== 'true');
+    await page.click('#own-end');
+    // A keystroke into a text this long shows the pending state at once and draws after the pause.
+    await page.focus('#own-text');
+    await page.keyboard.press('End');
+    await page.keyboard.type('!');
+    assert.equal(await page.getAttribute('#view-steps', 'data-pending'), 'true');
+    assert.ok(await page.locator('#view-steps .pending-note').first().isVisible());
+    await page.waitForFunction(() => document.getElementById('view-steps').dataset.pending === 'false');
+    const want = sp.explain(`${big}!`, { width: 16 });
+    assert.equal(await page.textContent('#own-final'), want.hex);
+    assert.equal(await page.textContent('#own-hex'), want.hex, 'stepped to the end, it stays at the end');
+    assert.equal(await page.textContent('#own-count'), `${want.features.length} of ${want.features.length}`);
   });
 
   test('fingerprint and compare views: the weights and short-text lessons show the library\'s numbers', async () => {
@@ -587,7 +658,8 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
       fingerprint: async () => page.click('#fp-rows .frow:first-child button'),
       compare: async () => page.click('[data-preset="english"]'),
       steps: async () => {
-        await page.click('#ex-end');
+        // Step 4 of the worked example: bit 1's push crosses zero.
+        for (let i = 0; i < 4; i++) await page.click('#ex-next');
         await page.click('#own-next');
         await page.click('#own-next');
       },

@@ -216,13 +216,18 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
   });
 
   test('every form control of every view has a label', async () => {
-    await open('fingerprint');
-    const unlabelled = await page.evaluate(() =>
-      [...document.querySelectorAll('input, select, textarea, button')]
-        .filter((el) => !(el.labels?.length || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') ||
-          el.textContent.trim()))
-        .map((el) => el.id || el.outerHTML.slice(0, 80)));
-    assert.deepEqual(unlabelled, []);
+    // Each view drawn, so that controls it makes (the index's "why?" buttons) are there too.
+    for (const view of ['fingerprint', 'compare', 'steps', 'index']) {
+      await open(view);
+      if (view === 'index') await page.waitForSelector('#ix-matches button.why');
+      const unlabelled = await page.evaluate(() =>
+        [...document.querySelectorAll('input, select, textarea, button, [tabindex="0"]')]
+          .filter((el) => el.checkVisibility())
+          .filter((el) => !(el.labels?.length || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') ||
+            el.textContent.trim()))
+          .map((el) => el.id || el.outerHTML.slice(0, 80)));
+      assert.deepEqual(unlabelled, [], view);
+    }
   });
 
   test('fingerprint view: the features, V, bits, hex and fragile bits are the library\'s', async () => {
@@ -525,30 +530,24 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
     assert.ok(rows.at(-1).d < rows[0].d, 'the same edit moves a long text less');
   });
 
-  test('index view: the plan, the matches and the rejected candidates are the Index\'s', async () => {
+  test('index view: opens with the sample and k = recommendedK; every planted copy finds its original', async () => {
     await open('index');
-    await page.waitForFunction(() => !document.getElementById('ix-add-sample').disabled);
-    await page.click('#ix-add-sample');
     const n = sample.documents.length;
     await page.waitForFunction((n) => document.getElementById('ix-count').textContent.startsWith(`(${n} stored`), n);
-    // k = 4 by keyboard, then 6 blocks (15 tables).
-    await page.focus('#ix-k');
-    await page.keyboard.press('ArrowRight');
-    assert.equal(await page.textContent('#ix-k-value'), '4');
-    await page.selectOption('#ix-blocks', '6');
+    await page.waitForFunction(() => document.getElementById('ix-pick').value !== '');
+    const fps = new Map(sample.documents.map((d) => [d.id, sp.fingerprint(d.text, { width: 64 })]));
+    const byId = new Map(sample.documents.map((d) => [d.id, d]));
 
-    const fps = sample.documents.map((d) => sp.fingerprint(d.text, { width: 64 }));
-    const index = new sp.Index({ width: 64, k: 4, blocks: 6 });
-    index.insertMany(sample.documents.map((d) => d.id), fps);
-    index.compact();
-    const plan = index.plan();
-    const rows = await page.locator('#ix-plan .plan-row[data-table]').count();
-    assert.equal(rows, plan.tables.length);
-    assert.equal(rows, 15);
-    const stats = await page.locator('#ix-plan .plan-row[data-table] .plan-stat').allTextContents();
-    stats.forEach((s, t) => assert.match(s, new RegExp(`^key ${plan.tables[t].keyBits} bits`)));
-
-    const check = async () => {
+    /** The Index the page holds, rebuilt here with the plan it shows. */
+    const pageIndex = async () => {
+      const k = Number(await page.textContent('#ix-k-value'));
+      const blocks = Number(await page.inputValue('#ix-blocks'));
+      const index = new sp.Index({ width: 64, k, blocks });
+      index.insertMany(sample.documents.map((d) => d.id), sample.documents.map((d) => fps.get(d.id)));
+      index.compact();
+      return index;
+    };
+    const check = async (index) => {
       const q = sp.fingerprint(await page.inputValue('#ix-query'), { width: 64 });
       const want = index.query(q);
       const shown = await page.locator('#ix-matches tbody tr[data-id]').evaluateAll((trs) =>
@@ -565,30 +564,82 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
         const where = examined.filter((c) => c.id === id).map((c) => (c.table == null ? 'scan' : `T${c.table}`));
         assert.equal(tables, where.join(', '));
       }
-      return want;
+      return { want, examined };
     };
 
-    // The page starts querying with a planted copy; its original is found when within k.
-    const pick = Number(await page.inputValue('#ix-pick'));
-    const copy = sample.documents.find((d) => d.id === pick);
-    assert.ok(copy && copy.copyOf != null, 'a planted copy is picked');
-    assert.equal(await page.inputValue('#ix-query'), copy.text);
-    const found = await check();
-    if (sp.hamming(fps[copy.id], fps[copy.copyOf]) <= 4) assert.ok(found.some((m) => m.id === copy.copyOf));
-    await page.waitForFunction(() => document.getElementById('ix-timing').dataset.timed === 'true');
-    assert.match(await page.textContent('#ix-timing'), /index\.query: [\d.]+ µs per query .*scan\(\) of all \d+: [\d.]+ µs/);
+    // It opens on the reviewer's example, #300, with k at the library's recommendation for it.
+    const first = byId.get(Number(await page.inputValue('#ix-pick')));
+    assert.equal(first.id, 300);
+    assert.equal(await page.inputValue('#ix-query'), first.text);
+    assert.equal(Number(await page.textContent('#ix-k-value')), sp.recommendedK(first.text, 64));
+    assert.equal(await page.isChecked('#ix-k-auto'), true);
+    let index = await pageIndex();
+    const { want } = await check(index);
+    assert.ok(want.some((m) => m.id === first.copyOf), 'the original of the first planted copy is found');
 
-    // Every planted copy, through the picker.
-    for (const d of sample.documents.filter((x) => x.copyOf != null).slice(0, 6)) {
-      await page.selectOption('#ix-pick', String(d.id));
-      await check();
+    // The pigeonhole drawing: the query's blocks over the original's, and the tables whose keys agree
+    // are exactly those explainQuery found the original in.
+    const plan = index.plan();
+    const q = fps.get(first.id);
+    const d = sp.hamming(q, fps.get(first.copyOf));
+    assert.match(await page.textContent('#ix-why .why-head'), new RegExp(`#${first.copyOf}.*d = ${d} bits differ, k = ${plan.k}`));
+    assert.equal(await page.locator('#ix-why .why-block').count(), plan.blocks.length);
+    const spoiled = await page.locator('#ix-why .why-block.spoiled').count();
+    assert.ok(spoiled >= 1 && spoiled <= d && spoiled <= plan.k, `${spoiled} spoiled blocks for d = ${d}`);
+    assert.equal(await page.locator('#ix-why .why-bits mark').count(), 2 * d);
+    const foundIn = [...new Set(index.explainQuery(q).filter((c) => c.id === first.copyOf).map((c) => `T${c.table}`))];
+    assert.equal(await page.textContent('#ix-why .why-found'), foundIn.join(', '));
+    assert.match(await page.textContent('#ix-why .why-tables'), new RegExp(`Keys that agree here: ${foundIn.join(', ')} ·`));
+    index.free();
+
+    // Every planted copy, through the picker: at the recommended k its original is always found.
+    for (const copy of sample.documents.filter((x) => x.copyOf != null)) {
+      await page.selectOption('#ix-pick', String(copy.id));
+      const k = sp.recommendedK(copy.text, 64);
+      await page.waitForFunction((k) => document.getElementById('ix-k-value').textContent === String(k), k);
+      const ids = await page.locator('#ix-matches tbody tr[data-id]').evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.id)));
+      assert.ok(ids.includes(copy.copyOf), `#${copy.id} finds #${copy.copyOf} at k = ${k}`);
     }
-    // A typed query: an original with a word changed.
-    const original = sample.documents[7].text;
-    await fill('#ix-query', original.replace(/\b(\w{5,})\b/, 'changed'));
-    await check();
+    index = await pageIndex();
+    await check(index);
+    index.free();
 
-    // A typed document is stored, compacted into the tables and found.
+    // k by keyboard: moving the slider sets k by hand; then 6 blocks (15 tables).
+    await page.focus('#ix-k');
+    await page.keyboard.press('Home');
+    for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+    assert.equal(await page.textContent('#ix-k-value'), '4');
+    assert.equal(await page.isChecked('#ix-k-auto'), false);
+    await page.selectOption('#ix-blocks', '6');
+    index = await pageIndex();
+    assert.equal(index.plan().tables.length, 15);
+    const rows = await page.locator('#ix-plan .plan-row[data-table]').count();
+    assert.equal(rows, 15);
+    const stats = await page.locator('#ix-plan .plan-row[data-table] .plan-stat').allTextContents();
+    stats.forEach((st, t) => assert.match(st, new RegExp(`^key ${index.plan().tables[t].keyBits} bits`)));
+    // A typed query: an original with a word changed.
+    await fill('#ix-query', sample.documents[7].text.replace(/\b(\w{5,})\b/, 'changed'));
+    await check(index);
+    index.free();
+
+    // Block colours stay distinct however many blocks the plan has.
+    for (const k of [9, 17, 24]) {
+      await page.locator('#ix-k').evaluate((el, k) => {
+        el.value = String(k);
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+      }, k);
+      assert.equal(await page.textContent('#ix-k-value'), String(k));
+      const colours = await page.locator('#ix-plan .plan-blocks .seg').evaluateAll((segs) =>
+        segs.map((s) => `${getComputedStyle(s).backgroundColor} ${getComputedStyle(s).backgroundImage}`));
+      assert.equal(colours.length, Number(await page.inputValue('#ix-blocks')));
+      assert.equal(new Set(colours.map((c) => c.split(' ').slice(0, 3).join(' '))).size, colours.length,
+        `${colours.length} blocks, ${new Set(colours).size} colours`);
+      const labels = await page.locator('#ix-plan .plan-blocks .seg-label').allTextContents();
+      assert.deepEqual(labels, colours.map((_, b) => `B${b}`));
+    }
+
+    // Back to the library's recommendation, then a typed document is stored, compacted and found.
+    await page.check('#ix-k-auto');
     await fill('#ix-doc', 'A document typed into the demo, to be found again.');
     await page.click('#ix-add');
     await page.waitForFunction((n) => document.getElementById('ix-count').textContent.startsWith(`(${n + 1} stored`), n);
@@ -596,7 +647,21 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
     await fill('#ix-query', 'A document typed into the demo, to be found again.');
     const rowsNow = await page.locator('#ix-matches tbody tr[data-id]').evaluateAll((trs) => trs.map((tr) => tr.cells[0].textContent));
     assert.equal(rowsNow[0], '10000', 'the typed document is found at distance 0');
-    index.free();
+    await page.waitForFunction(() => document.getElementById('ix-timing').dataset.timed === 'true');
+    assert.match(await page.textContent('#ix-timing'), /index\.query: [\d.]+ µs per query .*scan\(\) of all \d+: [\d.]+ µs/);
+  });
+
+  test('index view at phone width: the table list says how many rows are below', async () => {
+    await open('index', { width: 390, height: 844 });
+    await page.waitForFunction(() => document.getElementById('ix-pick').value !== '');
+    const more = page.locator('#ix-plan .plan-more');
+    const tables = await page.locator('#ix-plan .plan-row[data-table]').count();
+    assert.ok(await more.isVisible(), 'the list is cut at phone width, and says so');
+    const [, count, from, to] = /▼ (\d+) more tables? below \(T(\d+)–T(\d+)\)/.exec(await more.textContent());
+    assert.equal(Number(to), tables - 1);
+    assert.equal(Number(count), tables - Number(from));
+    await page.locator('#ix-plan .plan-scroll').evaluate((el) => { el.scrollTop = el.scrollHeight; });
+    await page.waitForFunction(() => document.querySelector('#ix-plan .plan-more').hidden);
   });
 
   test('typing in a page of text updates within a frame', async (t) => {
@@ -663,11 +728,8 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
         await page.click('#own-next');
         await page.click('#own-next');
       },
-      index: async () => {
-        await page.waitForFunction(() => !document.getElementById('ix-add-sample').disabled);
-        await page.click('#ix-add-sample');
-        await page.waitForFunction(() => document.getElementById('ix-timing').dataset.timed === 'true');
-      },
+      // As it opens: the sample stored, the first planted copy queried at the recommended k.
+      index: async () => page.waitForFunction(() => document.getElementById('ix-timing').dataset.timed === 'true'),
     };
     for (const [width, height] of [[1280, 800], [390, 844]]) {
       for (const [view, ready] of Object.entries(prepare)) {

@@ -2,7 +2,7 @@
 // the Event Timing API: for each keystroke (an interaction, grouped by interactionId) the
 // longest entry's duration, from the key's hardware timestamp to the next paint after its
 // handlers ran (input delay + processing + presentation), and the handlers' own time
-// (first processingStart to last processingEnd among the interaction's events).
+// (processingEnd − processingStart of its keydown, keypress and keyup; input runs inside keypress).
 //
 //   node bench/demo-latency.mjs                 # every view, 40 keystrokes each
 //   KEYS=80 VIEWS=steps,compare node bench/demo-latency.mjs
@@ -149,8 +149,9 @@ try {
       const of = down ? entries.filter((e) => (e.id && e.id === down.id) ||
         (/input$/.test(e.name) && e.start >= down.start && e.start <= down.start + down.duration)) : [];
       latency.push(of.length ? Math.max(...of.map((e) => e.duration)) : 0);
-      // keypress's handlers contain input's (it is dispatched inside): take the span, not a sum.
-      handlers.push(of.length ? Math.max(...of.map((e) => e.pe)) - Math.min(...of.map((e) => e.ps)) : 0);
+      // The key events' own processing; input and beforeinput run inside keypress's, so they are
+      // not added again (keyup may come a frame later, so a span would count the frame too).
+      handlers.push(of.filter((e) => /^key/.test(e.name)).reduce((sum, e) => sum + e.pe - e.ps, 0));
     });
     const l = [...latency].sort((a, b) => a - b);
     const h = [...handlers].sort((a, b) => a - b);

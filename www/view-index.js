@@ -151,10 +151,11 @@ export function setup() {
 
   /** The query's fingerprint, its recommended k (which k follows unless set by hand), the answers. */
   function runQuery() {
-    clearTimeout(timingTimer);
     if (!s.index) return;
     const text = s.query;
     if (!text.trim()) {
+      clearTimeout(timingTimer);
+      answered = null;
       ui.set({ qfp: null, recommended: null, matches: [], candidates: [], timing: null });
       return;
     }
@@ -162,18 +163,31 @@ export function setup() {
       const [qfp] = fingerprintAll([text]);
       const recommended = recommendedK(text, s.width);
       if (s.kAuto && recommended !== s.k) rebuild({ k: Math.min(MAX_K, recommended) });
+      // Most keystrokes in a long query leave its fingerprint as it was: the index's answers
+      // for it are then the ones already drawn.
+      if (qfp === s.qfp && s.index === answered && recommended === s.recommended) {
+        if (!s.timing) scheduleTiming();
+        return;
+      }
+      answered = s.index;
       const matches = s.index.query(qfp);
       const candidates = s.index.explainQuery(qfp);
       ui.set({ qfp, recommended, matches, candidates, timing: null, error: null });
-      timingTimer = setTimeout(timeQuery, TIMING_PAUSE);
+      scheduleTiming();
     } catch (error) {
       ui.set({ error });
     }
   }
   const work = responsive(view, runQuery);
   let timingTimer = 0;
+  let answered = null; // the Index the drawn answers came from
 
   // Timing runs once typing pauses, so it never delays a keystroke.
+  function scheduleTiming() {
+    clearTimeout(timingTimer);
+    timingTimer = setTimeout(timeQuery, TIMING_PAUSE);
+  }
+
   function timeQuery() {
     if (!s.qfp || view.hidden) return;
     const stored = s.docs.map((d) => s.fps.get(d.id));
@@ -341,7 +355,8 @@ export function setup() {
       `${plan.tables.length ? ` (T0–T${plan.tables.length - 1})` : ''}</p>` +
       `<div class="plan-scroll" tabindex="0" role="region" aria-label="The plan's blocks and tables">${html}` +
       '<p class="plan-more" aria-hidden="true"></p></div>';
-    updateMore();
+    // Measured in the next frame, with the layout that frame makes anyway.
+    requestAnimationFrame(updateMore);
   }
 
   // When the table list scrolls, say how many rows are still below.

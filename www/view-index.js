@@ -6,7 +6,8 @@ import { Fingerprinter, Index, hamming, recommendedK, scan } from '../pkg/simpri
 import { $, binary, escapeHtml, fmt, libDefaults, plural, responsive, showStatus, viewState } from './common.js';
 
 const MAX_TABLES = 70; // plans with more tables are not offered: too many rows to draw
-const MAX_K = 24;
+// The slider's top: 24 at 64 bits (25 blocks of 2-3 bits), in proportion at other widths.
+const maxK = (width) => Math.min(width - 1, Math.round((3 * width) / 8));
 const SNIPPET = 110;
 const SHOWN = 60; // rejected candidates listed
 const TIMING_PAUSE = 600; // ms of quiet before the page times a query (timing blocks the page)
@@ -77,7 +78,6 @@ export function setup() {
   const kRange = $('ix-k');
   const query = $('ix-query');
   const pick = $('ix-pick');
-  kRange.max = String(MAX_K);
 
   const ui = viewState({
     // Inputs.
@@ -105,7 +105,7 @@ export function setup() {
     [['error'], (s) => showStatus($('ix-status'), s.error)],
     [['docs', 'index', 'sample'], renderDocs],
     [['docs', 'fps', 'pick'], renderPicker],
-    [['k', 'kAuto', 'recommended'], renderK],
+    [['k', 'kAuto', 'recommended', 'width'], renderK],
     [['choices', 'blocks'], renderChoices],
     [['plan'], renderPlanHelp],
     [['plan', 'candidates'], renderPlan],
@@ -134,6 +134,7 @@ export function setup() {
     const choices = planChoices(s.width, s.k);
     const blocks = choices.some((c) => c.blocks === s.blocks) ? s.blocks : choices[0]?.blocks;
     let index = null;
+    let plan;
     try {
       index = new Index({ width: s.width, k: s.k, blocks });
       if (s.docs.length) {
@@ -141,12 +142,18 @@ export function setup() {
         // Small sets sit in a scanned insert buffer; merging them into one segment uses the tables.
         index.compact();
       }
-      s.index?.free();
-      ui.set({ index, plan: index.plan(), choices, blocks, error: null });
+      plan = index.plan();
     } catch (error) {
       index?.free();
       ui.set({ error });
+      return;
     }
+    s.index?.free();
+    clearTimeout(timingTimer);
+    // The old answers belonged to the old index: they go with it until the query runs again.
+    ui.set({
+      index, plan, choices, blocks, error: null, qfp: null, matches: [], candidates: [], timing: null,
+    });
   }
 
   /** The query's fingerprint, its recommended k (which k follows unless set by hand), the answers. */
@@ -162,7 +169,8 @@ export function setup() {
     try {
       const [qfp] = fingerprintAll([text]);
       const recommended = recommendedK(text, s.width);
-      if (s.kAuto && recommended !== s.k) rebuild({ k: Math.min(MAX_K, recommended) });
+      const want = Math.min(maxK(s.width), recommended);
+      if (s.kAuto && want !== s.k) rebuild({ k: want });
       // Most keystrokes in a long query leave its fingerprint as it was: the index's answers
       // for it are then the ones already drawn.
       if (qfp === s.qfp && s.index === answered && recommended === s.recommended) {
@@ -189,7 +197,7 @@ export function setup() {
   }
 
   function timeQuery() {
-    if (!s.qfp || view.hidden) return;
+    if (!s.qfp || !s.docs.length || view.hidden) return;
     const stored = s.docs.map((d) => s.fps.get(d.id));
     const words = s.width > 64
       ? BigUint64Array.from(stored.flatMap((x) => [x >> 64n, x & 0xffffffffffffffffn]))
@@ -232,8 +240,9 @@ export function setup() {
     if (!s.query.trim()) {
       const copies = s.docs.filter((d) => d.copyOf != null);
       const first = copies.find((d) => d.id === FIRST_COPY) ?? copies[0];
-      if (first) choose(String(first.id));
+      if (first) return choose(String(first.id));
     }
+    work.request(true);
   }
 
   function choose(id) {
@@ -284,14 +293,16 @@ export function setup() {
     pick.value = s.pick;
   }
 
-  function renderK({ k, kAuto, recommended }) {
+  function renderK({ k, kAuto, recommended, width }) {
+    kRange.max = String(maxK(width));
     kRange.value = String(k);
     $('ix-k-value').textContent = String(k);
     const use = $('ix-k-auto');
     use.checked = kAuto;
     $('ix-k-note').innerHTML = recommended == null
       ? 'Type or pick a query to see the k the library recommends for it.'
-      : `recommendedK(query) = <strong>${recommended}</strong>${kAuto ? ': k follows it'
+      : `recommendedK(query) = <strong>${recommended}</strong>${kAuto
+        ? (k === recommended ? ': k follows it' : `: k follows it up to the slider's end, ${k}`)
         : k === recommended ? '' : `; k is set by hand to ${k}`}.`;
   }
 
@@ -427,7 +438,7 @@ export function setup() {
     const others = matches.filter((m) => m.distance > 0);
     const m = matches.find((x) => x.id === explainId && x.distance > 0) ?? others[0];
     if (!plan || plan.scan || !qfp || !m) {
-      box.innerHTML = `<p class="help">${!qfp ? 'Pick or type a query.'
+      box.innerHTML = `<p class="help">${!s.docs.length ? 'Store documents first.' : !qfp ? 'Pick or type a query.'
         : 'No stored fingerprint other than the query itself lies within k; pick a planted copy to see why ' +
           'one that does is always found.'}</p>`;
       return;
@@ -488,7 +499,7 @@ export function setup() {
 
   function renderTiming({ candidates, timing }) {
     const line = $('ix-timing');
-    if (!s.qfp) {
+    if (!s.qfp || !s.docs.length) {
       line.textContent = !s.docs.length ? 'Add documents, then type or pick a query.' : 'Type a query or pick a planted near-duplicate.';
       line.dataset.timed = 'false';
       return;
@@ -535,7 +546,7 @@ export function setup() {
   });
   $('ix-k-auto').addEventListener('input', () => {
     s.kAuto = $('ix-k-auto').checked;
-    if (s.kAuto && s.recommended != null) rebuild({ k: Math.min(MAX_K, s.recommended) });
+    if (s.kAuto && s.recommended != null) rebuild({ k: Math.min(maxK(s.width), s.recommended) });
     ui.set({});
     work.request(true);
   });
@@ -546,7 +557,7 @@ export function setup() {
   $('ix-width').addEventListener('input', () => {
     const width = Number($('ix-width').value);
     const all = fingerprintAll(s.docs.map((d) => d.text), width);
-    const k = s.kAuto && s.query.trim() ? Math.min(MAX_K, recommendedK(s.query, width)) : Math.min(s.k, width - 1);
+    const k = Math.min(maxK(width), s.kAuto && s.query.trim() ? recommendedK(s.query, width) : s.k);
     rebuild({ width, k, fps: new Map(s.docs.map((d, i) => [d.id, all[i]])) });
     work.request(true);
   });

@@ -649,6 +649,17 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
     assert.equal(rowsNow[0], '10000', 'the typed document is found at distance 0');
     await page.waitForFunction(() => document.getElementById('ix-timing').dataset.timed === 'true');
     assert.match(await page.textContent('#ix-timing'), /index\.query: [\d.]+ µs per query .*scan\(\) of all \d+: [\d.]+ µs/);
+
+    // Remove all, then the sample again: the answers go with the documents and come back with them.
+    await page.click('#ix-clear');
+    assert.match(await page.textContent('#ix-count'), /^\(0 stored/);
+    assert.equal(await page.locator('#ix-matches tbody tr[data-id]').count(), 0);
+    await page.click('#ix-add-sample');
+    await page.waitForFunction((n) => document.getElementById('ix-count').textContent.startsWith(`(${n} stored`), n);
+    await page.waitForFunction(() => document.getElementById('ix-match-count').textContent !== '');
+    index = await pageIndex();
+    await check(index);
+    index.free();
   });
 
   test('index view at phone width: the table list says how many rows are below', async () => {

@@ -22,7 +22,7 @@ const gcd = (a, b) => (b ? gcd(b, a % b) : a);
  * with n so neighbouring blocks get distant hues; every other block is also striped and each is
  * labelled, so even 24 blocks stay apart.
  */
-export function blockStyle(b, n) {
+function blockStyle(b, n) {
   let stride = Math.max(1, Math.round(n * 0.382));
   while (n > 1 && gcd(stride, n) !== 1) stride++;
   const hue = Math.round((360 * ((b * stride) % n)) / Math.max(1, n));

@@ -19,8 +19,6 @@ export const signed = (w, up) => `${up ? '+' : '−'}${fmt(Math.abs(w))}`;
 
 export const plural = (n, word, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
 
-/** A fingerprint as its width binary digits, bit 0 (most significant) first: formatting only. */
-export const binary = (fp, width) => fp.toString(2).padStart(width, '0');
 
 let libraryDefaults = null;
 /** The library's defaults (its `defaults()` export), read once after the module is loaded. */

@@ -2,8 +2,8 @@
 // a stored fingerprint is always found. One state object holds the inputs and the library's
 // answers (the Index, its plan, the matches and the candidates explainQuery examined); small
 // renderers draw it.
-import { Fingerprinter, Index, hamming, recommendedK, scan } from '../pkg/simprint.js';
-import { $, binary, escapeHtml, fmt, libDefaults, plural, responsive, showStatus, viewState } from './common.js';
+import { Fingerprinter, Index, hamming, recommendedK, scan, toBinary } from '../pkg/simprint.js';
+import { $, escapeHtml, fmt, libDefaults, plural, responsive, showStatus, viewState } from './common.js';
 
 const MAX_TABLES = 70; // plans with more tables are not offered: too many rows to draw
 // The slider's top: 24 at 64 bits (25 blocks of 2-3 bits), in proportion at other widths.
@@ -444,8 +444,8 @@ export function setup() {
       return;
     }
     const width = plan.width;
-    const qBits = binary(qfp, width);
-    const mBits = binary(s.fps.get(m.id), width);
+    const qBits = toBinary(qfp, width);
+    const mBits = toBinary(s.fps.get(m.id), width);
     const n = plan.blocks.length;
     // Drawing only: which of the library's bits differ, and in which blocks they fall.
     const blocks = plan.blocks.map(({ start, len }, b) => {

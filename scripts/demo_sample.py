@@ -9,6 +9,12 @@ short real paragraphs of the Debian Administrator's Handbook, English and Chines
 planted near-duplicates, each a copy of one of them with a few words (English) or characters
 (Chinese) substituted, with `copyOf` naming the original and `edits` listing the
 substitutions as [old, new] pairs.
+
+A planted copy is a near-duplicate by the library's own measure: of TRIES random sets of
+substitutions, the first whose fingerprint lies within recommendedK of the original's (and at
+least 1 bit from it) is kept, so the demo's index finds every one at the recommended k. The
+distances come from the built package (pkg/, built by scripts/lib.sh's build_pkg), asked once
+through node.
 """
 import json
 import pathlib
@@ -22,6 +28,7 @@ ENGLISH = 200  # paragraphs of 150 to 400 characters
 CHINESE = 100  # paragraphs of 80 to 250 characters
 COPIES = 40  # planted near-duplicates, two thirds of them English
 EDITS = (2, 3)  # substitutions per copy, at least and at most
+TRIES = 12  # random substitutions drawn per copy; the first within the recommended k is kept
 MAX_BYTES = 150_000
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -29,7 +36,8 @@ ATTRIBUTION = (
     "Text from The Debian Administrator's Handbook by Raphaël Hertzog and Roland Mas "
     "(https://debian-handbook.info/), English and Simplified Chinese editions, "
     "as packaged in Debian's debian-handbook; licensed GPL-2+ or CC-BY-SA-3.0. "
-    "Near-duplicates made by scripts/demo_sample.py substituting a few words or characters."
+    "Near-duplicates made by scripts/demo_sample.py substituting a few words or characters, "
+    "each kept only when its fingerprint lies within the library's recommended k of the original's."
 )
 LICENSE = "GPL-2.0-or-later OR CC-BY-SA-3.0"
 
@@ -71,6 +79,30 @@ def substitute(rng, text, pattern, vocabulary):
     return "".join(out), edits
 
 
+# Reads [[original, candidate, ...], ...] on stdin; prints, per group, each candidate's
+# [distance to the original, the smaller recommendedK of the two texts].
+DISTANCES_JS = """
+import { readFileSync } from 'node:fs';
+import * as sp from '%(pkg)s/simprint.js';
+sp.initSync({ module: readFileSync('%(pkg)s/simprint_bg.wasm') });
+const groups = JSON.parse(readFileSync(0, 'utf8'));
+console.log(JSON.stringify(groups.map(([original, ...copies]) => copies.map((copy) => [
+  sp.hamming(sp.fingerprint(original), sp.fingerprint(copy)),
+  Math.min(sp.recommendedK(original), sp.recommendedK(copy)),
+]))));
+"""
+
+
+def library_distances(groups):
+    """Asks the built package for each candidate's distance to its original and the recommended k."""
+    pkg = ROOT / "pkg"
+    if not (pkg / "simprint_bg.wasm").exists():
+        sys.exit("pkg/ is not built: run `source scripts/lib.sh && setup_all && build_pkg` first")
+    out = subprocess.run(["node", "--input-type=module", "-e", DISTANCES_JS % {"pkg": pkg.as_posix()}],
+                         input=json.dumps(groups), check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
 def main():
     folder = corpus_folder()
     out_path = pathlib.Path(sys.argv[2]) if len(sys.argv) > 2 else ROOT / "www/sample.json"
@@ -88,13 +120,20 @@ def main():
     english_copies = round(COPIES * 2 / 3)
     originals = rng.sample(range(ENGLISH), english_copies)
     originals += rng.sample(range(ENGLISH, ENGLISH + CHINESE), COPIES - english_copies)
+    # Every try is drawn whatever the distances, so the output depends on the corpus alone.
+    drawn = []
     for original in originals:
         source = docs[original]
-        if source["lang"] == "en":
-            text, edits = substitute(rng, source["text"], WORD, words)
-        else:
-            text, edits = substitute(rng, source["text"], HAN, hans)
-        docs.append({"id": len(docs), "lang": source["lang"], "text": text,
+        pattern, vocabulary = (WORD, words) if source["lang"] == "en" else (HAN, hans)
+        drawn.append([substitute(rng, source["text"], pattern, vocabulary) for _ in range(TRIES)])
+    measured = library_distances([[docs[o]["text"]] + [t for t, _ in tries]
+                                  for o, tries in zip(originals, drawn)])
+    for original, tries, found in zip(originals, drawn, measured):
+        keep = next((i for i, (d, k) in enumerate(found) if 1 <= d <= k), None)
+        if keep is None:
+            sys.exit(f"no copy of document {original} within the recommended k in {TRIES} tries: {found}")
+        text, edits = tries[keep]
+        docs.append({"id": len(docs), "lang": docs[original]["lang"], "text": text,
                      "copyOf": original, "edits": edits})
 
     sample = {

@@ -1,6 +1,7 @@
-// Pieces every view shares: option controls, the V chart, bit strings, status lines.
-// Nothing here computes a fingerprint; it draws what the library returns.
-import { Fingerprinter, fingerprint } from '../pkg/simprint.js';
+// Pieces every view shares: the view-state helper, option controls, the V chart, bit strings,
+// status lines and the scheduler that keeps typing responsive. Nothing here computes what the
+// library computes; it draws what the library returns.
+import { defaults } from '../pkg/simprint.js';
 
 export const $ = (id) => document.getElementById(id);
 
@@ -16,6 +17,70 @@ export function fmt(n) {
 /** ±w as the page shows a push: "+2" or "−2". */
 export const signed = (w, up) => `${up ? '+' : '−'}${fmt(Math.abs(w))}`;
 
+export const plural = (n, word, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
+
+
+let libraryDefaults = null;
+/** The library's defaults (its `defaults()` export), read once after the module is loaded. */
+export function libDefaults() {
+  libraryDefaults ??= defaults();
+  return libraryDefaults;
+}
+
+/**
+ * A view's state and its renderers. `renderers` are [inputs, fn] pairs: after set(patch), each
+ * fn(state) runs when one of its named inputs changed (by identity) since it last ran, so a
+ * keystroke redraws only what depends on what it changed.
+ */
+export function viewState(initial, renderers) {
+  const state = { ...initial };
+  const seen = renderers.map(() => null);
+  function render(force = false) {
+    renderers.forEach(([inputs, fn], i) => {
+      const now = inputs.map((name) => state[name]);
+      if (!force && seen[i] && now.every((v, j) => Object.is(v, seen[i][j]))) return;
+      seen[i] = now;
+      fn(state);
+    });
+  }
+  return {
+    state,
+    set(patch) {
+      Object.assign(state, patch);
+      render();
+    },
+    render,
+  };
+}
+
+/**
+ * Runs `work` now when it has been quick, else once typing pauses, showing `view` as pending
+ * meanwhile: what a keystroke waits for stays small whatever the text's size.
+ */
+export function responsive(view, work, { budget = 10, pause = 220 } = {}) {
+  let cost = 0;
+  let timer = 0;
+  const run = () => {
+    clearTimeout(timer);
+    timer = 0;
+    const t0 = performance.now();
+    work();
+    cost = performance.now() - t0;
+    view.dataset.pending = 'false';
+  };
+  return {
+    /** Schedules the work (now, when `urgent` or the last run was within budget). */
+    request(urgent = false) {
+      if (urgent || cost <= budget) return run();
+      clearTimeout(timer);
+      view.dataset.pending = 'true';
+      timer = setTimeout(run, pause);
+    },
+    get pending() { return timer !== 0; },
+    get cost() { return cost; },
+  };
+}
+
 /** Shows an error (or clears it) in a view's status line and marks the results out of date. */
 export function showStatus(el, error, ready = '') {
   el.textContent = error ? `Error: ${error.message ?? error}` : ready;
@@ -24,52 +89,52 @@ export function showStatus(el, error, ready = '') {
   el.closest('.view')?.classList.toggle('stale', Boolean(error));
 }
 
+// The options the page offers; the selected values come from the library's defaults().
+const WEIGHTINGS = [['binary', 'binary: 1 each'], ['tf', 'tf: count'], ['logtf', 'logtf: 1 + ln count']];
+const NORMALIZATIONS = [['width', 'Width folding'], ['none', 'none']];
+const TOKENIZERS = ['auto', 'words', 'chars'];
+
 /**
- * Builds the labelled pipeline controls into `form` (ids prefixed by `prefix`) and returns
- * read() → the options object for the library, and onChange(callback).
+ * Builds the labelled pipeline controls into `form` (ids prefixed by `prefix`), starting at the
+ * library's defaults (the width at `width` when given), and returns read() → the options object
+ * for the library, and onChange(callback).
  */
-export function optionControls(form, prefix, { width = 64, showWidths = [8, 16, 32, 64, 128] } = {}) {
+export function optionControls(form, prefix, { width, showWidths = [8, 16, 32, 64, 128] } = {}) {
+  const lib = libDefaults().options;
+  const n = libDefaults().n;
+  width ??= lib.width;
   const id = (name) => `${prefix}-${name}`;
+  const choices = (list, selected) => list
+    .map(([value, label]) => `<option value="${value}"${value === selected ? ' selected' : ''}>${label}</option>`)
+    .join('');
   form.innerHTML = `
     <div class="control">
       <label for="${id('width')}">Width (bits)</label>
-      <select id="${id('width')}">${showWidths
-        .map((w) => `<option${w === width ? ' selected' : ''}>${w}</option>`)
-        .join('')}</select>
+      <select id="${id('width')}">${choices(showWidths.map((w) => [String(w), w]), String(width))}</select>
     </div>
     <div class="control">
       <label for="${id('tokenizer')}">Tokenizer</label>
-      <select id="${id('tokenizer')}" aria-describedby="${id('tokenizer-help')}">
-        <option value="auto" selected>auto</option>
-        <option value="words">words</option>
-        <option value="chars">chars</option>
-      </select>
+      <select id="${id('tokenizer')}" aria-describedby="${id('tokenizer-help')}">${
+        choices(TOKENIZERS.map((t) => [t, t]), lib.tokenizer)}</select>
     </div>
     <div class="control control-n">
       <label for="${id('word-n')}">n (words)</label>
-      <input type="number" id="${id('word-n')}" min="1" max="64" value="1" inputmode="numeric">
+      <input type="number" id="${id('word-n')}" min="1" max="64" value="${lib.wordN ?? n.words}" inputmode="numeric">
     </div>
     <div class="control control-n">
       <label for="${id('char-n')}">n (characters)</label>
-      <input type="number" id="${id('char-n')}" min="1" max="64" value="2" inputmode="numeric">
+      <input type="number" id="${id('char-n')}" min="1" max="64" value="${lib.charN ?? n.chars}" inputmode="numeric">
     </div>
     <div class="control">
       <label for="${id('weighting')}">Weights</label>
-      <select id="${id('weighting')}">
-        <option value="tf" selected>tf: count</option>
-        <option value="logtf">logtf: 1 + ln count</option>
-        <option value="binary">binary: 1 each</option>
-      </select>
+      <select id="${id('weighting')}">${choices(WEIGHTINGS, lib.weighting)}</select>
     </div>
     <div class="control">
       <label for="${id('normalization')}">Normalization</label>
-      <select id="${id('normalization')}">
-        <option value="width" selected>Width folding</option>
-        <option value="none">none</option>
-      </select>
+      <select id="${id('normalization')}">${choices(NORMALIZATIONS, lib.normalization)}</select>
     </div>
     <div class="control control-check">
-      <input type="checkbox" id="${id('case-fold')}" checked>
+      <input type="checkbox" id="${id('case-fold')}"${lib.caseFold ? ' checked' : ''}>
       <label for="${id('case-fold')}">Case folding</label>
     </div>
     <p class="help" id="${id('tokenizer-help')}">
@@ -86,23 +151,6 @@ export function optionControls(form, prefix, { width = 64, showWidths = [8, 16, 
     normalization: el('normalization'),
     caseFold: el('case-fold'),
   };
-  // Offer only what the loaded library accepts (newer builds have more weightings and
-  // Unicode normalization); an option it rejects is removed, a field it does not know hidden.
-  for (const [field, select] of [['weighting', controls.weighting], ['normalization', controls.normalization]]) {
-    for (const option of [...select.options]) {
-      if (!accepts({ [field]: option.value })) option.remove();
-    }
-    if (select.options.length === 0) select.closest('.control').remove();
-  }
-  if (!controls.normalization.isConnected) controls.normalization = null;
-  // Start where the library starts (its defaults may change between versions).
-  const lib = libraryDefaults();
-  for (const field of ['tokenizer', 'weighting', 'normalization']) {
-    if (lib[field] !== undefined && controls[field]) controls[field].value = lib[field];
-  }
-  if (lib.wordN !== undefined) controls.wordN.value = String(lib.wordN);
-  if (lib.charN !== undefined) controls.charN.value = String(lib.charN);
-  if (lib.caseFold !== undefined) controls.caseFold.checked = lib.caseFold;
   const syncDisabled = () => {
     const t = controls.tokenizer.value;
     controls.wordN.disabled = t === 'chars';
@@ -122,8 +170,8 @@ export function optionControls(form, prefix, { width = 64, showWidths = [8, 16, 
         tokenizer,
         caseFold: controls.caseFold.checked,
         weighting: controls.weighting.value,
+        normalization: controls.normalization.value,
       };
-      if (controls.normalization) options.normalization = controls.normalization.value;
       if (tokenizer === 'auto') Object.assign(options, { wordN, charN });
       else options.n = tokenizer === 'words' ? wordN : charN;
       return options;
@@ -135,45 +183,6 @@ export function optionControls(form, prefix, { width = 64, showWidths = [8, 16, 
       });
     },
   };
-}
-
-// Texts on which every choice of an option gives a different fingerprint: repeats (weights),
-// capitals (case folding), a ligature and full-width letters (normalization), Chinese and
-// English (tokenizers and their n).
-const PROBES = [
-  'The the THE cat sat on the ﬁne ＭＡＴ, the cat! 你妈妈喊你回家吃饭哦,回家罗回家罗',
-  'Ｆｕｌｌ-width Ａ and the ﬂag and the the flag; 回家吃饭 回家 回家',
-];
-
-let defaults = null;
-/**
- * The library's default options, found by asking it which explicit value of each field gives
- * the same fingerprints as no options at all, so the controls start where the library does.
- */
-export function libraryDefaults() {
-  if (defaults) return defaults;
-  const same = (o) => accepts(o) && PROBES.every((t) => fingerprint(t, o) === fingerprint(t));
-  const pick = (field, values) => values.find((v) => same({ [field]: v }));
-  defaults = {
-    width: new Fingerprinter().width,
-    tokenizer: pick('tokenizer', ['auto', 'words', 'chars']),
-    wordN: pick('wordN', [1, 2, 3, 4]),
-    charN: pick('charN', [2, 1, 3, 4]),
-    weighting: pick('weighting', ['tf', 'logtf', 'binary']),
-    normalization: pick("normalization", ["width", "none"]),
-    caseFold: pick('caseFold', [true, false]),
-  };
-  return defaults;
-}
-
-/** True when the library takes these options. */
-function accepts(options) {
-  try {
-    new Fingerprinter(options).free();
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Fills `el` with the bits in nibble groups; `marks[i]` highlights bit i. */
@@ -190,9 +199,13 @@ export function drawBinary(el, bits, marks = null) {
   el.setAttribute('aria-label', bits);
 }
 
+/** Where value x sits on a track, in % from its bottom: 0 at the middle, ±scale at the edges. */
+const level = (x, scale) => Math.max(0, Math.min(100, 50 + (x / scale) * 50));
+
 /**
- * One bar per bit of V, up for positive and down for negative, the bit under each bar. Bars
- * are a roving-focus list (one tab stop; arrow keys move) so hover details work by keyboard.
+ * One bar per bit of V, up for positive and down for negative, the bit under each bar and the
+ * bit's index every 8 bits (every bit up to 16), so wide fingerprints that wrap stay readable.
+ * Bars are a roving-focus list (one tab stop; arrow keys move) so hover details work by keyboard.
  */
 export class VChart {
   constructor(el, { label, onActive = null, values = 'auto' } = {}) {
@@ -233,7 +246,7 @@ export class VChart {
       const x = v[i];
       const sign = x > 0 ? 'pos' : x < 0 ? 'neg' : 'zero';
       c.root.className = `cell ${sign}${marks?.[i] ? ' diff' : ''}${fragile?.[i] ? ' fragile' : ''}${
-        i === this.active ? ' active' : ''}`;
+        i === this.active ? ' active' : ''}${c.indexed ? ' indexed' : ''}`;
       c.bar.style.height = `${Math.min(50, (Math.abs(x) / scale) * 50)}%`;
       c.digit.textContent = bits[i];
       if (showValues) c.value.textContent = fmt(x);
@@ -243,6 +256,7 @@ export class VChart {
       if (!this.onActive) c.root.title = label;
     }
     this.scale = scale;
+    this.el.dataset.scale = String(scale);
     this.el.dataset.width = String(f);
     // Up to 16 bits: one row. Wider: the stylesheet picks 16, 32 or 64 columns by the card's width.
     if (f <= 16) this.el.style.setProperty('--cols', String(Math.max(1, f)));
@@ -250,19 +264,30 @@ export class VChart {
     if (!this.onActive) this.el.setAttribute('aria-label', `${this.label}: bits ${bits}`);
   }
 
-  /** Outlines one feature's push (+w where bits has a 1, −w where 0) on every bar, or clears it. */
-  showPush(bits, weight) {
-    // A weight of 0 pushes nothing, so there is nothing to outline.
-    if (!weight) bits = null;
-    this.el.classList.toggle('pushing', bits != null);
-    if (bits == null) return;
-    const h = `${Math.min(50, (Math.abs(weight) / this.scale) * 50)}%`;
+  /**
+   * Outlines a change on every bar: from from[i] to to[i] (both values of V), or clears it
+   * with null. A step's push is drawn from the V before it to the V after it.
+   */
+  showSpan(from, to) {
+    this.el.classList.toggle('pushing', to != null);
+    if (to == null) return;
     for (let i = 0; i < this.cells.length; i++) {
       const p = this.cells[i].push;
-      const up = (bits[i] === '1') === weight >= 0;
-      p.className = `push ${up ? 'up' : 'down'}`;
-      p.style.height = h;
+      const a = from ? from[i] : 0;
+      const b = to[i];
+      const lo = level(Math.min(a, b), this.scale);
+      const hi = level(Math.max(a, b), this.scale);
+      p.className = `push ${b >= a ? 'up' : 'down'}${a === b ? ' none' : ''}`;
+      p.style.bottom = `${lo}%`;
+      p.style.height = `${hi - lo}%`;
     }
+  }
+
+  /** Outlines one feature's push (+w where bits has a 1, −w where 0) from zero, or clears it. */
+  showPush(bits, weight) {
+    // A weight of 0 pushes nothing, so there is nothing to outline.
+    if (bits == null || !weight) return this.showSpan(null, null);
+    return this.showSpan(null, Array.from(bits, (b) => ((b === '1') === weight >= 0 ? 1 : -1) * Math.abs(weight)));
   }
 
   #build(f) {
@@ -284,11 +309,18 @@ export class VChart {
       value.className = 'value';
       const digit = document.createElement('span');
       digit.className = 'digit';
-      root.append(track, value, digit);
+      const index = document.createElement('span');
+      index.className = 'index';
+      index.setAttribute('aria-hidden', 'true');
+      // Every bit's index on narrow charts, else every 8th: each row of 16, 32 or 64 starts at one.
+      const indexed = f <= 16 || i % 8 === 0;
+      if (indexed) index.textContent = String(i);
+      root.append(track, value, digit, index);
       frag.append(root);
-      this.cells.push({ root, bar, push, value, digit });
+      this.cells.push({ root, bar, push, value, digit, indexed });
     }
     this.el.replaceChildren(frag);
+    this.el.classList.toggle('narrow', f <= 16);
     this.active = -1;
   }
 

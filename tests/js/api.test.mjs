@@ -415,3 +415,11 @@ test('fingerprints as hex strings, for JSON: out with fingerprintHex, in whereve
   assert.throws(() => sp.toHex('1f', 4), /fingerprint: malformed hex: 2 digits is more than the 1 a 4-bit fingerprint has/);
   assert.throws(() => sp.toHex('f', 3), /fingerprint: value needs 4 bits but the width is 3/);
 });
+
+test('toBinary: the bits, bit 0 (most significant) first, as explain draws them', () => {
+  assert.equal(sp.toBinary(0b101011n, 6), '101011');
+  assert.equal(sp.toBinary(1n), `${'0'.repeat(63)}1`);
+  const e = sp.explain('near duplicate');
+  assert.equal(sp.toBinary(e.fingerprint), e.bits);
+  assert.throws(() => sp.toBinary(8n, 3), /fingerprint: value needs 4 bits but the width is 3/);
+});

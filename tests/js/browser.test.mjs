@@ -3,13 +3,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
+import http from 'node:http';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import httpServer from 'http-server';
 import { chromium } from 'playwright-core';
 import sp, { golden } from './load.mjs';
+import { startDemoServer } from '../../scripts/serve.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const CHROMIUM = '/usr/bin/chromium';
@@ -47,6 +48,14 @@ async function chartV(page, id) {
   });
 }
 
+/** About `bytes` of real English prose: the sample's paragraphs, joined. */
+function longText(bytes) {
+  const paragraphs = sample.documents.filter((d) => d.lang === 'en' && d.copyOf == null).map((d) => d.text);
+  let text = '';
+  for (let i = 0; text.length < bytes; i++) text += `${paragraphs[i % paragraphs.length]}\n\n`;
+  return text.slice(0, bytes);
+}
+
 /** The fingerprint view's options object for the controls as the test sets them. */
 function fpOptions({ width, tokenizer, wordN = 1, charN = 2, weighting = 'tf', caseFold = true, normalization }) {
   const o = { width, tokenizer, caseFold, weighting };
@@ -65,12 +74,48 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
   // Every console error/warning, page error and failed request; asserted empty at the end.
   const problems = [];
 
+  /** Types a box's whole text, then waits for the view to draw it (long texts draw after a pause). */
+  async function fill(selector, text) {
+    await page.fill(selector, text);
+    await page.waitForFunction(() => document.querySelector('.view:not([hidden])')?.dataset.pending !== 'true');
+  }
+
   /** A fresh load of one view (a hash change alone would keep the previous state). */
   async function open(view, size = { width: 1280, height: 800 }) {
     await page.setViewportSize(size);
     await page.goto('about:blank');
     await page.goto(`${baseUrl}/www/#${view}`);
     await page.waitForFunction(() => document.getElementById('loading').hidden);
+  }
+
+  /**
+   * Checks the outline on a V chart: on every bar it spans from[i] to to[i] (the V before and
+   * after a step), measured in pixels against the chart's scale; from = null: no outline.
+   */
+  async function checkOutline(id, from, to, label) {
+    const drawn = await page.locator(`#${id}`).evaluate((chart) => ({
+      pushing: chart.classList.contains('pushing'),
+      scale: Number(chart.dataset.scale),
+      cells: [...chart.querySelectorAll('.cell')].map((cell) => {
+        const track = cell.querySelector('.track').getBoundingClientRect();
+        const push = cell.querySelector('.push');
+        const box = push.getBoundingClientRect();
+        return { top: track.top, height: track.height, shown: getComputedStyle(push).display !== 'none', a: box.top, b: box.bottom };
+      }),
+    }));
+    if (from == null) {
+      assert.equal(drawn.pushing, false, `${label}: no outline`);
+      return;
+    }
+    assert.equal(drawn.pushing, true, `${label}: an outline`);
+    // y of value x: the middle of the track at 0, its top at +scale.
+    const y = (c, x) => c.top + c.height * (0.5 - (x / drawn.scale) * 0.5);
+    drawn.cells.forEach((c, i) => {
+      if (from[i] === to[i]) return assert.equal(c.shown, false, `${label}, bit ${i}: nothing moved`);
+      const where = `${label}, bit ${i}: ${from[i]} → ${to[i]}`;
+      assert.ok(Math.abs(c.a - y(c, Math.max(from[i], to[i]))) <= 1.5, `${where}: top at ${c.a}`);
+      assert.ok(Math.abs(c.b - y(c, Math.min(from[i], to[i]))) <= 1.5, `${where}: bottom at ${c.b}`);
+    });
   }
 
   before(async () => {
@@ -80,12 +125,8 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
         'this test never downloads a browser',
     );
 
-    server = httpServer.createServer({ root: ROOT, cache: -1, silent: true });
-    await new Promise((ok, fail) => {
-      server.server.once('error', fail);
-      server.listen(0, '127.0.0.1', ok);
-    });
-    baseUrl = `http://127.0.0.1:${server.server.address().port}`;
+    // The server scripts/serve.sh runs: only www/ and pkg/.
+    ({ server, url: baseUrl } = await startDemoServer());
 
     // Chromium must not touch the real home directory or its caches.
     tmp = await mkdtemp(join(tmpdir(), 'simprint-chromium-'));
@@ -130,10 +171,34 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
   after(async () => {
     await context?.close();
     if (server) {
-      server.server.closeAllConnections();
-      await new Promise((ok) => server.server.close(ok));
+      server.closeAllConnections();
+      await new Promise((ok) => server.close(ok));
     }
     if (tmp) await rm(tmp, { recursive: true, force: true });
+  });
+
+  test('the server serves www/ and pkg/ only; / leads to the page', async () => {
+    // Raw requests, so that no client tidies the paths first.
+    const get = (path) => new Promise((ok, fail) => {
+      const { hostname, port } = new URL(baseUrl);
+      http.get({ hostname, port, path }, (res) => {
+        res.resume();
+        ok({ status: res.statusCode, type: res.headers['content-type'], location: res.headers.location });
+      }).on('error', fail);
+    });
+    assert.deepEqual(await get('/'), { status: 302, type: undefined, location: '/www/' });
+    assert.equal((await get('/www/')).status, 200);
+    assert.equal((await get('/www/sample.json')).status, 200);
+    assert.equal((await get('/pkg/simprint_bg.wasm')).type, 'application/wasm');
+    for (const path of ['/.git/HEAD', '/.git', '/.git/config', '/Cargo.toml', '/README.md', '/src/lib.rs',
+      '/scripts/serve.sh', '/tests/golden.json', '/package.json', '/node_modules/playwright-core/package.json',
+      '/www/../Cargo.toml', '/www/%2e%2e/Cargo.toml', '/pkg/..%2fCargo.toml', '/www/..%5cCargo.toml',
+      '/pkg/', '/pkg/.gitignore', '/www/%00']) {
+      assert.equal((await get(path)).status, 404, path);
+    }
+    // The page's own bytes arrive, and nothing of the checkout beside them.
+    const listing = await (await fetch(`${baseUrl}/www/`)).text();
+    assert.match(listing, /<title>simprint/);
   });
 
   test('the page opens on the fingerprint view; the tabs work by keyboard', async () => {
@@ -151,13 +216,18 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
   });
 
   test('every form control of every view has a label', async () => {
-    await open('fingerprint');
-    const unlabelled = await page.evaluate(() =>
-      [...document.querySelectorAll('input, select, textarea, button')]
-        .filter((el) => !(el.labels?.length || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') ||
-          el.textContent.trim()))
-        .map((el) => el.id || el.outerHTML.slice(0, 80)));
-    assert.deepEqual(unlabelled, []);
+    // Each view drawn, so that controls it makes (the index's "why?" buttons) are there too.
+    for (const view of ['fingerprint', 'compare', 'steps', 'index']) {
+      await open(view);
+      if (view === 'index') await page.waitForSelector('#ix-matches button.why');
+      const unlabelled = await page.evaluate(() =>
+        [...document.querySelectorAll('input, select, textarea, button, [tabindex="0"]')]
+          .filter((el) => el.checkVisibility())
+          .filter((el) => !(el.labels?.length || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') ||
+            el.textContent.trim()))
+          .map((el) => el.id || el.outerHTML.slice(0, 80)));
+      assert.deepEqual(unlabelled, [], view);
+    }
   });
 
   test('fingerprint view: the features, V, bits, hex and fragile bits are the library\'s', async () => {
@@ -180,14 +250,14 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
       await page.selectOption('#fp-width', String(o.width));
       await page.selectOption('#fp-tokenizer', o.tokenizer);
       // The n that the tokenizer does not use is disabled.
-      if (o.tokenizer !== 'chars') await page.fill('#fp-word-n', String(c.wordN ?? 1));
-      if (o.tokenizer !== 'words') await page.fill('#fp-char-n', String(c.charN ?? 2));
+      if (o.tokenizer !== 'chars') await fill('#fp-word-n', String(c.wordN ?? 1));
+      if (o.tokenizer !== 'words') await fill('#fp-char-n', String(c.charN ?? 2));
       assert.equal(await page.isDisabled('#fp-word-n'), o.tokenizer === 'chars');
       assert.equal(await page.isDisabled('#fp-char-n'), o.tokenizer === 'words');
       await page.selectOption('#fp-weighting', o.weighting);
       await page.setChecked('#fp-case-fold', o.caseFold);
       if (normalization) await page.selectOption('#fp-normalization', o.normalization ?? "width");
-      await page.fill('#fp-text', text);
+      await fill('#fp-text', text);
 
       const want = sp.explain(text, o);
       const label = JSON.stringify(o);
@@ -255,11 +325,11 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
     await open('fingerprint');
     await page.selectOption('#fp-width', String(DEFAULT_WIDTH));
     for (const text of [vector.text, 'Ｆｕｌｌ-width ﬁsh, THE the the 你妈妈喊你回家吃饭哦']) {
-      await page.fill('#fp-text', text);
+      await fill('#fp-text', text);
       assert.equal(await page.textContent('#fp-hex'), sp.toHex(sp.fingerprint(text), DEFAULT_WIDTH), text);
     }
     // And so the golden vector's hex, which is fingerprint(text) with no options.
-    await page.fill('#fp-text', vector.text);
+    await fill('#fp-text', vector.text);
     assert.equal(await page.textContent('#fp-hex'), vector.hex);
   });
 
@@ -267,7 +337,7 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
     await open('fingerprint');
     const status = page.locator('#fp-status');
     assert.equal(await status.isVisible(), false);
-    await page.fill('#fp-word-n', '0');
+    await fill('#fp-word-n', '0');
     let message;
     try {
       new sp.Fingerprinter({ width: 16, tokenizer: 'auto', wordN: 0, charN: 2 }).free();
@@ -278,7 +348,7 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
     assert.equal(await status.textContent(), `Error: ${message}`);
     assert.equal(await status.getAttribute('class'), 'status error');
     assert.ok(await status.isVisible());
-    await page.fill('#fp-word-n', '1');
+    await fill('#fp-word-n', '1');
     assert.equal(await status.isVisible(), false);
   });
 
@@ -321,8 +391,8 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
     assert.ok(distances.english < distances.unrelated, JSON.stringify(distances));
     assert.ok(distances.short > distances.english, JSON.stringify(distances));
 
-    await page.fill('#cmp-text-a', 'Near-duplicate detection with SimHash fingerprints');
-    await page.fill('#cmp-text-b', 'near duplicate detection using SimHash fingerprints');
+    await fill('#cmp-text-a', 'Near-duplicate detection with SimHash fingerprints');
+    await fill('#cmp-text-b', 'near duplicate detection using SimHash fingerprints');
     assert.equal(await page.textContent('#cmp-note'), '', 'an edited preset loses its note');
     await check(defaults);
     await page.selectOption('#cmp-width', '128');
@@ -338,14 +408,23 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
     const acc = new sp.Accumulator(3);
     assert.equal(plain(await page.textContent('#ex-v')), '(0, 0, 0)');
     assert.equal(await page.textContent('#ex-count'), '0 of 5 added');
+    assert.equal(await page.locator('#ex-table tbody tr.current').count(), 0, 'nothing is lit before the first step');
     // By keyboard: Enter on the focused "next" button adds one feature at a time.
     await page.focus('#ex-next');
     for (const [i, [hash, weight]] of hashes.entries()) {
+      const before = [...acc.v];
       await page.keyboard.press('Enter');
       acc.add(hash, weight);
-      assert.equal(plain(await page.textContent('#ex-v')), tuple(acc.v), `after w${i + 1}`);
-      assert.equal(await page.getAttribute('#ex-bits', 'aria-label'), acc.bits, `after w${i + 1}`);
+      const label = `after x${i + 1}`;
+      assert.equal(plain(await page.textContent('#ex-v')), tuple(acc.v), label);
+      assert.equal(await page.getAttribute('#ex-bits', 'aria-label'), acc.bits, label);
       assert.equal(await page.textContent('#ex-count'), `${i + 1} of 5 added`);
+      // The lit row is the feature just added, and the message speaks of that one.
+      const rows = await page.locator('#ex-table tbody tr').evaluateAll((trs) => trs.map((tr) => tr.className));
+      assert.deepEqual(rows, hashes.map((_, k) => (k < i ? 'added' : k === i ? 'current' : 'pending')), label);
+      assert.match(await page.textContent('#ex-message'), new RegExp(`^Added x${'₁₂₃₄₅'[i]} \\(hash `), label);
+      // Its push is outlined from the V before it to the V after it (nothing for a weight of 0).
+      await checkOutline('ex-chart', weight === 0 ? null : before, [...acc.v], label);
     }
     acc.free();
     // The reference's numbers, on the page.
@@ -363,54 +442,112 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
     [-4, -2, 6].forEach((v, j) => assert.match(dots[j], new RegExp(`= ${v} [<>] 0 → bit ${'001'[j]}$`)));
     await page.click('#ex-back');
     assert.equal(await page.textContent('#ex-count'), '4 of 5 added');
+    // Step 4 is the reviewer's case: bit 1 goes from +1 to −2, so its outline spans both sides of zero.
+    await checkOutline('ex-chart', [-1, 1, 3], [-4, -2, 6], 'back at step 4');
 
     // The user's own text: every step's V is the Accumulator's after that many features.
     const text = 'the rain in Spain stays mainly in the plain';
     await page.selectOption('#own-width', '32');
-    await page.fill('#own-text', text);
+    await fill('#own-text', text);
     const e = sp.explain(text, { width: 32 });
     assert.equal(await page.getAttribute('#own-step', 'max'), String(e.features.length));
     await page.focus('#own-step');
     await page.keyboard.press('Home');
     const mine = new sp.Accumulator(32);
     for (let step = 1; step <= 3; step++) {
+      const before = [...mine.v];
       await page.keyboard.press('ArrowRight');
       mine.add(e.features[step - 1].hash, e.features[step - 1].weight);
       assert.equal(await page.textContent('#own-count'), `${step} of ${e.features.length}`);
       assert.deepEqual((await chartV(page, 'own-chart')).map((c) => c.v), [...mine.v].map(show), `step ${step}`);
       assert.equal(await page.textContent('#own-hex'), sp.toHex(mine.fingerprint, 32));
+      const lit = await page.locator('#own-features tbody tr.current td:nth-child(2)').allTextContents();
+      assert.deepEqual(lit, [e.features[step - 1].feature], `step ${step}: the lit row is the feature added`);
+      await checkOutline('own-chart', before, [...mine.v], `own text, step ${step}`);
     }
     mine.free();
     await page.click('#own-end');
     assert.deepEqual(await chartV(page, 'own-chart'), e.v.map((v, i) => ({ v: show(v), bit: e.bits[i] })));
     assert.equal(await page.textContent('#own-hex'), e.hex);
     assert.equal(await page.textContent('#own-final'), e.hex);
+    // At 32 bits and more the bars wrap into rows: each row starts with its bit index.
+    const indices = await page.locator('#own-chart .cell .index').evaluateAll((xs) => xs.map((x) => x.textContent));
+    assert.deepEqual(indices.flatMap((x, i) => (x ? [[i, Number(x)]] : [])), [0, 8, 16, 24].map((i) => [i, i]));
   });
 
-  test('index view: the plan, the matches and the rejected candidates are the Index\'s', async () => {
+  test('step-by-step view: a 50 KB text stays responsive, pending until typing pauses', async () => {
+    await open('steps');
+    const big = longText(50_000);
+    await page.evaluate((value) => {
+      const box = document.getElementById('own-text');
+      box.value = value;
+      box.dispatchEvent(new InputEvent('input', { bubbles: true }));
+    }, big);
+    await page.waitForFunction(() => document.getElementById('view-steps').dataset.pending !== 'true');
+    await page.click('#own-end');
+    // A keystroke into a text this long shows the pending state at once and draws after the pause.
+    await page.focus('#own-text');
+    await page.keyboard.press('End');
+    await page.keyboard.type('!');
+    assert.equal(await page.getAttribute('#view-steps', 'data-pending'), 'true');
+    assert.ok(await page.locator('#view-steps .pending-note').first().isVisible());
+    await page.waitForFunction(() => document.getElementById('view-steps').dataset.pending === 'false');
+    const want = sp.explain(`${big}!`, { width: 16 });
+    assert.equal(await page.textContent('#own-final'), want.hex);
+    assert.equal(await page.textContent('#own-hex'), want.hex, 'stepped to the end, it stays at the end');
+    assert.equal(await page.textContent('#own-count'), `${want.features.length} of ${want.features.length}`);
+  });
+
+  test('fingerprint and compare views: the weights and short-text lessons show the library\'s numbers', async () => {
+    await open('fingerprint');
+    for (const weighting of ['binary', 'tf']) {
+      const panel = page.locator(`#fp-weights [data-weighting="${weighting}"]`);
+      const before = sp.explain('The cat sat on the mat and looked at the dog.', { width: 32, weighting });
+      const after = sp.explain('The cat sat on the mat and looked at the dog. Dog, dog, dog, dog, dog!', { width: 32, weighting });
+      const d = sp.hamming(before.fingerprint, after.fingerprint);
+      assert.equal(await panel.locator('.lesson-d').textContent(), String(d), weighting);
+      assert.deepEqual((await chartV(page, `fp-w-${weighting}-before`)).map((c) => c.bit).join(''), before.bits);
+      assert.deepEqual((await chartV(page, `fp-w-${weighting}-after`)).map((c) => c.bit).join(''), after.bits);
+      assert.equal(await panel.locator('.cell.diff').count(), 2 * d);
+      if (weighting === 'binary') assert.equal(d, 0, 'binary weights ignore repeats');
+      else assert.ok(d > 0, 'tf weights let a repeated word move the fingerprint');
+    }
+
+    await open('compare');
+    const rows = await page.locator('#cmp-short .dist-row').evaluateAll((rs) => rs.map((r) => ({
+      length: Number(r.dataset.length), d: Number(r.dataset.d), k: Number(r.dataset.k),
+    })));
+    assert.ok(rows.length >= 4);
+    assert.equal(rows[0].length, 17, 'the reference\'s 17-character pair comes first');
+    const pair = ['你妈妈喊你回家吃饭哦,回家罗回家罗', '你妈妈叫你回家吃饭啦,回家罗回家罗'];
+    assert.equal(rows[0].d, sp.hamming(sp.fingerprint(pair[0]), sp.fingerprint(pair[1])));
+    assert.equal(rows[0].k, sp.recommendedK(pair[0]));
+    // The longest pair, read back from the page, gives the distance drawn for it.
+    await page.click('#cmp-short summary');
+    const [a, b] = (await page.locator('#cmp-short .lesson-longest p').allTextContents()).map((t) => t.replace(/^[AB] /, ''));
+    assert.equal(rows.at(-1).d, sp.hamming(sp.fingerprint(a), sp.fingerprint(b)));
+    assert.equal(rows.at(-1).k, sp.recommendedK(a));
+    assert.ok(rows.at(-1).d < rows[0].d, 'the same edit moves a long text less');
+  });
+
+  test('index view: opens with the sample and k = recommendedK; every planted copy finds its original', async () => {
     await open('index');
-    await page.waitForFunction(() => !document.getElementById('ix-add-sample').disabled);
-    await page.click('#ix-add-sample');
     const n = sample.documents.length;
     await page.waitForFunction((n) => document.getElementById('ix-count').textContent.startsWith(`(${n} stored`), n);
-    // k = 4 by keyboard, then 6 blocks (15 tables).
-    await page.focus('#ix-k');
-    await page.keyboard.press('ArrowRight');
-    assert.equal(await page.textContent('#ix-k-value'), '4');
-    await page.selectOption('#ix-blocks', '6');
+    await page.waitForFunction(() => document.getElementById('ix-pick').value !== '');
+    const fps = new Map(sample.documents.map((d) => [d.id, sp.fingerprint(d.text, { width: 64 })]));
+    const byId = new Map(sample.documents.map((d) => [d.id, d]));
 
-    const fps = sample.documents.map((d) => sp.fingerprint(d.text, { width: 64 }));
-    const index = new sp.Index({ width: 64, k: 4, blocks: 6 });
-    index.insertMany(sample.documents.map((d) => d.id), fps);
-    index.compact();
-    const plan = index.plan();
-    const rows = await page.locator('#ix-plan .plan-row[data-table]').count();
-    assert.equal(rows, plan.tables.length);
-    assert.equal(rows, 15);
-    const stats = await page.locator('#ix-plan .plan-row[data-table] .plan-stat').allTextContents();
-    stats.forEach((s, t) => assert.match(s, new RegExp(`^key ${plan.tables[t].keyBits} bits`)));
-
-    const check = async () => {
+    /** The Index the page holds, rebuilt here with the plan it shows. */
+    const pageIndex = async () => {
+      const k = Number(await page.textContent('#ix-k-value'));
+      const blocks = Number(await page.inputValue('#ix-blocks'));
+      const index = new sp.Index({ width: 64, k, blocks });
+      index.insertMany(sample.documents.map((d) => d.id), sample.documents.map((d) => fps.get(d.id)));
+      index.compact();
+      return index;
+    };
+    const check = async (index) => {
       const q = sp.fingerprint(await page.inputValue('#ix-query'), { width: 64 });
       const want = index.query(q);
       const shown = await page.locator('#ix-matches tbody tr[data-id]').evaluateAll((trs) =>
@@ -427,38 +564,115 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
         const where = examined.filter((c) => c.id === id).map((c) => (c.table == null ? 'scan' : `T${c.table}`));
         assert.equal(tables, where.join(', '));
       }
-      return want;
+      return { want, examined };
     };
 
-    // The page starts querying with a planted copy; its original is found when within k.
-    const pick = Number(await page.inputValue('#ix-pick'));
-    const copy = sample.documents.find((d) => d.id === pick);
-    assert.ok(copy && copy.copyOf != null, 'a planted copy is picked');
-    assert.equal(await page.inputValue('#ix-query'), copy.text);
-    const found = await check();
-    if (sp.hamming(fps[copy.id], fps[copy.copyOf]) <= 4) assert.ok(found.some((m) => m.id === copy.copyOf));
-    await page.waitForFunction(() => document.getElementById('ix-timing').dataset.timed === 'true');
-    assert.match(await page.textContent('#ix-timing'), /index\.query: [\d.]+ µs per query .*scan\(\) of all \d+: [\d.]+ µs/);
+    // It opens on the reviewer's example, #300, with k at the library's recommendation for it.
+    const first = byId.get(Number(await page.inputValue('#ix-pick')));
+    assert.equal(first.id, 300);
+    assert.equal(await page.inputValue('#ix-query'), first.text);
+    assert.equal(Number(await page.textContent('#ix-k-value')), sp.recommendedK(first.text, 64));
+    assert.equal(await page.isChecked('#ix-k-auto'), true);
+    let index = await pageIndex();
+    const { want } = await check(index);
+    assert.ok(want.some((m) => m.id === first.copyOf), 'the original of the first planted copy is found');
 
-    // Every planted copy, through the picker.
-    for (const d of sample.documents.filter((x) => x.copyOf != null).slice(0, 6)) {
-      await page.selectOption('#ix-pick', String(d.id));
-      await check();
+    // The pigeonhole drawing: the query's blocks over the original's, and the tables whose keys agree
+    // are exactly those explainQuery found the original in.
+    const plan = index.plan();
+    const q = fps.get(first.id);
+    const d = sp.hamming(q, fps.get(first.copyOf));
+    assert.match(await page.textContent('#ix-why .why-head'), new RegExp(`#${first.copyOf}.*d = ${d} bits differ, k = ${plan.k}`));
+    assert.equal(await page.locator('#ix-why .why-block').count(), plan.blocks.length);
+    const spoiled = await page.locator('#ix-why .why-block.spoiled').count();
+    assert.ok(spoiled >= 1 && spoiled <= d && spoiled <= plan.k, `${spoiled} spoiled blocks for d = ${d}`);
+    assert.equal(await page.locator('#ix-why .why-bits mark').count(), 2 * d);
+    const foundIn = [...new Set(index.explainQuery(q).filter((c) => c.id === first.copyOf).map((c) => `T${c.table}`))];
+    assert.equal(await page.textContent('#ix-why .why-found'), foundIn.join(', '));
+    assert.match(await page.textContent('#ix-why .why-tables'), new RegExp(`Keys that agree here: ${foundIn.join(', ')} ·`));
+    index.free();
+
+    // Every planted copy, through the picker: at the recommended k its original is always found.
+    for (const copy of sample.documents.filter((x) => x.copyOf != null)) {
+      await page.selectOption('#ix-pick', String(copy.id));
+      const k = sp.recommendedK(copy.text, 64);
+      await page.waitForFunction((k) => document.getElementById('ix-k-value').textContent === String(k), k);
+      const ids = await page.locator('#ix-matches tbody tr[data-id]').evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.id)));
+      assert.ok(ids.includes(copy.copyOf), `#${copy.id} finds #${copy.copyOf} at k = ${k}`);
     }
-    // A typed query: an original with a word changed.
-    const original = sample.documents[7].text;
-    await page.fill('#ix-query', original.replace(/\b(\w{5,})\b/, 'changed'));
-    await check();
+    index = await pageIndex();
+    await check(index);
+    index.free();
 
-    // A typed document is stored, compacted into the tables and found.
-    await page.fill('#ix-doc', 'A document typed into the demo, to be found again.');
+    // k by keyboard: moving the slider sets k by hand; then 6 blocks (15 tables).
+    await page.focus('#ix-k');
+    await page.keyboard.press('Home');
+    for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+    assert.equal(await page.textContent('#ix-k-value'), '4');
+    assert.equal(await page.isChecked('#ix-k-auto'), false);
+    await page.selectOption('#ix-blocks', '6');
+    index = await pageIndex();
+    assert.equal(index.plan().tables.length, 15);
+    const rows = await page.locator('#ix-plan .plan-row[data-table]').count();
+    assert.equal(rows, 15);
+    const stats = await page.locator('#ix-plan .plan-row[data-table] .plan-stat').allTextContents();
+    stats.forEach((st, t) => assert.match(st, new RegExp(`^key ${index.plan().tables[t].keyBits} bits`)));
+    // A typed query: an original with a word changed.
+    await fill('#ix-query', sample.documents[7].text.replace(/\b(\w{5,})\b/, 'changed'));
+    await check(index);
+    index.free();
+
+    // Block colours stay distinct however many blocks the plan has.
+    for (const k of [9, 17, 24]) {
+      await page.locator('#ix-k').evaluate((el, k) => {
+        el.value = String(k);
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+      }, k);
+      assert.equal(await page.textContent('#ix-k-value'), String(k));
+      const colours = await page.locator('#ix-plan .plan-blocks .seg').evaluateAll((segs) =>
+        segs.map((s) => `${getComputedStyle(s).backgroundColor} ${getComputedStyle(s).backgroundImage}`));
+      assert.equal(colours.length, Number(await page.inputValue('#ix-blocks')));
+      assert.equal(new Set(colours.map((c) => c.split(' ').slice(0, 3).join(' '))).size, colours.length,
+        `${colours.length} blocks, ${new Set(colours).size} colours`);
+      const labels = await page.locator('#ix-plan .plan-blocks .seg-label').allTextContents();
+      assert.deepEqual(labels, colours.map((_, b) => `B${b}`));
+    }
+
+    // Back to the library's recommendation, then a typed document is stored, compacted and found.
+    await page.check('#ix-k-auto');
+    await fill('#ix-doc', 'A document typed into the demo, to be found again.');
     await page.click('#ix-add');
     await page.waitForFunction((n) => document.getElementById('ix-count').textContent.startsWith(`(${n + 1} stored`), n);
     assert.match(await page.textContent('#ix-count'), /1 segment\)$/);
-    await page.fill('#ix-query', 'A document typed into the demo, to be found again.');
+    await fill('#ix-query', 'A document typed into the demo, to be found again.');
     const rowsNow = await page.locator('#ix-matches tbody tr[data-id]').evaluateAll((trs) => trs.map((tr) => tr.cells[0].textContent));
     assert.equal(rowsNow[0], '10000', 'the typed document is found at distance 0');
+    await page.waitForFunction(() => document.getElementById('ix-timing').dataset.timed === 'true');
+    assert.match(await page.textContent('#ix-timing'), /index\.query: [\d.]+ µs per query .*scan\(\) of all \d+: [\d.]+ µs/);
+
+    // Remove all, then the sample again: the answers go with the documents and come back with them.
+    await page.click('#ix-clear');
+    assert.match(await page.textContent('#ix-count'), /^\(0 stored/);
+    assert.equal(await page.locator('#ix-matches tbody tr[data-id]').count(), 0);
+    await page.click('#ix-add-sample');
+    await page.waitForFunction((n) => document.getElementById('ix-count').textContent.startsWith(`(${n} stored`), n);
+    await page.waitForFunction(() => document.getElementById('ix-match-count').textContent !== '');
+    index = await pageIndex();
+    await check(index);
     index.free();
+  });
+
+  test('index view at phone width: the table list says how many rows are below', async () => {
+    await open('index', { width: 390, height: 844 });
+    await page.waitForFunction(() => document.getElementById('ix-pick').value !== '');
+    const more = page.locator('#ix-plan .plan-more');
+    const tables = await page.locator('#ix-plan .plan-row[data-table]').count();
+    assert.ok(await more.isVisible(), 'the list is cut at phone width, and says so');
+    const [, count, from, to] = /▼ (\d+) more tables? below \(T(\d+)–T(\d+)\)/.exec(await more.textContent());
+    assert.equal(Number(to), tables - 1);
+    assert.equal(Number(count), tables - Number(from));
+    await page.locator('#ix-plan .plan-scroll').evaluate((el) => { el.scrollTop = el.scrollHeight; });
+    await page.waitForFunction(() => document.querySelector('#ix-plan .plan-more').hidden);
   });
 
   test('typing in a page of text updates within a frame', async (t) => {
@@ -520,15 +734,13 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
       fingerprint: async () => page.click('#fp-rows .frow:first-child button'),
       compare: async () => page.click('[data-preset="english"]'),
       steps: async () => {
-        await page.click('#ex-end');
+        // Step 4 of the worked example: bit 1's push crosses zero.
+        for (let i = 0; i < 4; i++) await page.click('#ex-next');
         await page.click('#own-next');
         await page.click('#own-next');
       },
-      index: async () => {
-        await page.waitForFunction(() => !document.getElementById('ix-add-sample').disabled);
-        await page.click('#ix-add-sample');
-        await page.waitForFunction(() => document.getElementById('ix-timing').dataset.timed === 'true');
-      },
+      // As it opens: the sample stored, the first planted copy queried at the recommended k.
+      index: async () => page.waitForFunction(() => document.getElementById('ix-timing').dataset.timed === 'true'),
     };
     for (const [width, height] of [[1280, 800], [390, 844]]) {
       for (const [view, ready] of Object.entries(prepare)) {

@@ -72,6 +72,16 @@ pub fn to_hex(
     Ok(read_value("fingerprint", &fingerprint, read_width(&width)?)?.to_hex())
 }
 
+/// The `width` bits of a fingerprint (default 64) as '0'/'1' characters, bit 0 (the most
+/// significant) first: the order the algorithm numbers them in.
+#[wasm_bindgen(js_name = toBinary)]
+pub fn to_binary(
+    #[wasm_bindgen(unchecked_param_type = "bigint | string")] fingerprint: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "number")] width: Option<JsValue>,
+) -> Result<String, JsError> {
+    Ok(read_value("fingerprint", &fingerprint, read_width(&width)?)?.to_binary())
+}
+
 /// Parses hex (optional `0x`, 1 to `ceil(width/4)` digits) into a `width`-bit fingerprint
 /// (default 64) as a BigInt.
 #[wasm_bindgen(js_name = fromHex, unchecked_return_type = "bigint")]

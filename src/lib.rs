@@ -27,7 +27,9 @@
 //! value, hex), [`distance`] (Hamming distance and the estimates it gives), [`scan`] (linear
 //! scans), [`index`] (exact lookup within `k`: its [planner](index::plan) and
 //! [byte format](index::bytes)), and [`error`]. The JavaScript bindings are a crate of their
-//! own (`bindings/wasm`) and hold no algorithm.
+//! own (`bindings/wasm`) and hold no algorithm. The repository's `docs/` folder has the
+//! algorithm, the API side by side with JavaScript's, the index, the evaluation and the
+//! measurements.
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

@@ -21,7 +21,7 @@ pub enum Weighting {
     /// Each feature weighs `1 + ln(occurrences)` (`"logtf"`): repeats count, but less.
     LogTermFrequency,
     /// Each distinct feature weighs 1, however often it occurs (`"binary"`, the default: it
-    /// measured best, see the README's evaluation).
+    /// measured best, see docs/evaluation.md).
     #[default]
     Binary,
 }
@@ -145,7 +145,7 @@ impl core::fmt::Display for Normalization {
 
 /// Everything that decides a text's fingerprint.
 ///
-/// The defaults, chosen by measurement (README, "Detection quality"): 64 bits, width
+/// The defaults, chosen by measurement (docs/evaluation.md): 64 bits, width
 /// folding, case folding, the script-aware tokenizer (CJK runs as character bigrams,
 /// other text as words), binary weights (each distinct feature counts once), the documented
 /// default key.

@@ -65,7 +65,7 @@ pub enum Tokenizer {
 }
 
 impl Tokenizer {
-    /// Default word shingle size of `Auto`, chosen by measurement (see the README).
+    /// Default word shingle size of `Auto`, chosen by measurement (see docs/evaluation.md).
     pub const DEFAULT_WORD_N: usize = 1;
     /// Default CJK character n-gram size of `Auto` and `Chars`, chosen by measurement.
     pub const DEFAULT_CHAR_N: usize = 2;

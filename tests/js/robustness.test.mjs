@@ -664,7 +664,7 @@ test('pairs with an explicit plan of more than 64 blocks (fuzz finding) are exac
 });
 
 test('the key option: the same text under two random keys is f/2 apart on average', () => {
-  // Random 32-hex-digit keys, as a deployment would keep in a secret (see the README).
+  // Random 32-hex-digit keys, as a deployment would keep in a secret (see docs/robustness.md).
   const randomKey = () => [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
   let seed = 5;
   const next = () => { // mulberry32

@@ -89,8 +89,8 @@ pub fn defaults() -> Result<JsValue, JsError> {
 }
 
 /// The Hamming distance bound to use for `text` with the default pipeline at `width` bits
-/// (default 64), from the README's evaluation: 9 at 64 bits for mostly non-CJK text, 12 for
-/// mostly-CJK text (15 below 300 characters), scaled by width / 64.
+/// (default 64), from the evaluation (docs/evaluation.md): 9 at 64 bits for mostly non-CJK
+/// text, 12 for mostly-CJK text (15 below 300 characters), scaled by width / 64.
 #[wasm_bindgen(js_name = recommendedK)]
 pub fn recommended_k(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,

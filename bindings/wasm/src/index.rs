@@ -564,7 +564,7 @@ impl Index {
         self.inner.memory_bytes() as f64
     }
 
-    /// The index in its versioned byte format (see the README).
+    /// The index in its versioned byte format (see docs/index.md).
     #[wasm_bindgen(js_name = toBytes)]
     pub fn to_bytes(&self) -> Uint8Array {
         Uint8Array::from(self.inner.to_bytes().as_slice())

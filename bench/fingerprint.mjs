@@ -118,6 +118,6 @@ console.log(line(header).trimEnd());
 console.log(widths.map((w) => "-".repeat(w)).join("  "));
 for (const r of rows) console.log(line(r).trimEnd());
 console.log(
-  "\nNote: the JS API has only per-pair hamming(a, b) for now, so the hamming row measures " +
-    "one JS→wasm call (two BigInts) per comparison, not a bulk scan.",
+  "\nNote: the hamming row measures one JS→wasm call (two BigInts) per comparison; bulk " +
+    "comparisons go through scan() and distances() (bench/scan.mjs).",
 );

@@ -1,4 +1,4 @@
-// The index in the wasm build (pkg/) under Node: the measurements of benches/index.rs
+// The index in the wasm build (pkg/) under Node: the measurements of bench/index.rs
 // (build, memory, query median and p99, linear scan, all pairs, bytes round trip) on the same
 // random and real-text sets, at 100k and 1M fingerprints, k = 3, width 64.
 //
@@ -23,7 +23,7 @@ const SCAN_QUERIES = 100;
 // Runs of the all-pairs and bytes round-trip measurements (median reported).
 const RUNS = 3;
 
-// The seeds of benches/index.rs.
+// The seeds of bench/index.rs.
 const RANDOM_SEED = 0x5eed0001n;
 const QUERY_SEED = 0x5eed0002n;
 

@@ -31,6 +31,8 @@ fi
 build_pkg
 pack_pkg
 say "installing the Worker example's dependencies (the packed package, its pinned wrangler)"
+# npm keeps an installed package of the same version: the rebuilt one must replace it.
+rm -rf "$ROOT/examples/worker/node_modules/simprint"
 (cd "$ROOT/examples/worker" && npm install --no-audit --no-fund --no-package-lock --prefer-offline --loglevel=error)
 
 say "wasm-bindgen tests under Node: the core's kernels inside wasm"

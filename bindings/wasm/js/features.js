@@ -1,4 +1,4 @@
-// Reads caller-supplied features for the bindings (src/wasm/features.rs) on the JavaScript
+// Reads caller-supplied features for the bindings (bindings/wasm/src/features.rs) on the JavaScript
 // side, so that a list of any length crosses into wasm as a few typed arrays instead of
 // several calls per feature.
 //
@@ -44,7 +44,7 @@ export const joinFeatures = guarded((features, n, stringsOnly) => {
 
 /**
  * A fresh Float64Array of `weights`, an array whose n elements are all numbers. (A
- * Float64Array of weights is read in src/wasm/typed.js, as every typed array is.)
+ * Float64Array of weights is read in typed.js, as every typed array is.)
  */
 export const copyWeights = guarded((weights, n) => {
   if (!Array.isArray(weights)) return undefined;

@@ -12,7 +12,7 @@
 //
 //   node bindings/wasm/js/package.mjs <pkg dir> <esbuild binary>
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -81,10 +81,4 @@ const out = {
 };
 writeFileSync(join(pkg, 'package.json'), `${JSON.stringify(out, null, 2)}\n`);
 copyFileSync(join(here, '..', 'README.md'), join(pkg, 'README.md'));
-for (const licence of ['LICENSE-MIT', 'LICENSE-APACHE']) {
-  try {
-    copyFileSync(join(root, licence), join(pkg, licence));
-  } catch {
-    rmSync(join(pkg, licence), { force: true });
-  }
-}
+for (const licence of ['LICENSE-MIT', 'LICENSE-APACHE']) copyFileSync(join(root, licence), join(pkg, licence));

@@ -1,4 +1,4 @@
-// Reads caller-supplied typed arrays for the bindings (src/wasm/typed.rs).
+// Reads caller-supplied typed arrays for the bindings (bindings/wasm/src/typed.rs).
 //
 // A value is taken for what its internal slots say, through the intrinsic getters of
 // %TypedArray%.prototype, never through its own properties or methods: a proxy of a typed

@@ -321,10 +321,10 @@ fn bad_bytes_are_errors_not_panics() {
     assert!(err.contains("truncated or corrupted"), "{err}");
     // Wrong version, with a valid checksum, names the version.
     let mut other = Index::new(64, 3).unwrap().to_bytes();
-    other[8] = 2;
+    other[8] = 3;
     let other = index_bytes::sealed(other[..other.len() - 8].to_vec());
     let err = Index::from_bytes(&other).unwrap_err().to_string();
-    assert!(err.contains("format version 2"), "{err}");
+    assert!(err.contains("format version 3"), "{err}");
 }
 
 #[test]

@@ -22,7 +22,7 @@ use alloc::vec::Vec;
 use self::engine::Engine;
 use self::fallible::{collect, try_vec_with_capacity};
 use self::plan::{check_k, Plan};
-pub use self::results::{Candidate, Match, Pair};
+pub use self::results::{Candidate, Match, Pair, Probe};
 use self::segment::Bits;
 use crate::error::Error;
 use crate::fingerprint::Fingerprint;
@@ -173,6 +173,22 @@ impl Index {
     #[must_use]
     pub fn segments(&self) -> usize {
         engine!(&self.inner, e => e.segments.len())
+    }
+
+    /// The plan segment `segment` was built with (as [`Candidate::segment`] numbers them), or
+    /// `None` past the last: segments are planned for their own size, so they differ from
+    /// [`Index::plan`] and from each other while the index grows.
+    ///
+    /// ```
+    /// use simprint::{Fingerprint, Index};
+    /// let mut index = Index::new(64, 9)?;
+    /// index.insert_many((0..5000u64).map(|i| (i, Fingerprint::new(u128::from(i.wrapping_mul(0x9e37_79b9_7f4a_7c15)), 64).unwrap())))?;
+    /// assert_eq!(index.segment_plan(0), Some(index.plan()));
+    /// assert_eq!(index.segment_plan(1), None);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn segment_plan(&self, segment: usize) -> Option<Plan> {
+        engine!(&self.inner, e => e.segments.get(segment).map(|s| s.plan().clone()))
     }
 
     /// Number of stored ids.

@@ -9,7 +9,8 @@
 use alloc::vec::Vec;
 
 use super::fallible::{try_vec_with_capacity, zeroed};
-use super::plan::Plan;
+use super::plan::{bucket_bits, Plan};
+use super::results::Probe;
 use crate::error::Error;
 
 /// The integer a fingerprint is held in: `u64` for widths up to 64, `u128` above.
@@ -28,10 +29,6 @@ pub(super) trait Bits: Copy + Eq + Ord + core::fmt::Debug + 'static {
 impl Bits for u64 {
     const BYTES: usize = 8;
     #[inline]
-    #[allow(
-        clippy::cast_possible_truncation,
-        reason = "values of 64 bits or fewer"
-    )]
     fn from_u128(v: u128) -> u64 {
         v as u64
     }
@@ -48,10 +45,6 @@ impl Bits for u64 {
         crate::scan::within64(q, fps, k, found);
     }
     #[inline]
-    #[allow(
-        clippy::cast_possible_truncation,
-        reason = "masks of blocks within 64 bits; buckets below 2^26"
-    )]
     fn bucket(self, shape: &KeyShape) -> usize {
         // Keys of fingerprints up to 64 bits fit a u64: no u128 arithmetic on the hot path.
         let key = shape.parts.iter().fold(0u64, |key, &(shift, mask, len)| {
@@ -124,11 +117,55 @@ impl KeyShape {
             key | ((v >> shift) & mask)
         })
     }
+
+    /// The fingerprint bits (as a mask of the value) that bits `mask` of the bucket number
+    /// come from: what a probe's flips flip in the query.
+    fn fingerprint_bits(&self, mask: u32) -> u128 {
+        let mut out = 0u128;
+        for j in 0..32u32 {
+            if mask >> j & 1 == 0 {
+                continue;
+            }
+            // Bit j of the bucket is bit `bucket_shift + j` of the key, counted from its lowest;
+            // the last part holds the key's lowest bits.
+            let mut p = self.bucket_shift + j;
+            for &(shift, _, len) in self.parts.iter().rev() {
+                if p < len {
+                    out |= 1u128 << (shift + p);
+                    break;
+                }
+                p -= len;
+            }
+        }
+        out
+    }
+}
+
+/// Calls `visit(flips)` for every mask of at most `radius` set bits among the low `bits` bits:
+/// by number of bits, then ascending (Gosper's next-combination step).
+#[inline]
+fn for_each_flip(bits: u32, radius: u32, visit: &mut impl FnMut(u32)) {
+    let end = 1u64 << bits;
+    visit(0);
+    for w in 1..=radius.min(bits) {
+        let mut m: u64 = (1 << w) - 1;
+        while m < end {
+            // m < 2^bits <= 2^26: fits a u32.
+            visit(m as u32);
+            let low = m & m.wrapping_neg();
+            let up = m + low;
+            m = up | (((up ^ m) / low) >> 2);
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
 struct Table<B> {
     shape: KeyShape,
+    /// Buckets within this many bits of the query's are probed.
+    radius: u32,
+    /// Bits of the bucket number.
+    bits: u32,
     /// Bucket `i` is `fps[dir[i]..dir[i + 1]]`.
     dir: Vec<u32>,
     fps: Vec<B>,
@@ -136,23 +173,16 @@ struct Table<B> {
 }
 
 impl<B: Bits> Table<B> {
-    /// Bits of the bucket number for `n` fingerprints under a key of `key_bits`: about one
-    /// bucket per fingerprint, at most one per key value.
-    fn directory_bits(key_bits: u32, n: usize) -> u32 {
-        let n = n.max(1);
-        core::cmp::min(key_bits, usize::BITS - 1 - n.leading_zeros()).min(26)
-    }
-
     /// Heap bytes a table of `n` fingerprints under a key of `key_bits` takes.
     fn bytes_for(key_bits: u32, n: usize) -> usize {
-        let d = Self::directory_bits(key_bits, n);
+        let d = bucket_bits(key_bits, n);
         // Saturating: on wasm32 a hostile plan's total overflows usize.
         (((1usize << d) + 1) * 4).saturating_add(n.saturating_mul(B::BYTES + 4))
     }
 
     fn build(plan: &Plan, table: usize, fps: &[B]) -> Result<Table<B>, Error> {
         let mut shape = KeyShape::new(plan, table);
-        let d = Self::directory_bits(shape.key_bits, fps.len());
+        let d = bucket_bits(shape.key_bits, fps.len());
         shape.bucket_shift = shape.key_bits - d;
         let bucket = |fp: B| fp.bucket(&shape);
         let mut dir = zeroed::<u32>((1usize << d) + 1)?;
@@ -172,15 +202,12 @@ impl<B: Bits> Table<B> {
             let at = next[b] as usize;
             next[b] += 1;
             out_fps[at] = fp;
-            #[allow(
-                clippy::cast_possible_truncation,
-                reason = "Segment::build checks the count"
-            )]
-            let slot = slot as u32;
-            slots[at] = slot;
+            slots[at] = slot as u32;
         }
         Ok(Table {
             shape,
+            radius: plan.tables()[table].radius,
+            bits: d,
             dir,
             fps: out_fps,
             slots,
@@ -188,9 +215,40 @@ impl<B: Bits> Table<B> {
     }
 
     #[inline]
-    fn bucket(&self, fp: B) -> core::ops::Range<usize> {
-        let b = fp.bucket(&self.shape);
-        self.dir[b] as usize..self.dir[b + 1] as usize
+    fn range(&self, bucket: usize) -> core::ops::Range<usize> {
+        self.dir[bucket] as usize..self.dir[bucket + 1] as usize
+    }
+
+    /// True when the radius reaches every bucket: the table is then read whole, once.
+    #[inline]
+    fn probes_all(&self) -> bool {
+        self.radius >= self.bits
+    }
+
+    /// Calls `visit(flips, range)` for each non-empty bucket a query for `q` probes: its own
+    /// bucket with the bits `flips` flipped. Probing every bucket reads the table as one range
+    /// (flips 0).
+    #[inline]
+    fn probe(&self, q: B, visit: &mut impl FnMut(u32, core::ops::Range<usize>)) {
+        if self.probes_all() {
+            return visit(0, 0..self.fps.len());
+        }
+        let own = q.bucket(&self.shape);
+        for_each_flip(self.bits, self.radius, &mut |flips| {
+            let range = self.range(own ^ flips as usize);
+            if !range.is_empty() {
+                visit(flips, range);
+            }
+        });
+    }
+
+    /// The fingerprint bits a pair must agree on for this table to find it, as a mask of the
+    /// value: those of the bucket number (none when every bucket is probed).
+    fn bucket_mask(&self) -> u128 {
+        if self.probes_all() {
+            return 0;
+        }
+        self.shape.fingerprint_bits(((1u64 << self.bits) - 1) as u32)
     }
 
     fn bytes(&self) -> usize {
@@ -200,6 +258,7 @@ impl<B: Bits> Table<B> {
             + self.shape.parts.capacity() * 32
     }
 }
+
 
 /// An immutable group of fingerprints with its tables.
 #[derive(Clone, Debug)]
@@ -232,10 +291,6 @@ impl<B: Bits> Segment<B> {
     /// in wasm kills the instance.
     pub(super) fn build(plan: Plan, mut entries: Vec<(u64, B)>) -> Result<Segment<B>, Error> {
         let need = Self::bytes_for(&plan, entries.len());
-        // Slots are u32: a segment holds fewer than 2^32 fingerprints (64 GB of them).
-        if u32::try_from(entries.len()).is_err() {
-            return Err(Error::OutOfMemory { bytes: need });
-        }
         // Asking for everything at once fails fast, before any table is built, and in wasm
         // grows the memory once rather than table by table.
         drop(try_vec_with_capacity::<u8>(need)?);
@@ -257,6 +312,10 @@ impl<B: Bits> Segment<B> {
             fps,
             tables,
         })
+    }
+
+    pub(super) fn plan(&self) -> &Plan {
+        &self.plan
     }
 
     pub(super) fn live(&self) -> usize {
@@ -296,27 +355,38 @@ impl<B: Bits> Segment<B> {
             .map(|s| (self.ids[s], self.fps[s]))
     }
 
-    /// Calls `seen(id, distance, table)` for every live fingerprint a query for `q` examines:
-    /// each one in `q`'s bucket of each table (`Some(table)`), or every one when the plan is a
-    /// scan (`None`). For teaching and debugging; [`Segment::query`] is the fast path.
-    pub(super) fn examine(&self, q: B, seen: &mut impl FnMut(u64, u32, Option<u32>)) {
+    /// Calls `seen(id, distance, probe)` for every live fingerprint a query for `q` examines:
+    /// each one in a bucket the query probes in each table (`Some(probe)`), or every one when
+    /// the plan is a scan (`None`). For teaching and debugging; [`Segment::query`] is the fast
+    /// path.
+    pub(super) fn examine(
+        &self,
+        q: B,
+        seen: &mut impl FnMut(u64, u32, Option<u32>, Option<Probe>),
+    ) {
         if self.tables.is_empty() {
             for (slot, &fp) in self.fps.iter().enumerate() {
                 if !self.is_dead(slot) {
-                    seen(self.ids[slot], fp.distance(q), None);
+                    seen(self.ids[slot], fp.distance(q), None, None);
                 }
             }
             return;
         }
         for (t, table) in self.tables.iter().enumerate() {
-            let range = table.bucket(q);
-            for i in range {
-                let slot = table.slots[i] as usize;
-                if !self.is_dead(slot) {
-                    let number = u32::try_from(t).unwrap_or(u32::MAX);
-                    seen(self.ids[slot], table.fps[i].distance(q), Some(number));
+            let own = q.bucket(&table.shape);
+            table.probe(q, &mut |flips, range| {
+                let probe = (!table.probes_all()).then(|| Probe {
+                    bucket: (own ^ flips as usize) as u32,
+                    bucket_bits: table.bits,
+                    flips: table.shape.fingerprint_bits(flips),
+                });
+                for i in range {
+                    let slot = table.slots[i] as usize;
+                    if !self.is_dead(slot) {
+                        seen(self.ids[slot], table.fps[i].distance(q), Some(t as u32), probe);
+                    }
                 }
-            }
+            });
         }
     }
 
@@ -328,13 +398,14 @@ impl<B: Bits> Segment<B> {
             return self.scan(q, k, found);
         }
         for table in &self.tables {
-            let range = table.bucket(q);
-            let slots = &table.slots[range.clone()];
-            B::within(q, &table.fps[range], k, &mut |i, d| {
-                let slot = slots[i] as usize;
-                if !self.is_dead(slot) {
-                    found(self.ids[slot], d);
-                }
+            table.probe(q, &mut |_, range| {
+                let slots = &table.slots[range.clone()];
+                B::within(q, &table.fps[range], k, &mut |i, d| {
+                    let slot = slots[i] as usize;
+                    if !self.is_dead(slot) {
+                        found(self.ids[slot], d);
+                    }
+                });
             });
         }
     }
@@ -350,6 +421,10 @@ impl<B: Bits> Segment<B> {
 
     /// Calls `found(id_a, id_b, distance)` once for each pair of live fingerprints of this
     /// segment within `k` (`k` at most the plan's), until it returns false.
+    ///
+    /// Each table joins every bucket with itself and with each bucket within its radius; a
+    /// pair lies in buckets that close in every table whose bucket bits differ in at most the
+    /// table's radius, and is reported by the first of those, so once.
     pub(super) fn pairs(&self, k: u32, found: &mut impl FnMut(u64, u64, u32) -> bool) {
         if self.tables.is_empty() {
             for a in 0..self.fps.len() {
@@ -366,49 +441,67 @@ impl<B: Bits> Segment<B> {
             }
             return;
         }
-        let block_masks: Vec<u128> = self
-            .plan
-            .blocks()
+        let reach: Vec<(u128, u32)> = self
+            .tables
             .iter()
-            .map(|b| (u128::MAX >> (128 - b.len)) << (self.plan.width() - b.start - b.len))
+            .map(|t| (t.bucket_mask(), t.radius))
             .collect();
-        // Sets of blocks as bit masks: u128, since a plan may have up to 128 blocks (C(b, k)
-        // stays small at k = 0 or 1), and a u64 shift by 64 or more would overflow.
-        let table_sets: Vec<u128> = self
-            .plan
-            .tables()
-            .iter()
-            .map(|t| t.blocks.iter().fold(0u128, |m, &b| m | 1 << b))
-            .collect();
+        let first_table = |x: B, y: B| {
+            let diff = x.to_u128() ^ y.to_u128();
+            reach
+                .iter()
+                .position(|&(mask, radius)| (diff & mask).count_ones() <= radius)
+        };
+        // A cell: both the join and the loops around it read it.
+        let go = core::cell::Cell::new(true);
         for (t, table) in self.tables.iter().enumerate() {
-            for w in table.dir.windows(2) {
-                let bucket = w[0] as usize..w[1] as usize;
-                for i in bucket.clone() {
-                    for j in i + 1..bucket.end {
-                        let (x, y) = (table.fps[i], table.fps[j]);
-                        let d = x.distance(y);
-                        if d > k {
-                            continue;
-                        }
-                        // Report a pair from the first table whose blocks all agree, so
-                        // each pair comes out once however many tables hold it together.
-                        let diff = x.to_u128() ^ y.to_u128();
-                        let equal = block_masks.iter().enumerate().fold(0u128, |m, (b, mask)| {
-                            m | (u128::from(diff & mask == 0) << b)
-                        });
-                        let first = table_sets.iter().position(|s| s & !equal == 0);
-                        if first != Some(t) {
-                            continue;
-                        }
-                        let (sa, sb) = (table.slots[i] as usize, table.slots[j] as usize);
-                        if !self.is_dead(sa)
-                            && !self.is_dead(sb)
-                            && !found(self.ids[sa], self.ids[sb], d)
-                        {
+            // Checks x (at position i of the table) against positions `others`.
+            let mut join = |i: usize, others: core::ops::Range<usize>| {
+                let x = table.fps[i];
+                let start = others.start;
+                B::within(x, &table.fps[others], k, &mut |j, d| {
+                    let j = start + j;
+                    if !go.get() || first_table(x, table.fps[j]) != Some(t) {
+                        return;
+                    }
+                    let (sa, sb) = (table.slots[i] as usize, table.slots[j] as usize);
+                    if !self.is_dead(sa) && !self.is_dead(sb) {
+                        go.set(found(self.ids[sa], self.ids[sb], d));
+                    }
+                });
+            };
+            if table.probes_all() {
+                for i in 0..table.fps.len() {
+                    if !go.get() {
+                        return;
+                    }
+                    join(i, i + 1..table.fps.len());
+                }
+            } else {
+                for b in 0..table.dir.len() - 1 {
+                    let here = table.range(b);
+                    if here.is_empty() {
+                        continue;
+                    }
+                    if !go.get() {
+                        return;
+                    }
+                    for_each_flip(table.bits, table.radius, &mut |flips| {
+                        let other = b ^ flips as usize;
+                        // Each pair of buckets once: from the lower one.
+                        if other < b {
                             return;
                         }
-                    }
+                        let there = table.range(other);
+                        for i in here.clone() {
+                            let from = if other == b { i + 1 } else { there.start };
+                            join(i, from..there.end);
+                        }
+                    });
                 }
+            }
+            if !go.get() {
+                return;
             }
         }
     }

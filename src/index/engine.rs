@@ -222,7 +222,7 @@ impl<B: Bits> Engine<B> {
                 });
             };
             if k <= self.k {
-                s.examine(q, &mut seen);
+                s.examine(q, k, &mut seen);
             } else {
                 // Beyond the tables' k the query scans.
                 s.scan(q, u32::MAX, &mut |id, d| seen(id, d, None, None));

@@ -1,29 +1,43 @@
 //! One immutable run of the index: fingerprints sorted by id, and the plan's tables over them.
 //!
 //! Each table is a bucket array: entries grouped by the top `d` bits of their key (counting
-//! sort, no comparisons), with a directory of bucket offsets. A query reads one bucket per
-//! table and checks the distance of what it finds; a bucket holds every fingerprint whose key
-//! equals the query's, so nothing within `k` is missed. Removal marks a slot dead; merging
-//! segments drops dead slots.
+//! sort, no comparisons), with a directory of bucket offsets. A query probes its own bucket
+//! and every bucket within the table's radius (its number with up to that many bits flipped).
+//! Every fingerprint in a probed bucket agrees with the query on the bucket bits except the
+//! flipped ones, so its distance is the number of flips plus the distance on the other bits.
+//!
+//! An entry is 8 bytes: the fingerprint's other bits XOR-folded to 32 (a lower bound on their
+//! distance, since each folded bit differs only where one of its two source bits does), and
+//! its slot in the segment. The first check runs on the folded words, four to a vector
+//! register; the few that pass are checked exactly against the segment's fingerprints. Half
+//! the bytes of a full copy per table, so the tables a query reads stay in cache longer.
+//!
+//! Removal marks a slot dead; merging segments drops dead slots.
 
 use alloc::vec::Vec;
 
-use super::fallible::{try_vec_with_capacity, zeroed};
+use super::fallible::{collect, try_vec_with_capacity, zeroed};
 use super::plan::{bucket_bits, Plan};
 use super::results::Probe;
 use crate::error::Error;
 
 /// The integer a fingerprint is held in: `u64` for widths up to 64, `u128` above.
-pub(super) trait Bits: Copy + Eq + Ord + core::fmt::Debug + 'static {
+pub(super) trait Bits:
+    Copy + Eq + Ord + Default + core::ops::BitXor<Output = Self> + core::fmt::Debug + 'static
+{
     const BYTES: usize;
     fn from_u128(v: u128) -> Self;
     fn to_u128(self) -> u128;
     fn distance(self, other: Self) -> u32;
+    fn xor(self, other: Self) -> Self;
     /// Calls `found(i, distance)` for each `i` (ascending) with `fps[i]` within `k` of `q`:
     /// the scan kernel, so buckets and scans are checked a chunk at a time.
     fn within(q: Self, fps: &[Self], k: u32, found: &mut dyn FnMut(usize, u32));
     /// The bucket of `self` in a table of this key shape (the key's top bits).
     fn bucket(self, shape: &KeyShape) -> usize;
+    /// The bits of `self` in `mask`, XOR-folded to 32: the popcount of `fold(a) ^ fold(b)` is
+    /// at most that of `(a ^ b) & mask`.
+    fn fold(self, mask: u128) -> u32;
 }
 
 impl Bits for u64 {
@@ -41,6 +55,10 @@ impl Bits for u64 {
         (self ^ other).count_ones()
     }
     #[inline]
+    fn xor(self, other: u64) -> u64 {
+        self ^ other
+    }
+    #[inline]
     fn within(q: u64, fps: &[u64], k: u32, found: &mut dyn FnMut(usize, u32)) {
         crate::scan::within64(q, fps, k, found);
     }
@@ -53,6 +71,11 @@ impl Bits for u64 {
             key | ((self >> shift) & mask as u64)
         });
         key.checked_shr(shape.bucket_shift).unwrap_or(0) as usize
+    }
+    #[inline]
+    fn fold(self, mask: u128) -> u32 {
+        let x = self & mask as u64;
+        (x ^ (x >> 32)) as u32
     }
 }
 
@@ -71,12 +94,22 @@ impl Bits for u128 {
         (self ^ other).count_ones()
     }
     #[inline]
+    fn xor(self, other: u128) -> u128 {
+        self ^ other
+    }
+    #[inline]
     fn within(q: u128, fps: &[u128], k: u32, found: &mut dyn FnMut(usize, u32)) {
         crate::scan::within128(q, fps, k, found);
     }
     #[inline]
     fn bucket(self, shape: &KeyShape) -> usize {
         shape.key(self).checked_shr(shape.bucket_shift).unwrap_or(0) as usize
+    }
+    #[inline]
+    fn fold(self, mask: u128) -> u32 {
+        let x = self & mask;
+        let x = x ^ (x >> 64);
+        (x ^ (x >> 32)) as u32
     }
 }
 
@@ -141,6 +174,12 @@ impl KeyShape {
     }
 }
 
+/// Probes whose buckets are located before any is checked (see [`Segment::query`]).
+const PROBE_BATCH: usize = 32;
+
+/// Entries that passed the folded check held before their exact check.
+const SURVIVORS: usize = 64;
+
 /// Calls `visit(flips)` for every mask of at most `radius` set bits among the low `bits` bits:
 /// by number of bits, then ascending (Gosper's next-combination step).
 #[inline]
@@ -159,6 +198,27 @@ fn for_each_flip(bits: u32, radius: u32, visit: &mut impl FnMut(u32)) {
     }
 }
 
+/// A table's entries as its first check reads them.
+#[derive(Clone, Debug)]
+enum Words<B> {
+    /// The fingerprint's bits outside the bucket number, XOR-folded to 32: half the bytes,
+    /// and the check that follows is rare while `k` is small (see [`folds`]).
+    Folded(Vec<u32>),
+    /// The whole fingerprint: the check is exact.
+    Full(Vec<B>),
+}
+
+/// Whether tables for `k` hold folded words. Random bits pass a 32-bit check within `k` with
+/// probability `P(Binomial(32, ½) ≤ k)`: 0.35% at `k = 8`, 1% at 9, 2.5% at 10, 5.5% at 11.
+/// Each one that passes costs a slot and a fingerprint read from elsewhere (two cache
+/// misses), which outweighs the 4 bytes saved per candidate above about 1%.
+pub(super) fn folds(k: u32) -> bool {
+    k <= FOLD_MAX_K
+}
+
+/// The largest `k` whose tables fold (measured: see [`folds`]).
+const FOLD_MAX_K: u32 = 9;
+
 #[derive(Clone, Debug)]
 struct Table<B> {
     shape: KeyShape,
@@ -166,24 +226,46 @@ struct Table<B> {
     radius: u32,
     /// Bits of the bucket number.
     bits: u32,
-    /// Bucket `i` is `fps[dir[i]..dir[i + 1]]`.
+    /// The fingerprint bits outside the bucket number (all of them when every bucket is
+    /// probed): what `folded` holds.
+    rest: u128,
+    /// Bucket `i` is entries `dir[i]..dir[i + 1]`.
     dir: Vec<u32>,
-    fps: Vec<B>,
+    /// Per entry: what the first check reads.
+    words: Words<B>,
+    /// Per entry: its slot in the segment.
     slots: Vec<u32>,
+}
+
+/// One bucket a query or a join reads: its entries and the bits its number differs from the
+/// query's in (the distance every fingerprint in it has on the bucket bits).
+#[derive(Clone, Copy, Default)]
+struct Probed {
+    start: u32,
+    end: u32,
+    flips: u32,
 }
 
 impl<B: Bits> Table<B> {
     /// Heap bytes a table of `n` fingerprints under a key of `key_bits` takes.
-    fn bytes_for(key_bits: u32, n: usize) -> usize {
+    fn bytes_for(key_bits: u32, k: u32, n: usize) -> usize {
         let d = bucket_bits(key_bits, n);
+        let word = if folds(k) { 4 } else { B::BYTES };
         // Saturating: on wasm32 a hostile plan's total overflows usize.
-        (((1usize << d) + 1) * 4).saturating_add(n.saturating_mul(B::BYTES + 4))
+        (((1usize << d) + 1) * 4).saturating_add(n.saturating_mul(word + 4))
     }
 
     fn build(plan: &Plan, table: usize, fps: &[B]) -> Result<Table<B>, Error> {
         let mut shape = KeyShape::new(plan, table);
         let d = bucket_bits(shape.key_bits, fps.len());
         shape.bucket_shift = shape.key_bits - d;
+        let radius = plan.tables()[table].radius;
+        let mask = u128::MAX >> (128 - plan.width());
+        let rest = if radius >= d {
+            mask
+        } else {
+            mask & !shape.fingerprint_bits(((1u64 << d) - 1) as u32)
+        };
         let bucket = |fp: B| fp.bucket(&shape);
         let mut dir = zeroed::<u32>((1usize << d) + 1)?;
         for &fp in fps {
@@ -194,22 +276,25 @@ impl<B: Bits> Table<B> {
         }
         let mut next = try_vec_with_capacity::<u32>(dir.len() - 1)?;
         next.extend_from_slice(&dir[..dir.len() - 1]);
-        let mut out_fps = try_vec_with_capacity::<B>(fps.len())?;
-        out_fps.resize(fps.len(), fps.first().copied().unwrap_or(B::from_u128(0)));
         let mut slots = zeroed::<u32>(fps.len())?;
         for (slot, &fp) in fps.iter().enumerate() {
             let b = bucket(fp);
             let at = next[b] as usize;
             next[b] += 1;
-            out_fps[at] = fp;
             slots[at] = slot as u32;
         }
+        let words = if folds(plan.k()) {
+            Words::Folded(collect(fps.len(), slots.iter().map(|&s| fps[s as usize].fold(rest)))?)
+        } else {
+            Words::Full(collect(fps.len(), slots.iter().map(|&s| fps[s as usize]))?)
+        };
         Ok(Table {
             shape,
-            radius: plan.tables()[table].radius,
+            radius,
             bits: d,
+            rest,
             dir,
-            fps: out_fps,
+            words,
             slots,
         })
     }
@@ -225,40 +310,69 @@ impl<B: Bits> Table<B> {
         self.radius >= self.bits
     }
 
-    /// Calls `visit(flips, range)` for each non-empty bucket a query for `q` probes: its own
-    /// bucket with the bits `flips` flipped. Probing every bucket reads the table as one range
-    /// (flips 0).
+    /// Calls `visit(probes)` with batches of the non-empty buckets a query for `q` within `k`
+    /// probes (at most `PROBE_BATCH` at a time): its own bucket with up to the radius of its
+    /// bits flipped, or up to `k` when that is less (a bucket more flips away holds nothing
+    /// within `k`). Probing every bucket reads the table as one range.
     #[inline]
-    fn probe(&self, q: B, visit: &mut impl FnMut(u32, core::ops::Range<usize>)) {
+    fn probe(&self, q: B, k: u32, visit: &mut impl FnMut(&[Probed])) {
         if self.probes_all() {
-            return visit(0, 0..self.fps.len());
+            let all = Probed {
+                start: 0,
+                end: self.slots.len() as u32,
+                flips: 0,
+            };
+            return visit(&[all]);
         }
         let own = q.bucket(&self.shape);
-        for_each_flip(self.bits, self.radius, &mut |flips| {
-            let range = self.range(own ^ flips as usize);
-            if !range.is_empty() {
-                visit(flips, range);
+        let mut batch = [Probed::default(); PROBE_BATCH];
+        let mut len = 0;
+        for_each_flip(self.bits, self.radius.min(k), &mut |flips| {
+            let b = own ^ flips as usize;
+            let (start, end) = (self.dir[b], self.dir[b + 1]);
+            if start < end {
+                batch[len] = Probed { start, end, flips };
+                len += 1;
+                if len == PROBE_BATCH {
+                    visit(&batch);
+                    len = 0;
+                }
             }
         });
-    }
-
-    /// The fingerprint bits a pair must agree on for this table to find it, as a mask of the
-    /// value: those of the bucket number (none when every bucket is probed).
-    fn bucket_mask(&self) -> u128 {
-        if self.probes_all() {
-            return 0;
+        if len > 0 {
+            visit(&batch[..len]);
         }
-        self.shape.fingerprint_bits(((1u64 << self.bits) - 1) as u32)
     }
 
     fn bytes(&self) -> usize {
+        let words = match &self.words {
+            Words::Folded(w) => w.capacity() * 4,
+            Words::Full(w) => w.capacity() * B::BYTES,
+        };
         self.dir.capacity() * 4
-            + self.fps.capacity() * B::BYTES
+            + words
             + self.slots.capacity() * 4
             + self.shape.parts.capacity() * 32
     }
 }
 
+/// Reads the first word of each bucket, so their cache misses overlap rather than wait one
+/// after another in the checks that follow.
+#[inline]
+fn touch<W: Copy + Default + core::ops::BitXor<Output = W>>(words: &[W], probes: &[Probed]) {
+    let mut sum = W::default();
+    for p in probes {
+        sum = sum ^ words[p.start as usize];
+    }
+    core::hint::black_box(sum);
+}
+
+/// Slots that passed the folded check, waiting for the exact one: collected so their reads
+/// (slot, then fingerprint) overlap too.
+struct Survivors {
+    slots: [u32; SURVIVORS],
+    len: usize,
+}
 
 /// An immutable group of fingerprints with its tables.
 #[derive(Clone, Debug)]
@@ -277,7 +391,7 @@ impl<B: Bits> Segment<B> {
     /// [`Segment::bytes`] reports once it is built).
     pub(super) fn bytes_for(plan: &Plan, n: usize) -> usize {
         let tables = plan.tables().iter().fold(0usize, |sum, t| {
-            sum.saturating_add(Table::<B>::bytes_for(t.key_bits, n))
+            sum.saturating_add(Table::<B>::bytes_for(t.key_bits, plan.k(), n))
                 .saturating_add(t.blocks.len() * 32)
         });
         n.saturating_mul(8 + B::BYTES)
@@ -355,13 +469,14 @@ impl<B: Bits> Segment<B> {
             .map(|s| (self.ids[s], self.fps[s]))
     }
 
-    /// Calls `seen(id, distance, probe)` for every live fingerprint a query for `q` examines:
-    /// each one in a bucket the query probes in each table (`Some(probe)`), or every one when
-    /// the plan is a scan (`None`). For teaching and debugging; [`Segment::query`] is the fast
-    /// path.
+    /// Calls `seen(id, distance, table, probe)` for every live fingerprint a query for `q`
+    /// within `k` examines: each one in a bucket the query probes in each table, or every one
+    /// when the plan is a scan (`None`). For teaching and debugging; [`Segment::query`] is the
+    /// fast path.
     pub(super) fn examine(
         &self,
         q: B,
+        k: u32,
         seen: &mut impl FnMut(u64, u32, Option<u32>, Option<Probe>),
     ) {
         if self.tables.is_empty() {
@@ -374,16 +489,19 @@ impl<B: Bits> Segment<B> {
         }
         for (t, table) in self.tables.iter().enumerate() {
             let own = q.bucket(&table.shape);
-            table.probe(q, &mut |flips, range| {
-                let probe = (!table.probes_all()).then(|| Probe {
-                    bucket: (own ^ flips as usize) as u32,
-                    bucket_bits: table.bits,
-                    flips: table.shape.fingerprint_bits(flips),
-                });
-                for i in range {
-                    let slot = table.slots[i] as usize;
-                    if !self.is_dead(slot) {
-                        seen(self.ids[slot], table.fps[i].distance(q), Some(t as u32), probe);
+            table.probe(q, k, &mut |probes| {
+                for p in probes {
+                    let probe = (!table.probes_all()).then(|| Probe {
+                        bucket: (own ^ p.flips as usize) as u32,
+                        bucket_bits: table.bits,
+                        flips: table.shape.fingerprint_bits(p.flips),
+                    });
+                    for i in p.start as usize..p.end as usize {
+                        let slot = table.slots[i] as usize;
+                        if !self.is_dead(slot) {
+                            let d = self.fps[slot].distance(q);
+                            seen(self.ids[slot], d, Some(t as u32), probe);
+                        }
                     }
                 }
             });
@@ -397,17 +515,66 @@ impl<B: Bits> Segment<B> {
         if self.tables.is_empty() {
             return self.scan(q, k, found);
         }
+        let mut survivors = Survivors {
+            slots: [0; SURVIVORS],
+            len: 0,
+        };
         for table in &self.tables {
-            table.probe(q, &mut |_, range| {
-                let slots = &table.slots[range.clone()];
-                B::within(q, &table.fps[range], k, &mut |i, d| {
-                    let slot = slots[i] as usize;
-                    if !self.is_dead(slot) {
-                        found(self.ids[slot], d);
+            match &table.words {
+                Words::Folded(words) => {
+                    let qf = q.fold(table.rest);
+                    table.probe(q, k, &mut |probes| {
+                        touch(words, probes);
+                        for p in probes {
+                            let range = p.start as usize..p.end as usize;
+                            let slots = &table.slots[range.clone()];
+                            // Everything here differs from q in exactly the flipped bucket bits.
+                            let left = k - p.flips.count_ones();
+                            crate::scan::within32(qf, &words[range], left, &mut |i| {
+                                survivors.slots[survivors.len] = slots[i];
+                                survivors.len += 1;
+                                if survivors.len == SURVIVORS {
+                                    self.resolve(q, k, &mut survivors, found);
+                                }
+                            });
+                        }
+                    });
+                }
+                Words::Full(words) => table.probe(q, k, &mut |probes| {
+                    touch(words, probes);
+                    for p in probes {
+                        let range = p.start as usize..p.end as usize;
+                        let slots = &table.slots[range.clone()];
+                        B::within(q, &words[range], k, &mut |i, d| {
+                            let slot = slots[i] as usize;
+                            if !self.is_dead(slot) {
+                                found(self.ids[slot], d);
+                            }
+                        });
                     }
-                });
-            });
+                }),
+            }
         }
+        self.resolve(q, k, &mut survivors, found);
+    }
+
+    /// The exact check of the slots that passed the folded one.
+    #[inline]
+    fn resolve(&self, q: B, k: u32, survivors: &mut Survivors, found: &mut impl FnMut(u64, u32)) {
+        let slots = &survivors.slots[..survivors.len];
+        let mut touched = B::from_u128(0);
+        for &slot in slots {
+            touched = touched.xor(self.fps[slot as usize]);
+        }
+        core::hint::black_box(touched);
+        for &slot in slots {
+            let slot = slot as usize;
+            let d = self.fps[slot].distance(q);
+            if d <= k && !self.is_dead(slot) {
+                found(self.ids[slot], d);
+            }
+        }
+        survivors.len = 0;
     }
 
     /// Like [`Segment::query`] for any `k`, by checking every fingerprint (each id once).
@@ -441,10 +608,11 @@ impl<B: Bits> Segment<B> {
             }
             return;
         }
+        let width_mask = u128::MAX >> (128 - self.plan.width());
         let reach: Vec<(u128, u32)> = self
             .tables
             .iter()
-            .map(|t| (t.bucket_mask(), t.radius))
+            .map(|t| (width_mask & !t.rest, t.radius))
             .collect();
         let first_table = |x: B, y: B| {
             let diff = x.to_u128() ^ y.to_u128();
@@ -455,50 +623,63 @@ impl<B: Bits> Segment<B> {
         // A cell: both the join and the loops around it read it.
         let go = core::cell::Cell::new(true);
         for (t, table) in self.tables.iter().enumerate() {
-            // Checks x (at position i of the table) against positions `others`.
-            let mut join = |i: usize, others: core::ops::Range<usize>| {
-                let x = table.fps[i];
+            // Entry i against entries `others`, whose buckets are `flips` bits from i's.
+            let mut join = |i: usize, others: core::ops::Range<usize>, flips: u32| {
                 let start = others.start;
-                B::within(x, &table.fps[others], k, &mut |j, d| {
-                    let j = start + j;
-                    if !go.get() || first_table(x, table.fps[j]) != Some(t) {
-                        return;
+                let slot_a = table.slots[i] as usize;
+                let x = self.fps[slot_a];
+                let mut pair = |j: usize| {
+                    let slot_b = table.slots[start + j] as usize;
+                    let y = self.fps[slot_b];
+                    let d = x.distance(y);
+                    if d <= k
+                        && go.get()
+                        && first_table(x, y) == Some(t)
+                        && !self.is_dead(slot_a)
+                        && !self.is_dead(slot_b)
+                    {
+                        go.set(found(self.ids[slot_a], self.ids[slot_b], d));
                     }
-                    let (sa, sb) = (table.slots[i] as usize, table.slots[j] as usize);
-                    if !self.is_dead(sa) && !self.is_dead(sb) {
-                        go.set(found(self.ids[sa], self.ids[sb], d));
+                };
+                match &table.words {
+                    Words::Folded(w) => {
+                        crate::scan::within32(w[i], &w[others], k - flips, &mut pair);
                     }
-                });
+                    Words::Full(w) => B::within(x, &w[others], k, &mut |j, _| pair(j)),
+                }
             };
             if table.probes_all() {
-                for i in 0..table.fps.len() {
+                for i in 0..table.slots.len() {
                     if !go.get() {
                         return;
                     }
-                    join(i, i + 1..table.fps.len());
+                    join(i, i + 1..table.slots.len(), 0);
                 }
-            } else {
-                for b in 0..table.dir.len() - 1 {
-                    let here = table.range(b);
-                    if here.is_empty() {
-                        continue;
-                    }
-                    if !go.get() {
+                continue;
+            }
+            for b in 0..table.dir.len() - 1 {
+                let here = table.range(b);
+                if here.is_empty() {
+                    continue;
+                }
+                if !go.get() {
+                    return;
+                }
+                for_each_flip(table.bits, table.radius.min(k), &mut |flips| {
+                    let other = b ^ flips as usize;
+                    // Each pair of buckets once: from the lower one.
+                    if other < b {
                         return;
                     }
-                    for_each_flip(table.bits, table.radius, &mut |flips| {
-                        let other = b ^ flips as usize;
-                        // Each pair of buckets once: from the lower one.
-                        if other < b {
-                            return;
-                        }
-                        let there = table.range(other);
-                        for i in here.clone() {
-                            let from = if other == b { i + 1 } else { there.start };
-                            join(i, from..there.end);
-                        }
-                    });
-                }
+                    let there = table.range(other);
+                    if there.is_empty() {
+                        return;
+                    }
+                    for i in here.clone() {
+                        let from = if other == b { i + 1 } else { there.start };
+                        join(i, from..there.end, flips.count_ones());
+                    }
+                });
             }
             if !go.get() {
                 return;

@@ -112,18 +112,60 @@ pub(crate) fn distances64(q: u64, fps: &[u64], out: &mut [u8]) {
     for (o, chunk) in (&mut outs).zip(&mut chunks) {
         let mut d = [0u8; 8];
         for (d, &fp) in d.iter_mut().zip(chunk) {
-            *d = distance_byte(fp ^ q);
+            *d = (fp ^ q).count_ones() as u8;
         }
         o.copy_from_slice(&d);
     }
     for (o, &fp) in outs.into_remainder().iter_mut().zip(chunks.remainder()) {
-        *o = distance_byte(fp ^ q);
+        *o = (fp ^ q).count_ones() as u8;
     }
 }
 
-/// The distance `x.count_ones()` of a 64-bit XOR, which is at most 64: one byte.
+/// True iff `x` has at most `K` bits set, for 32-bit words.
+#[inline(always)]
+fn at_most32<const K: u32>(x: u32) -> bool {
+    let mut x = x;
+    for _ in 0..K {
+        x &= x.wrapping_sub(1);
+    }
+    x == 0
+}
+
+/// Calls `found(i)` for every `i` (ascending) with `(xs[i] ^ q).count_ones() <= k`: the
+/// index's first check of a bucket, on 32-bit words (four to an SSE2 or SIMD128 register).
 #[inline]
-#[allow(clippy::cast_possible_truncation, reason = "at most 64")]
-fn distance_byte(x: u64) -> u8 {
-    x.count_ones() as u8
+pub(crate) fn within32(q: u32, xs: &[u32], k: u32, found: &mut dyn FnMut(usize)) {
+    match k {
+        0 => chunked32(q, xs, k, found, at_most32::<0>),
+        1 => chunked32(q, xs, k, found, at_most32::<1>),
+        2 => chunked32(q, xs, k, found, at_most32::<2>),
+        3 => chunked32(q, xs, k, found, at_most32::<3>),
+        4 => chunked32(q, xs, k, found, at_most32::<4>),
+        _ if k < 32 => chunked32(q, xs, k, found, |x| x.count_ones() <= k),
+        _ => (0..xs.len()).for_each(found),
+    }
+}
+
+/// Chunks of 8: buckets are often small, and 8 words are two registers.
+#[inline(always)]
+fn chunked32(q: u32, xs: &[u32], k: u32, found: &mut dyn FnMut(usize), within: impl Fn(u32) -> bool) {
+    let mut chunks = xs.chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        let any = chunk.iter().fold(false, |any, &x| any | within(x ^ q));
+        if any {
+            exact32(q, chunk, k, base, found);
+        }
+        base += 8;
+    }
+    exact32(q, chunks.remainder(), k, base, found);
+}
+
+#[inline(always)]
+fn exact32(q: u32, xs: &[u32], k: u32, base: usize, found: &mut dyn FnMut(usize)) {
+    for (i, &x) in xs.iter().enumerate() {
+        if (x ^ q).count_ones() <= k {
+            found(base + i);
+        }
+    }
 }

@@ -33,6 +33,15 @@ pub(super) trait Bits:
     /// Calls `found(i, distance)` for each `i` (ascending) with `fps[i]` within `k` of `q`:
     /// the scan kernel, so buckets and scans are checked a chunk at a time.
     fn within(q: Self, fps: &[Self], k: u32, found: &mut dyn FnMut(usize, u32));
+    /// [`Bits::within`] over `all[range]`, free to read past the range (see
+    /// `scan::within32_in`).
+    fn within_in(
+        q: Self,
+        all: &[Self],
+        range: core::ops::Range<usize>,
+        k: u32,
+        found: &mut dyn FnMut(usize, u32),
+    );
     /// The bucket of `self` in a table of this key shape (the key's top bits).
     fn bucket(self, shape: &KeyShape) -> usize;
     /// The bits of `self` in `mask`, XOR-folded to 32: the popcount of `fold(a) ^ fold(b)` is
@@ -61,6 +70,16 @@ impl Bits for u64 {
     #[inline]
     fn within(q: u64, fps: &[u64], k: u32, found: &mut dyn FnMut(usize, u32)) {
         crate::scan::within64(q, fps, k, found);
+    }
+    #[inline]
+    fn within_in(
+        q: u64,
+        all: &[u64],
+        range: core::ops::Range<usize>,
+        k: u32,
+        found: &mut dyn FnMut(usize, u32),
+    ) {
+        crate::scan::within64_in(q, all, range, k, found);
     }
     #[inline]
     fn bucket(self, shape: &KeyShape) -> usize {
@@ -100,6 +119,16 @@ impl Bits for u128 {
     #[inline]
     fn within(q: u128, fps: &[u128], k: u32, found: &mut dyn FnMut(usize, u32)) {
         crate::scan::within128(q, fps, k, found);
+    }
+    #[inline]
+    fn within_in(
+        q: u128,
+        all: &[u128],
+        range: core::ops::Range<usize>,
+        k: u32,
+        found: &mut dyn FnMut(usize, u32),
+    ) {
+        crate::scan::within128(q, &all[range], k, found);
     }
     #[inline]
     fn bucket(self, shape: &KeyShape) -> usize {
@@ -175,7 +204,7 @@ impl KeyShape {
 }
 
 /// Probes whose buckets are located before any is checked (see [`Segment::query`]).
-const PROBE_BATCH: usize = 32;
+const PROBE_BATCH: usize = 64;
 
 /// Entries that passed the folded check held before their exact check.
 const SURVIVORS: usize = 64;
@@ -193,7 +222,8 @@ fn for_each_flip(bits: u32, radius: u32, visit: &mut impl FnMut(u32)) {
             visit(m as u32);
             let low = m & m.wrapping_neg();
             let up = m + low;
-            m = up | (((up ^ m) / low) >> 2);
+            // `/ low` as a shift: low is a power of two, and a division costs tens of cycles.
+            m = up | ((up ^ m) >> (low.trailing_zeros() + 2));
         }
     }
 }
@@ -217,7 +247,7 @@ pub(super) fn folds(k: u32) -> bool {
 }
 
 /// The largest `k` whose tables fold (measured: see [`folds`]).
-const FOLD_MAX_K: u32 = 9;
+const FOLD_MAX_K: u32 = 8;
 
 #[derive(Clone, Debug)]
 struct Table<B> {
@@ -241,6 +271,7 @@ struct Table<B> {
 /// query's in (the distance every fingerprint in it has on the bucket bits).
 #[derive(Clone, Copy, Default)]
 struct Probed {
+    table: u32,
     start: u32,
     end: u32,
     flips: u32,
@@ -310,37 +341,45 @@ impl<B: Bits> Table<B> {
         self.radius >= self.bits
     }
 
-    /// Calls `visit(probes)` with batches of the non-empty buckets a query for `q` within `k`
-    /// probes (at most `PROBE_BATCH` at a time): its own bucket with up to the radius of its
-    /// bits flipped, or up to `k` when that is less (a bucket more flips away holds nothing
-    /// within `k`). Probing every bucket reads the table as one range.
+    /// Calls `visit(probe)` for each non-empty bucket a query for `q` within `k` probes: its
+    /// own bucket with up to the radius of its bits flipped, or up to `k` when that is less (a
+    /// bucket more flips away holds nothing within `k`). Probing every bucket reads the table
+    /// as one range.
     #[inline]
-    fn probe(&self, q: B, k: u32, visit: &mut impl FnMut(&[Probed])) {
+    fn each_probe(&self, table: u32, q: B, k: u32, visit: &mut impl FnMut(Probed)) {
         if self.probes_all() {
-            let all = Probed {
-                start: 0,
-                end: self.slots.len() as u32,
-                flips: 0,
-            };
-            return visit(&[all]);
+            if !self.slots.is_empty() {
+                visit(Probed {
+                    table,
+                    start: 0,
+                    end: self.slots.len() as u32,
+                    flips: 0,
+                });
+            }
+            return;
         }
         let own = q.bucket(&self.shape);
-        let mut batch = [Probed::default(); PROBE_BATCH];
-        let mut len = 0;
         for_each_flip(self.bits, self.radius.min(k), &mut |flips| {
             let b = own ^ flips as usize;
             let (start, end) = (self.dir[b], self.dir[b + 1]);
             if start < end {
-                batch[len] = Probed { start, end, flips };
-                len += 1;
-                if len == PROBE_BATCH {
-                    visit(&batch);
-                    len = 0;
-                }
+                visit(Probed {
+                    table,
+                    start,
+                    end,
+                    flips,
+                });
             }
         });
-        if len > 0 {
-            visit(&batch[..len]);
+    }
+
+    /// Reads each cache line of the probed bucket, so the misses of a batch of probes overlap
+    /// rather than wait one after another in the checks that follow.
+    #[inline]
+    fn touch(&self, p: &Probed) -> u64 {
+        match &self.words {
+            Words::Folded(w) => u64::from(touch(w, p)),
+            Words::Full(w) => touch(w, p).to_u128() as u64,
         }
     }
 
@@ -356,15 +395,15 @@ impl<B: Bits> Table<B> {
     }
 }
 
-/// Reads the first word of each bucket, so their cache misses overlap rather than wait one
-/// after another in the checks that follow.
+/// XOR of one word per cache line of a probed bucket (see [`Table::touch`]).
 #[inline]
-fn touch<W: Copy + Default + core::ops::BitXor<Output = W>>(words: &[W], probes: &[Probed]) {
-    let mut sum = W::default();
-    for p in probes {
-        sum = sum ^ words[p.start as usize];
+fn touch<W: Copy + Default + core::ops::BitXor<Output = W>>(words: &[W], p: &Probed) -> W {
+    let step = (64 / core::mem::size_of::<W>()).max(1);
+    let mut sum = words[p.end as usize - 1];
+    for i in (p.start as usize..p.end as usize).step_by(step) {
+        sum = sum ^ words[i];
     }
-    core::hint::black_box(sum);
+    sum
 }
 
 /// Slots that passed the folded check, waiting for the exact one: collected so their reads
@@ -489,19 +528,17 @@ impl<B: Bits> Segment<B> {
         }
         for (t, table) in self.tables.iter().enumerate() {
             let own = q.bucket(&table.shape);
-            table.probe(q, k, &mut |probes| {
-                for p in probes {
-                    let probe = (!table.probes_all()).then(|| Probe {
-                        bucket: (own ^ p.flips as usize) as u32,
-                        bucket_bits: table.bits,
-                        flips: table.shape.fingerprint_bits(p.flips),
-                    });
-                    for i in p.start as usize..p.end as usize {
-                        let slot = table.slots[i] as usize;
-                        if !self.is_dead(slot) {
-                            let d = self.fps[slot].distance(q);
-                            seen(self.ids[slot], d, Some(t as u32), probe);
-                        }
+            table.each_probe(t as u32, q, k, &mut |p| {
+                let probe = (!table.probes_all()).then(|| Probe {
+                    bucket: (own ^ p.flips as usize) as u32,
+                    bucket_bits: table.bits,
+                    flips: table.shape.fingerprint_bits(p.flips),
+                });
+                for i in p.start as usize..p.end as usize {
+                    let slot = table.slots[i] as usize;
+                    if !self.is_dead(slot) {
+                        let d = self.fps[slot].distance(q);
+                        seen(self.ids[slot], d, Some(t as u32), probe);
                     }
                 }
             });
@@ -519,43 +556,63 @@ impl<B: Bits> Segment<B> {
             slots: [0; SURVIVORS],
             len: 0,
         };
-        for table in &self.tables {
+        // Probes of every table in one batch: the more misses in flight at once, the better.
+        let mut batch = [Probed::default(); PROBE_BATCH];
+        let mut len = 0;
+        for (t, table) in self.tables.iter().enumerate() {
+            table.each_probe(t as u32, q, k, &mut |p| {
+                batch[len] = p;
+                len += 1;
+                if len == PROBE_BATCH {
+                    self.check(q, k, &batch, &mut survivors, found);
+                    len = 0;
+                }
+            });
+        }
+        self.check(q, k, &batch[..len], &mut survivors, found);
+        self.resolve(q, k, &mut survivors, found);
+    }
+
+    /// Checks a batch of probed buckets: touches them all, then reads them from cache.
+    #[inline]
+    fn check(
+        &self,
+        q: B,
+        k: u32,
+        probes: &[Probed],
+        survivors: &mut Survivors,
+        found: &mut impl FnMut(u64, u32),
+    ) {
+        let mut touched = 0u64;
+        for p in probes {
+            touched ^= self.tables[p.table as usize].touch(p);
+        }
+        core::hint::black_box(touched);
+        for p in probes {
+            let table = &self.tables[p.table as usize];
+            let range = p.start as usize..p.end as usize;
+            let slots = &table.slots[range.clone()];
             match &table.words {
                 Words::Folded(words) => {
+                    // Everything here differs from q in exactly the flipped bucket bits.
+                    let left = k - p.flips.count_ones();
                     let qf = q.fold(table.rest);
-                    table.probe(q, k, &mut |probes| {
-                        touch(words, probes);
-                        for p in probes {
-                            let range = p.start as usize..p.end as usize;
-                            let slots = &table.slots[range.clone()];
-                            // Everything here differs from q in exactly the flipped bucket bits.
-                            let left = k - p.flips.count_ones();
-                            crate::scan::within32(qf, &words[range], left, &mut |i| {
-                                survivors.slots[survivors.len] = slots[i];
-                                survivors.len += 1;
-                                if survivors.len == SURVIVORS {
-                                    self.resolve(q, k, &mut survivors, found);
-                                }
-                            });
+                    crate::scan::within32_in(qf, words, range, left, &mut |i| {
+                        survivors.slots[survivors.len] = slots[i];
+                        survivors.len += 1;
+                        if survivors.len == SURVIVORS {
+                            self.resolve(q, k, survivors, found);
                         }
                     });
                 }
-                Words::Full(words) => table.probe(q, k, &mut |probes| {
-                    touch(words, probes);
-                    for p in probes {
-                        let range = p.start as usize..p.end as usize;
-                        let slots = &table.slots[range.clone()];
-                        B::within(q, &words[range], k, &mut |i, d| {
-                            let slot = slots[i] as usize;
-                            if !self.is_dead(slot) {
-                                found(self.ids[slot], d);
-                            }
-                        });
+                Words::Full(words) => B::within_in(q, words, range, k, &mut |i, d| {
+                    let slot = slots[i] as usize;
+                    if !self.is_dead(slot) {
+                        found(self.ids[slot], d);
                     }
                 }),
             }
         }
-        self.resolve(q, k, &mut survivors, found);
     }
 
     /// The exact check of the slots that passed the folded one.

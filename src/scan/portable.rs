@@ -169,3 +169,97 @@ fn exact32(q: u32, xs: &[u32], k: u32, base: usize, found: &mut dyn FnMut(usize)
         }
     }
 }
+
+/// [`within32`] over `all[range]`, reading whole chunks of 8 past the range's end while `all`
+/// has them: a bucket of a few entries is checked in vector registers instead of one by one,
+/// and what lies past it (the next buckets) is never reported. Calls `found(i)` with `i`
+/// counted from `range.start`.
+#[inline]
+pub(crate) fn within32_in(
+    q: u32,
+    all: &[u32],
+    range: core::ops::Range<usize>,
+    k: u32,
+    found: &mut dyn FnMut(usize),
+) {
+    match k {
+        0 => padded32(q, all, range, k, found, at_most32::<0>),
+        1 => padded32(q, all, range, k, found, at_most32::<1>),
+        2 => padded32(q, all, range, k, found, at_most32::<2>),
+        3 => padded32(q, all, range, k, found, at_most32::<3>),
+        4 => padded32(q, all, range, k, found, at_most32::<4>),
+        _ if k < 32 => padded32(q, all, range, k, found, |x| x.count_ones() <= k),
+        _ => (0..range.len()).for_each(found),
+    }
+}
+
+#[inline(always)]
+fn padded32(
+    q: u32,
+    all: &[u32],
+    range: core::ops::Range<usize>,
+    k: u32,
+    found: &mut dyn FnMut(usize),
+    within: impl Fn(u32) -> bool,
+) {
+    let (start, end) = (range.start, range.end);
+    let mut i = start;
+    while i < end {
+        let Some(chunk) = all.get(i..i + 8) else {
+            exact32(q, &all[i..end], k, i - start, found);
+            return;
+        };
+        let any = chunk.iter().fold(false, |any, &x| any | within(x ^ q));
+        if any {
+            let stop = (end - i).min(8);
+            exact32(q, &chunk[..stop], k, i - start, found);
+        }
+        i += 8;
+    }
+}
+
+/// [`within64`]'s test over `all[range]`, padded to whole chunks of 4 like [`within32_in`].
+#[inline]
+pub(crate) fn within64_in(
+    q: u64,
+    all: &[u64],
+    range: core::ops::Range<usize>,
+    k: u32,
+    found: &mut dyn FnMut(usize, u32),
+) {
+    match k {
+        0 => padded64(q, all, range, k, found, at_most::<0>),
+        1 => padded64(q, all, range, k, found, at_most::<1>),
+        2 => padded64(q, all, range, k, found, at_most::<2>),
+        3 => padded64(q, all, range, k, found, at_most::<3>),
+        4 => padded64(q, all, range, k, found, at_most::<4>),
+        5 => padded64(q, all, range, k, found, at_most::<5>),
+        6 => padded64(q, all, range, k, found, at_most::<6>),
+        _ => padded64(q, all, range, k, found, |x| x.count_ones() <= k),
+    }
+}
+
+#[inline(always)]
+fn padded64(
+    q: u64,
+    all: &[u64],
+    range: core::ops::Range<usize>,
+    k: u32,
+    found: &mut dyn FnMut(usize, u32),
+    within: impl Fn(u64) -> bool,
+) {
+    let (start, end) = (range.start, range.end);
+    let mut i = start;
+    while i < end {
+        let Some(chunk) = all.get(i..i + 4) else {
+            exact64(q, &all[i..end], k, i - start, found);
+            return;
+        };
+        let any = chunk.iter().fold(false, |any, &x| any | within(x ^ q));
+        if any {
+            let stop = (end - i).min(4);
+            exact64(q, &chunk[..stop], k, i - start, found);
+        }
+        i += 4;
+    }
+}

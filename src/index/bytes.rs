@@ -67,6 +67,7 @@ fn bad_header(e: Error) -> Error {
 /// assert_eq!(simprint::index::bytes::default_load_limit(1 << 30), 16 << 30);
 /// assert_eq!(simprint::index::bytes::default_load_limit(100), 64 << 20);
 /// ```
+#[must_use]
 pub fn default_load_limit(len: usize) -> usize {
     len.saturating_mul(16).max(64 << 20)
 }
@@ -99,9 +100,11 @@ impl Index {
         };
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&version.to_le_bytes());
-        out.push(width as u8);
-        out.push(self.k() as u8);
-        out.extend_from_slice(&[kind, first as u8, second as u8, 0]);
+        // Widths are at most 128, k at most the width, blocks at most the width.
+        let byte = |n: u32| u8::try_from(n).unwrap_or(u8::MAX);
+        out.push(byte(width));
+        out.push(byte(self.k()));
+        out.extend_from_slice(&[kind, byte(first), byte(second), 0]);
         out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
         for (id, fp) in &entries {
             out.extend_from_slice(&id.to_le_bytes());
@@ -119,6 +122,12 @@ impl Index {
     /// Fails with [`Error::MalformedIndexBytes`] on a truncated, corrupted, wrong-version or inconsistent
     /// buffer, and with [`Error::IndexTooLarge`] when the index it describes would take more memory
     /// than the limit; never panics, and allocates only after both check out.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::MalformedIndexBytes`] for a buffer that is truncated, corrupted, of another
+    /// version or inconsistent; [`Error::IndexTooLarge`] past the memory limit;
+    /// [`Error::OutOfMemory`] when the memory cannot be had.
     ///
     /// ```
     /// use simprint::{Error, Index};
@@ -138,6 +147,10 @@ impl Index {
     /// them once loaded) must take at most `max_memory` bytes, else [`Error::IndexTooLarge`]
     /// before anything is built. `usize::MAX` trusts the buffer; building can still fail with
     /// [`Error::OutOfMemory`], never an abort.
+    ///
+    /// # Errors
+    ///
+    /// As [`Index::from_bytes`], with `max_memory` as the limit.
     ///
     /// ```
     /// use simprint::{Error, Fingerprint, Index, Plan};
@@ -205,8 +218,8 @@ impl Index {
             Some(plan) => Index::with_plan(plan)?,
             None => Index::new(width, k)?,
         };
-        // The length check above bounds count by the buffer's own size.
-        let n = count as usize;
+        // The length check above bounds count by the buffer's own size, so it fits a usize.
+        let n = usize::try_from(count).unwrap_or(usize::MAX);
         let need = match &index.inner {
             Inner::Narrow(e) => e.bytes_after_load(n),
             Inner::Wide(e) => e.bytes_after_load(n),

@@ -187,6 +187,7 @@ impl Index {
     /// assert_eq!(index.segment_plan(1), None);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn segment_plan(&self, segment: usize) -> Option<Plan> {
         engine!(&self.inner, e => e.segments.get(segment).map(|s| s.plan().clone()))
     }

@@ -35,8 +35,8 @@
 use alloc::vec::Vec;
 
 use crate::error::{Error, PlanProblem};
-use crate::fingerprint::Fingerprint;
 pub(crate) use crate::fingerprint::check_k;
+use crate::fingerprint::Fingerprint;
 
 /// Most tables an explicit plan may ask for (memory grows by about 12 bytes per fingerprint
 /// per table, 20 above 64 bits).
@@ -182,6 +182,7 @@ pub struct Estimate {
 /// assert_eq!(bucket_bits(21, 1_000_000), 19);
 /// assert_eq!(bucket_bits(21, 0), 0);
 /// ```
+#[must_use]
 pub fn bucket_bits(key_bits: u32, n: usize) -> u32 {
     let log = usize::BITS - 1 - n.max(1).leading_zeros();
     key_bits.min(log).min(MAX_BUCKET_BITS)
@@ -197,6 +198,7 @@ pub fn bucket_bits(key_bits: u32, n: usize) -> u32 {
 /// assert_eq!(probes(16, 2), 1 + 16 + 120);
 /// assert_eq!(probes(3, 5), 8);
 /// ```
+#[must_use]
 pub fn probes(bits: u32, radius: u32) -> u64 {
     (0..=radius.min(bits)).fold(0u64, |sum, i| sum.saturating_add(binomial(bits, i)))
 }
@@ -210,12 +212,17 @@ pub fn probes(bits: u32, radius: u32) -> u64 {
 /// use simprint::index::plan::max_auto_tables;
 /// assert_eq!([3, 9, 12, 18, 40].map(max_auto_tables), [4, 5, 6, 7, 7]);
 /// ```
+#[must_use]
 pub fn max_auto_tables(k: u32) -> usize {
     4 + (k / 6).min(3) as usize
 }
 
 impl Plan {
     /// A linear scan: no tables. Exact for any `k`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::WidthOutOfRange`] or [`Error::KOutOfRange`] for a bad width or `k`.
     ///
     /// ```
     /// assert!(simprint::Plan::scan(64, 3)?.is_scan());
@@ -235,7 +242,11 @@ impl Plan {
     /// Permuted tables: `blocks` blocks of (nearly) equal size — the first `f mod b` blocks
     /// get one extra bit — and a table for each choice of `blocks − k` of them, radius 0.
     ///
-    /// Fails unless `k < blocks <= width` and `C(blocks, k) <= MAX_TABLES`.
+    /// # Errors
+    ///
+    /// [`Error::WidthOutOfRange`] or [`Error::KOutOfRange`] for a bad width or `k`;
+    /// [`Error::ImpossiblePlan`] unless `k < blocks <= width` and the tables are at most
+    /// [`MAX_TABLES`].
     ///
     /// ```
     /// use simprint::Plan;
@@ -262,7 +273,10 @@ impl Plan {
     /// probed within `q` and the others within `q − 1`, so the radii plus one sum to `k + 1`;
     /// a substring whose radius would be negative needs no table (when `m > k + 1`).
     ///
-    /// Fails unless `1 <= substrings <= width`.
+    /// # Errors
+    ///
+    /// [`Error::WidthOutOfRange`] or [`Error::KOutOfRange`] for a bad width or `k`;
+    /// [`Error::ImpossiblePlan`] unless `1 <= substrings <= width`.
     ///
     /// ```
     /// use simprint::Plan;
@@ -305,8 +319,11 @@ impl Plan {
     /// within the smallest radius that finds everything within `k`: `c·q + max(0, t + c − b)`
     /// for `k = qb + t`, `b` blocks and `c` blocks per key.
     ///
-    /// Fails unless `1 <= key_blocks <= blocks <= width` and `C(blocks, key_blocks) <=
-    /// MAX_TABLES`.
+    /// # Errors
+    ///
+    /// [`Error::WidthOutOfRange`] or [`Error::KOutOfRange`] for a bad width or `k`;
+    /// [`Error::ImpossiblePlan`] unless `1 <= key_blocks <= blocks <= width` and the
+    /// `C(blocks, key_blocks)` tables are at most [`MAX_TABLES`].
     ///
     /// ```
     /// use simprint::Plan;
@@ -373,10 +390,7 @@ impl Plan {
         Ok(Plan {
             width,
             k,
-            kind: PlanKind::Combined {
-                blocks,
-                key_blocks,
-            },
+            kind: PlanKind::Combined { blocks, key_blocks },
             blocks: blocks_cut,
             tables,
         })
@@ -392,6 +406,7 @@ impl Plan {
     /// assert!(matches!(Plan::auto(64, 9, 1_000_000).kind(), PlanKind::MultiIndex { .. }));
     /// assert!(Plan::auto(64, 40, 1_000_000).is_scan()); // no table plan helps at k = 40
     /// ```
+    #[must_use]
     pub fn auto(width: u32, k: u32, n: usize) -> Plan {
         let Ok(scan) = Plan::scan(width, k) else {
             // Only reachable with a bad width or k, which callers check first.
@@ -446,6 +461,7 @@ impl Plan {
     /// assert!(Plan::scan(64, 3)?.estimate(n).nanos > 100.0 * paper.nanos);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn estimate(&self, n: usize) -> Estimate {
         let nf = n as f64;
         if self.is_scan() {
@@ -479,6 +495,7 @@ impl Plan {
     /// assert_eq!(plan.keys(Fingerprint::new(0xab_cd, 16)?), [0xab, 0xcd]);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn keys(&self, fp: Fingerprint) -> Vec<u128> {
         if fp.width() != self.width {
             return Vec::new();
@@ -501,6 +518,7 @@ impl Plan {
     /// ```
     /// assert!(simprint::Plan::auto(64, 3, 10).is_scan());
     /// ```
+    #[must_use]
     pub fn is_scan(&self) -> bool {
         self.tables.is_empty()
     }
@@ -512,6 +530,7 @@ impl Plan {
     /// assert_eq!(Plan::combined(64, 9, 6, 2)?.kind(), PlanKind::Combined { blocks: 6, key_blocks: 2 });
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn kind(&self) -> PlanKind {
         self.kind
     }
@@ -522,6 +541,7 @@ impl Plan {
     /// assert_eq!(simprint::Plan::scan(128, 3)?.width(), 128);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn width(&self) -> u32 {
         self.width
     }
@@ -532,6 +552,7 @@ impl Plan {
     /// assert_eq!(simprint::Plan::scan(64, 5)?.k(), 5);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn k(&self) -> u32 {
         self.k
     }
@@ -542,6 +563,7 @@ impl Plan {
     /// assert_eq!(simprint::Plan::with_blocks(8, 1, 2)?.blocks().len(), 2);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn blocks(&self) -> &[Block] {
         &self.blocks
     }
@@ -554,6 +576,7 @@ impl Plan {
     /// assert_eq!(choices, [vec![0, 1], vec![0, 2], vec![1, 2]]);
     /// # Ok::<(), simprint::Error>(())
     /// ```
+    #[must_use]
     pub fn tables(&self) -> &[TableSpec] {
         &self.tables
     }

@@ -52,6 +52,10 @@ pub(super) trait Bits:
 impl Bits for u64 {
     const BYTES: usize = 8;
     #[inline]
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "values of 64 bits or fewer"
+    )]
     fn from_u128(v: u128) -> u64 {
         v as u64
     }
@@ -82,6 +86,10 @@ impl Bits for u64 {
         crate::scan::within64_in(q, all, range, k, found);
     }
     #[inline]
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "masks of blocks within 64 bits; buckets below 2^26"
+    )]
     fn bucket(self, shape: &KeyShape) -> usize {
         // Keys of fingerprints up to 64 bits fit a u64: no u128 arithmetic on the hot path.
         let key = shape.parts.iter().fold(0u64, |key, &(shift, mask, len)| {
@@ -92,6 +100,10 @@ impl Bits for u64 {
         key.checked_shr(shape.bucket_shift).unwrap_or(0) as usize
     }
     #[inline]
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "masks within 64 bits; the fold keeps the low 32 bits on purpose"
+    )]
     fn fold(self, mask: u128) -> u32 {
         let x = self & mask as u64;
         (x ^ (x >> 32)) as u32
@@ -135,6 +147,10 @@ impl Bits for u128 {
         shape.key(self).checked_shr(shape.bucket_shift).unwrap_or(0) as usize
     }
     #[inline]
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "the fold keeps the low 32 bits on purpose"
+    )]
     fn fold(self, mask: u128) -> u32 {
         let x = self & mask;
         let x = x ^ (x >> 64);
@@ -212,6 +228,10 @@ const SURVIVORS: usize = 64;
 /// Calls `visit(flips)` for every mask of at most `radius` set bits among the low `bits` bits:
 /// by number of bits, then ascending (Gosper's next-combination step).
 #[inline]
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "masks below 2^bits <= 2^26"
+)]
 fn for_each_flip(bits: u32, radius: u32, visit: &mut impl FnMut(u32)) {
     let end = 1u64 << bits;
     visit(0);
@@ -295,7 +315,7 @@ impl<B: Bits> Table<B> {
         let rest = if radius >= d {
             mask
         } else {
-            mask & !shape.fingerprint_bits(((1u64 << d) - 1) as u32)
+            mask & !shape.fingerprint_bits((1u32 << d) - 1)
         };
         let bucket = |fp: B| fp.bucket(&shape);
         let mut dir = zeroed::<u32>((1usize << d) + 1)?;
@@ -312,10 +332,18 @@ impl<B: Bits> Table<B> {
             let b = bucket(fp);
             let at = next[b] as usize;
             next[b] += 1;
-            slots[at] = slot as u32;
+            #[allow(
+                clippy::cast_possible_truncation,
+                reason = "Segment::build checks the count"
+            )]
+            let slot = slot as u32;
+            slots[at] = slot;
         }
         let words = if folds(plan.k()) {
-            Words::Folded(collect(fps.len(), slots.iter().map(|&s| fps[s as usize].fold(rest)))?)
+            Words::Folded(collect(
+                fps.len(),
+                slots.iter().map(|&s| fps[s as usize].fold(rest)),
+            )?)
         } else {
             Words::Full(collect(fps.len(), slots.iter().map(|&s| fps[s as usize]))?)
         };
@@ -352,7 +380,7 @@ impl<B: Bits> Table<B> {
                 visit(Probed {
                     table,
                     start: 0,
-                    end: self.slots.len() as u32,
+                    end: u32::try_from(self.slots.len()).unwrap_or(u32::MAX),
                     flips: 0,
                 });
             }
@@ -376,10 +404,10 @@ impl<B: Bits> Table<B> {
     /// Reads each cache line of the probed bucket, so the misses of a batch of probes overlap
     /// rather than wait one after another in the checks that follow.
     #[inline]
-    fn touch(&self, p: &Probed) -> u64 {
+    fn touch(&self, p: &Probed) -> u128 {
         match &self.words {
-            Words::Folded(w) => u64::from(touch(w, p)),
-            Words::Full(w) => touch(w, p).to_u128() as u64,
+            Words::Folded(w) => u128::from(touch(w, p)),
+            Words::Full(w) => touch(w, p).to_u128(),
         }
     }
 
@@ -444,6 +472,10 @@ impl<B: Bits> Segment<B> {
     /// in wasm kills the instance.
     pub(super) fn build(plan: Plan, mut entries: Vec<(u64, B)>) -> Result<Segment<B>, Error> {
         let need = Self::bytes_for(&plan, entries.len());
+        // Slots are u32: a segment holds fewer than 2^32 fingerprints (64 GB of them).
+        if u32::try_from(entries.len()).is_err() {
+            return Err(Error::OutOfMemory { bytes: need });
+        }
         // Asking for everything at once fails fast, before any table is built, and in wasm
         // grows the memory once rather than table by table.
         drop(try_vec_with_capacity::<u8>(need)?);
@@ -526,11 +558,12 @@ impl<B: Bits> Segment<B> {
             }
             return;
         }
-        for (t, table) in self.tables.iter().enumerate() {
+        for (t, table) in (0u32..).zip(&self.tables) {
             let own = q.bucket(&table.shape);
-            table.each_probe(t as u32, q, k, &mut |p| {
+            table.each_probe(t, q, k, &mut |p| {
                 let probe = (!table.probes_all()).then(|| Probe {
-                    bucket: (own ^ p.flips as usize) as u32,
+                    // Below 2^26.
+                    bucket: u32::try_from(own ^ p.flips as usize).unwrap_or(u32::MAX),
                     bucket_bits: table.bits,
                     flips: table.shape.fingerprint_bits(p.flips),
                 });
@@ -538,7 +571,7 @@ impl<B: Bits> Segment<B> {
                     let slot = table.slots[i] as usize;
                     if !self.is_dead(slot) {
                         let d = self.fps[slot].distance(q);
-                        seen(self.ids[slot], d, Some(t as u32), probe);
+                        seen(self.ids[slot], d, Some(t), probe);
                     }
                 }
             });
@@ -559,8 +592,8 @@ impl<B: Bits> Segment<B> {
         // Probes of every table in one batch: the more misses in flight at once, the better.
         let mut batch = [Probed::default(); PROBE_BATCH];
         let mut len = 0;
-        for (t, table) in self.tables.iter().enumerate() {
-            table.each_probe(t as u32, q, k, &mut |p| {
+        for (t, table) in (0u32..).zip(&self.tables) {
+            table.each_probe(t, q, k, &mut |p| {
                 batch[len] = p;
                 len += 1;
                 if len == PROBE_BATCH {
@@ -583,7 +616,7 @@ impl<B: Bits> Segment<B> {
         survivors: &mut Survivors,
         found: &mut impl FnMut(u64, u32),
     ) {
-        let mut touched = 0u64;
+        let mut touched = 0u128;
         for p in probes {
             touched ^= self.tables[p.table as usize].touch(p);
         }

@@ -112,13 +112,20 @@ pub(crate) fn distances64(q: u64, fps: &[u64], out: &mut [u8]) {
     for (o, chunk) in (&mut outs).zip(&mut chunks) {
         let mut d = [0u8; 8];
         for (d, &fp) in d.iter_mut().zip(chunk) {
-            *d = (fp ^ q).count_ones() as u8;
+            *d = distance_byte(fp ^ q);
         }
         o.copy_from_slice(&d);
     }
     for (o, &fp) in outs.into_remainder().iter_mut().zip(chunks.remainder()) {
-        *o = (fp ^ q).count_ones() as u8;
+        *o = distance_byte(fp ^ q);
     }
+}
+
+/// The distance `x.count_ones()` of a 64-bit XOR, which is at most 64: one byte.
+#[inline]
+#[allow(clippy::cast_possible_truncation, reason = "at most 64")]
+fn distance_byte(x: u64) -> u8 {
+    x.count_ones() as u8
 }
 
 /// True iff `x` has at most `K` bits set, for 32-bit words.
@@ -148,7 +155,13 @@ pub(crate) fn within32(q: u32, xs: &[u32], k: u32, found: &mut dyn FnMut(usize))
 
 /// Chunks of 8: buckets are often small, and 8 words are two registers.
 #[inline(always)]
-fn chunked32(q: u32, xs: &[u32], k: u32, found: &mut dyn FnMut(usize), within: impl Fn(u32) -> bool) {
+fn chunked32(
+    q: u32,
+    xs: &[u32],
+    k: u32,
+    found: &mut dyn FnMut(usize),
+    within: impl Fn(u32) -> bool,
+) {
     let mut chunks = xs.chunks_exact(8);
     let mut base = 0;
     for chunk in &mut chunks {

@@ -292,6 +292,12 @@ pub enum BytesProblem {
         /// The blocks byte.
         blocks: u32,
     },
+    /// A version 2 header for a plan version 1 can hold: each index has one encoding, and
+    /// those plans are written as version 1.
+    NeedlessVersion {
+        /// The plan byte.
+        kind: u8,
+    },
     /// A plan kind this build does not know.
     UnknownPlanKind {
         /// The plan byte.
@@ -486,6 +492,10 @@ impl fmt::Display for BytesProblem {
                 "blocks is {blocks} but the plan is not explicit blocks (it must be 0)"
             ),
             BytesProblem::UnknownPlanKind { kind } => write!(f, "unknown plan kind {kind}"),
+            BytesProblem::NeedlessVersion { kind } => write!(
+                f,
+                "plan kind {kind} is written as format version 1, not 2"
+            ),
             BytesProblem::IdsNotAscending => f.write_str("ids are not in strictly ascending order"),
             BytesProblem::EntryTooWide { id, bits, width } => write!(
                 f,

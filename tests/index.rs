@@ -389,7 +389,12 @@ fn check_everything(index: &Index, model: &BTreeMap<u64, u128>, rng: &mut Rng) {
     let (width, k) = (index.width(), index.k());
     check_queries(index, model, rng, width);
     let pairs = brute_pairs(model, k);
-    assert_eq!(index.pairs().unwrap(), pairs, "pairs (plan {:?})", index.plan());
+    assert_eq!(
+        index.pairs().unwrap(),
+        pairs,
+        "pairs (plan {:?})",
+        index.plan()
+    );
     assert_eq!(index.clusters().unwrap(), brute::brute_clusters(&pairs));
     let limit = rng.below(pairs.len() as u64 + 2) as usize;
     assert_eq!(
@@ -521,13 +526,22 @@ fn version_1_files_still_load() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let cases = [
         ("v1-auto-w64-k3", 64, 3, None),
-        ("v1-blocks5-w64-k3", 64, 3, Some(simprint::PlanKind::Permuted { blocks: 5 })),
+        (
+            "v1-blocks5-w64-k3",
+            64,
+            3,
+            Some(simprint::PlanKind::Permuted { blocks: 5 }),
+        ),
         ("v1-scan-w32-k4", 32, 4, Some(simprint::PlanKind::Scan)),
         ("v1-auto-w128-k9", 128, 9, None),
     ];
     for (name, width, k, kind) in cases {
         let bytes = std::fs::read(dir.join(format!("index-{name}.bin"))).unwrap();
-        assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 1, "{name} is version 1");
+        assert_eq!(
+            u16::from_le_bytes([bytes[8], bytes[9]]),
+            1,
+            "{name} is version 1"
+        );
         let index = Index::from_bytes(&bytes).unwrap();
         assert_eq!((index.width(), index.k()), (width, k), "{name}");
         let text = std::fs::read_to_string(dir.join(format!("index-{name}.entries"))).unwrap();
@@ -538,8 +552,16 @@ fn version_1_files_still_load() {
                 (id.parse().unwrap(), u128::from_str_radix(v, 16).unwrap())
             })
             .collect();
-        let entries: Vec<(u64, u128)> = index.entries().iter().map(|(i, f)| (*i, f.value())).collect();
-        assert_eq!(entries, model.iter().map(|(&a, &b)| (a, b)).collect::<Vec<_>>(), "{name}");
+        let entries: Vec<(u64, u128)> = index
+            .entries()
+            .iter()
+            .map(|(i, f)| (*i, f.value()))
+            .collect();
+        assert_eq!(
+            entries,
+            model.iter().map(|(&a, &b)| (a, b)).collect::<Vec<_>>(),
+            "{name}"
+        );
         if let Some(kind) = kind {
             assert_eq!(index.plan().kind(), kind, "{name}");
         }
@@ -580,7 +602,9 @@ fn version_2_holds_the_new_plan_kinds() {
         );
     }
     // The blocks-per-key byte means something only for a combined plan.
-    let mut bytes = Index::with_plan(Plan::multi_index(64, 9, 4).unwrap()).unwrap().to_bytes();
+    let mut bytes = Index::with_plan(Plan::multi_index(64, 9, 4).unwrap())
+        .unwrap()
+        .to_bytes();
     bytes.truncate(bytes.len() - 8);
     bytes[14] = 2;
     assert!(matches!(

@@ -204,6 +204,9 @@ impl Index {
             // Else two buffers would load as the same index: the format has one encoding.
             return Err(bad(BytesProblem::BlocksWithoutPlan { blocks }));
         }
+        if version == 2 && plan_kind <= 2 {
+            return Err(bad(BytesProblem::NeedlessVersion { kind: plan_kind }));
+        }
         let plan = match plan_kind {
             0 => None,
             1 => Some(Plan::with_blocks(width, k, blocks).map_err(bad_header)?),

@@ -139,26 +139,30 @@ pub struct Plan {
     tables: Vec<TableSpec>,
 }
 
-/// The cost model's prices, in nanoseconds of one query on the machine they were measured on
-/// (baseline x86-64, no POPCNT; see the index documentation for how, and for the wasm
-/// figures). Only their ratios matter, and they are the same natively and in wasm, so both
-/// pick the same plans.
+/// The cost model's prices, in nanoseconds of one query at a million 64-bit fingerprints on
+/// the machine they were measured on (2 shared cores of an AMD EPYC, baseline x86-64 without
+/// POPCNT): the least-squares fit, by relative error, of `cargo bench --bench index` with
+/// `SIMPRINT_PLANS=1` over every plan of at most 8 tables at k = 3 to 18. The index
+/// documentation gives the fit and the wasm figures. Only their ratios steer the planner, and
+/// the same constants serve natively and in wasm, so both pick the same plans.
 ///
-/// A probe: the bucket number, its two directory entries and the start of the bucket,
-/// mostly cache misses at a million fingerprints.
-pub const PROBE_NS: f64 = 12.0;
-/// A candidate: its distance check in the bucket (the kernel shared with scans), its slot's
-/// dead bit and id when it is within `k`.
-pub const CHECK_NS: f64 = 0.9;
+/// A probe: the bucket number, its directory entries and the bucket's cache lines, which at a
+/// million fingerprints come from memory (batched, so several misses overlap).
+pub const PROBE_NS: f64 = 31.0;
+/// A candidate in a table of whole fingerprints: its distance check, a chunk at a time.
+pub const CHECK_NS: f64 = 1.1;
+/// A candidate in a table of folded 32-bit words ([`folds`]): half the bytes, and the check on
+/// four words per vector register.
+pub const CHECK_FOLDED_NS: f64 = 0.5;
 /// A fingerprint of a plain scan, which streams through memory.
-pub const SCAN_NS: f64 = 0.6;
+pub const SCAN_NS: f64 = 0.7;
 
 /// What one query against `n` random fingerprints costs under a plan, by the cost model
 /// ([`Plan::estimate`]).
 ///
 /// ```
 /// let e = simprint::Plan::multi_index(64, 9, 5)?.estimate(1_000_000);
-/// assert_eq!(e.probes, 70.0); // five 13-bit substrings at radius 1: 1 + 13 each (12 + 1 for the last)
+/// assert_eq!(e.probes, 69.0); // 1 + 13 buckets in each of four 13-bit substrings, 1 + 12 in the last
 /// assert!(e.candidates > 9_000.0 && e.candidates < 11_000.0);
 /// # Ok::<(), simprint::Error>(())
 /// ```
@@ -168,7 +172,8 @@ pub struct Estimate {
     pub probes: f64,
     /// Fingerprints in them, each checked.
     pub candidates: f64,
-    /// `probes × PROBE_NS + candidates × CHECK_NS`, or `n × SCAN_NS` for a scan.
+    /// `probes × PROBE_NS + candidates × CHECK_NS` (`CHECK_FOLDED_NS` for tables that fold),
+    /// or `n × SCAN_NS` for a scan.
     pub nanos: f64,
 }
 
@@ -203,10 +208,61 @@ pub fn probes(bits: u32, radius: u32) -> u64 {
     (0..=radius.min(bits)).fold(0u64, |sum, i| sum.saturating_add(binomial(bits, i)))
 }
 
+/// Most of a table's candidates that may pass its first check on folded words for the table
+/// to hold them ([`folds`]): 0.1%.
+pub const FOLD_MAX_PASS: f64 = 0.001;
+
+/// The share of a table's random candidates that pass a first check on 32 folded bits, when
+/// bucket numbers have `bits` bits, the table is probed within `radius` and the query within
+/// `k`: a candidate in a bucket `w` flips away passes when the 32 bits hold at most `k − w`
+/// differences, which random bits do with probability `P(Binomial(32, ½) ≤ k − w)`.
+///
+/// ```
+/// use simprint::index::plan::fold_pass_rate;
+/// assert!(fold_pass_rate(16, 2, 9) < 0.002); // most probes flip 2 bits: 7 left of 32
+/// assert!(fold_pass_rate(16, 3, 12) > 0.01);
+/// ```
+#[must_use]
+pub fn fold_pass_rate(bits: u32, radius: u32, k: u32) -> f64 {
+    // P(Binomial(32, ½) ≤ t).
+    let within = |t: u32| {
+        let ways = (0..=t.min(32)).fold(0u64, |sum, i| sum + binomial(32, i));
+        ways as f64 / 4_294_967_296.0
+    };
+    if radius >= bits {
+        // Every bucket is read as one: nothing is known of the bucket bits.
+        return within(k);
+    }
+    let (mut pass, mut all) = (0.0, 0.0);
+    for w in 0..=radius.min(k) {
+        let probes = binomial(bits, w) as f64;
+        all += probes;
+        pass += probes * within(k - w);
+    }
+    pass / all
+}
+
+/// Whether a table holds folded 32-bit words rather than whole fingerprints (a quarter less
+/// memory at 64 bits): when at most [`FOLD_MAX_PASS`] of its candidates pass the folded check
+/// ([`fold_pass_rate`]). Each that passes costs two reads from elsewhere (its slot, then its
+/// fingerprint). Measured at a million random 64-bit fingerprints, four 16-bit substrings:
+/// folded and whole tables answer as fast at `k = 3` and `6` (pass rates up to 0.03%), folded
+/// ones 10–20% slower at `k = 9` (0.14–0.39%) and twice as slow at `k = 12` (1.4–2.9%).
+///
+/// ```
+/// use simprint::index::plan::folds;
+/// assert!(folds(16, 0, 3) && folds(16, 1, 6) && !folds(16, 2, 9) && !folds(16, 3, 12));
+/// ```
+#[must_use]
+pub fn folds(bits: u32, radius: u32, k: u32) -> bool {
+    fold_pass_rate(bits, radius, k) <= FOLD_MAX_PASS
+}
+
 /// Most tables [`Plan::auto`] uses for `k`: 4 up to `k = 5`, one more for each 6 more bits of
-/// `k`, at most 7. Each table costs about 12 bytes per 64-bit fingerprint (20 above 64 bits)
-/// on top of the 16 of the fingerprint and its id, so memory stays near 64 bytes per
-/// fingerprint at `k ≤ 5`, 76 at `k` 6–11, 88 at 12–17 and 100 beyond.
+/// `k`, at most 7. A table costs 8 bytes per fingerprint when it holds folded words
+/// ([`folds`]: small `k`) and 12 when it holds whole 64-bit fingerprints (20 above 64 bits),
+/// on top of the 16 of each fingerprint and its id; so at 64 bits memory stays under 70 bytes
+/// per fingerprint up to `k = 5`, and under 16 + 12 × tables beyond.
 ///
 /// ```
 /// use simprint::index::plan::max_auto_tables;
@@ -471,17 +527,30 @@ impl Plan {
                 nanos: nf * SCAN_NS,
             };
         }
-        let (mut probes_sum, mut candidates) = (0.0, 0.0);
+        let (mut probes_sum, mut candidates, mut nanos) = (0.0, 0.0, 0.0);
         for t in &self.tables {
             let d = bucket_bits(t.key_bits, n);
-            let p = probes(d, t.radius) as f64;
+            // A radius past k probes no further than k (a bucket more flips away holds nothing
+            // within k), and one past d reads the table as one bucket.
+            let (p, c) = if t.radius >= d {
+                (1.0, nf)
+            } else {
+                let p = probes(d, t.radius.min(self.k)) as f64;
+                (p, p * nf / libm::exp2(f64::from(d)))
+            };
+            let check = if folds(d, t.radius, self.k) {
+                CHECK_FOLDED_NS
+            } else {
+                CHECK_NS
+            };
             probes_sum += p;
-            candidates += p * nf / libm::exp2(f64::from(d));
+            candidates += c;
+            nanos += p * PROBE_NS + c * check;
         }
         Estimate {
             probes: probes_sum,
             candidates,
-            nanos: probes_sum * PROBE_NS + candidates * CHECK_NS,
+            nanos,
         }
     }
 

@@ -17,7 +17,7 @@
 use alloc::vec::Vec;
 
 use super::fallible::{collect, try_vec_with_capacity, zeroed};
-use super::plan::{bucket_bits, Plan};
+use super::plan::{bucket_bits, folds, Plan, TableSpec};
 use super::results::Probe;
 use crate::error::Error;
 
@@ -252,22 +252,11 @@ fn for_each_flip(bits: u32, radius: u32, visit: &mut impl FnMut(u32)) {
 #[derive(Clone, Debug)]
 enum Words<B> {
     /// The fingerprint's bits outside the bucket number, XOR-folded to 32: half the bytes,
-    /// and the check that follows is rare while `k` is small (see [`folds`]).
+    /// and the check that follows is rare while `k` is small (see [`plan::folds`](folds)).
     Folded(Vec<u32>),
     /// The whole fingerprint: the check is exact.
     Full(Vec<B>),
 }
-
-/// Whether tables for `k` hold folded words. Random bits pass a 32-bit check within `k` with
-/// probability `P(Binomial(32, ½) ≤ k)`: 0.35% at `k = 8`, 1% at 9, 2.5% at 10, 5.5% at 11.
-/// Each one that passes costs a slot and a fingerprint read from elsewhere (two cache
-/// misses), which outweighs the 4 bytes saved per candidate above about 1%.
-pub(super) fn folds(k: u32) -> bool {
-    k <= FOLD_MAX_K
-}
-
-/// The largest `k` whose tables fold (measured: see [`folds`]).
-const FOLD_MAX_K: u32 = 8;
 
 #[derive(Clone, Debug)]
 struct Table<B> {
@@ -298,10 +287,14 @@ struct Probed {
 }
 
 impl<B: Bits> Table<B> {
-    /// Heap bytes a table of `n` fingerprints under a key of `key_bits` takes.
-    fn bytes_for(key_bits: u32, k: u32, n: usize) -> usize {
-        let d = bucket_bits(key_bits, n);
-        let word = if folds(k) { 4 } else { B::BYTES };
+    /// Heap bytes a table of `n` fingerprints takes.
+    fn bytes_for(spec: &TableSpec, k: u32, n: usize) -> usize {
+        let d = bucket_bits(spec.key_bits, n);
+        let word = if folds(d, spec.radius, k) {
+            4
+        } else {
+            B::BYTES
+        };
         // Saturating: on wasm32 a hostile plan's total overflows usize.
         (((1usize << d) + 1) * 4).saturating_add(n.saturating_mul(word + 4))
     }
@@ -339,7 +332,7 @@ impl<B: Bits> Table<B> {
             let slot = slot as u32;
             slots[at] = slot;
         }
-        let words = if folds(plan.k()) {
+        let words = if folds(d, radius, plan.k()) {
             Words::Folded(collect(
                 fps.len(),
                 slots.iter().map(|&s| fps[s as usize].fold(rest)),
@@ -458,7 +451,7 @@ impl<B: Bits> Segment<B> {
     /// [`Segment::bytes`] reports once it is built).
     pub(super) fn bytes_for(plan: &Plan, n: usize) -> usize {
         let tables = plan.tables().iter().fold(0usize, |sum, t| {
-            sum.saturating_add(Table::<B>::bytes_for(t.key_bits, plan.k(), n))
+            sum.saturating_add(Table::<B>::bytes_for(t, plan.k(), n))
                 .saturating_add(t.blocks.len() * 32)
         });
         n.saturating_mul(8 + B::BYTES)

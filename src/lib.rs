@@ -66,7 +66,7 @@ pub use fingerprint::{check_k, check_width, Fingerprint, MAX_WIDTH};
 pub use fingerprinter::{fingerprint, Fingerprinter};
 pub use hash::{FeatureHasher, Key};
 pub use index::plan::{Block, Estimate, Plan, PlanKind, TableSpec, MAX_TABLES};
-pub use index::{Candidate, Index, Match, Pair, Probe};
+pub use index::{Candidate, Index, Match, Pair, Probe, SegmentInfo};
 pub use options::{Normalization, Options, Weighting};
 pub use recommend::recommended_k;
 pub use scan::{distances64, scan128, scan64, Hit, Scan64};

@@ -496,6 +496,10 @@ impl<B: Bits> Segment<B> {
         &self.plan
     }
 
+    pub(super) fn slots(&self) -> usize {
+        self.ids.len()
+    }
+
     pub(super) fn live(&self) -> usize {
         self.ids.len() - self.dead_count
     }

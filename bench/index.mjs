@@ -214,10 +214,14 @@ function sweepPlans(fps, queries) {
   const rows = [];
   const points = [];
   for (const k of KS) {
+    // At most 8 tables, counted before building: wasm memory holds 4 GB.
+    const choose = (n, r) => (r < 0 || r > n ? 0 : r === 0 ? 1 : (choose(n - 1, r - 1) * n) / r);
     const options = [];
-    for (let b = k + 1; b <= k + 3; b++) options.push({ k, blocks: b });
+    for (let b = k + 1; b <= k + 3; b++) if (choose(b, k) <= 8) options.push({ k, blocks: b });
     for (let m = 1; m <= 10; m++) options.push({ k, substrings: m });
-    for (let b = 3; b <= 12; b++) for (let c = 2; c < b; c++) options.push({ k, blocks: b, keyBlocks: c });
+    for (let b = 3; b <= 12; b++) {
+      for (let c = 2; c < b; c++) if (choose(b, c) <= 8) options.push({ k, blocks: b, keyBlocks: c });
+    }
     const scanCost = new Index({ k, scan: true });
     scanCost.insertMany(ids, fps);
     const limit = scanCost.plan().estimate.nanos;

@@ -487,8 +487,9 @@ fn fit(points: &[([f64; 3], f64)]) -> [f64; 3] {
         for r in 0..3 {
             if r != i && m[i][i] != 0.0 {
                 let f = m[r][i] / m[i][i];
-                for c in i..4 {
-                    m[r][c] -= f * m[i][c];
+                let pivot_row = m[i];
+                for (x, p) in m[r].iter_mut().zip(pivot_row).skip(i) {
+                    *x -= f * p;
                 }
             }
         }

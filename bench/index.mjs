@@ -1,13 +1,14 @@
-// The index in the wasm build (pkg/) under Node: the measurements of bench/index.rs
-// (build, memory, query median and p99, linear scan, all pairs, bytes round trip) on the same
-// random and real-text sets, at 100k and 1M fingerprints, k = 3, width 64.
+// The index in the wasm build (pkg/) under Node: the measurements of bench/index.rs (build,
+// memory, query median and p99, the linear scan, all pairs, loading from bytes) on the same
+// million random and million real-text fingerprints and the same queries, at k = 3, 6, 9, 12,
+// 15 and 18 (width 64), the k cases interleaved round by round.
 //
-//     cargo bench --bench index     # writes the real-text fingerprints this reads
-//     node bench/index.mjs
+//     cargo bench --bench index     # writes the sets, queries and match counts this reads
+//     node bench/index.mjs          # SIMPRINT_KS=3,9 for other k; SIMPRINT_PLANS=1 to time
+//                                   # every candidate plan and fit the cost model (wasm)
 //
-// The random set and the queries come from the same splitmix64 seeds as the native bench, so
-// they are bit-identical to it (both print the first and last random value to compare); the
-// real-text set is the native bench's cache file. Reports medians: the machine is shared.
+// Every query's match count must equal the native run's (written beside the sets): the two
+// builds answer alike. Reports medians: the machine is shared.
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -16,84 +17,39 @@ import { Index, initSync, scan } from "../pkg/simprint.js";
 
 initSync({ module: readFileSync(new URL("../pkg/simprint_bg.wasm", import.meta.url)) });
 
-const K = 3;
-const SIZES = [100_000, 1_000_000];
-const QUERIES = 20_000;
-const SCAN_QUERIES = 100;
-// Runs of the all-pairs and bytes round-trip measurements (median reported).
-const RUNS = 3;
+const KS = (process.env.SIMPRINT_KS ?? "3,6,9,12,15,18").split(",").map(Number);
+const N = Number(process.env.SIMPRINT_N ?? 1_000_000);
+const QUERIES = 10_000;
+const ROUNDS = 5;
+const SCAN_QUERIES = 50;
+const PAIRS_KS = process.env.SIMPRINT_PAIRS === "all" ? KS : [3, 9];
 
-// The seeds of bench/index.rs.
-const RANDOM_SEED = 0x5eed0001n;
-const QUERY_SEED = 0x5eed0002n;
+const cacheDir = join(homedir(), ".cache/simprint/bench");
 
-const largest = SIZES[SIZES.length - 1];
-const cachePath = join(homedir(), `.cache/simprint/bench/realtext-${largest}.u64`);
-
-// splitmix64 in BigInt arithmetic, exactly as the Rust bench computes it.
-function splitmix64(seed) {
-  let state = seed;
-  const next = () => {
-    state = BigInt.asUintN(64, state + 0x9e3779b97f4a7c15n);
-    let z = state;
-    z = BigInt.asUintN(64, (z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n);
-    z = BigInt.asUintN(64, (z ^ (z >> 27n)) * 0x94d049bb133111ebn);
-    return z ^ (z >> 31n);
-  };
-  // Uniform in 0..n by multiply-shift, as in Rust.
-  const below = (n) => Number((next() * BigInt(n)) >> 64n);
-  return { next, below };
-}
-
-function randomSet(n) {
-  const rng = splitmix64(RANDOM_SEED);
-  const out = new BigUint64Array(n);
-  for (let i = 0; i < n; i++) out[i] = rng.next();
-  return out;
-}
-
-function readRealText() {
+function readU64(name, count) {
+  const path = join(cacheDir, name);
   let bytes;
   try {
-    bytes = readFileSync(cachePath);
+    bytes = readFileSync(path);
   } catch (e) {
-    console.error(`cannot read ${cachePath}: ${e.message}`);
-    console.error("Run `cargo bench --bench index` first: it writes the real-text fingerprints.");
+    console.error(`cannot read ${path}: ${e.message}`);
+    console.error("Run `cargo bench --bench index` first: it writes the sets and queries.");
     process.exit(1);
   }
-  if (bytes.length !== largest * 8) {
-    console.error(`${cachePath} holds ${bytes.length} bytes, not ${largest * 8}.`);
-    console.error("Run `cargo bench --bench index` again to rewrite it.");
+  if (bytes.length !== count * 8) {
+    console.error(`${path} holds ${bytes.length} bytes, not ${count * 8}: rerun the native bench.`);
     process.exit(1);
   }
   // DataView reads little-endian whatever the platform's byte order.
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
-  const out = new BigUint64Array(largest);
-  for (let i = 0; i < largest; i++) out[i] = view.getBigUint64(i * 8, true);
+  const out = new BigUint64Array(count);
+  for (let i = 0; i < count; i++) out[i] = view.getBigUint64(i * 8, true);
   return out;
 }
 
-// Alternating: a stored fingerprint with 0–3 distinct random bits flipped, then a random value.
-function makeQueries(fps, count) {
-  const rng = splitmix64(QUERY_SEED);
-  const out = [];
-  for (let i = 0; i < count; i++) {
-    if (i % 2 === 1) {
-      out.push(rng.next());
-      continue;
-    }
-    const base = fps[rng.below(fps.length)];
-    const flips = rng.below(4);
-    let mask = 0n;
-    let set = 0;
-    while (set < flips) {
-      const bit = 1n << BigInt(rng.below(64));
-      if ((mask & bit) === 0n) set++;
-      mask |= bit;
-    }
-    out.push(base ^ mask);
-  }
-  return out;
+function readCounts(name) {
+  const bytes = readFileSync(join(cacheDir, name));
+  return new Uint32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
 }
 
 const sorted = (xs) => Float64Array.from(xs).sort();
@@ -113,149 +69,275 @@ const now = () => process.hrtime.bigint();
 const us = (t0, t1) => Number(t1 - t0) / 1e3;
 const ms = (t0, t1) => Number(t1 - t0) / 1e6;
 
-// Median milliseconds of RUNS runs of f, and its last result (earlier ones go to `discard`).
-function medianMs(f, discard = () => {}) {
-  const times = [];
-  let last;
-  for (let r = 0; r < RUNS; r++) {
-    if (last !== undefined) discard(last);
-    const t0 = now();
-    last = f();
-    times.push(ms(t0, now()));
+function describe(plan) {
+  const radii = plan.tables.map((t) => t.radius).join(",");
+  const bits = plan.tables[0]?.keyBits ?? 0;
+  switch (plan.kind) {
+    case "scan":
+      return "scan";
+    case "permuted":
+      return `perm ${plan.blocks.length}b, ${plan.tables.length} × ${bits}-bit`;
+    case "multiIndex":
+      return `MIH ${plan.blocks.length} × ${bits}-bit r ${radii}`;
+    default:
+      return `comb ${plan.blocks.length}b ${plan.tables.length} × ${plan.tables[0].blocks.length} r ${radii}`;
   }
-  return [median(times), last];
 }
 
-function build(ids, fps) {
+function build(options, ids, fps) {
   const t0 = now();
-  const index = new Index({ k: K });
+  const index = new Index({ width: 64, ...options });
   index.insertMany(ids, fps);
   return [ms(t0, now()), index];
 }
 
-// One column of a set's table: the measurements at one size.
-function measure(fps) {
+function measureSet(name, fps, queries) {
   const n = fps.length;
   const ids = new Uint32Array(n);
   for (let i = 0; i < n; i++) ids[i] = i;
-  const [build1, first] = build(ids, fps);
-  first.free();
-  const [build2, index] = build(ids, fps);
-  if (index.size !== n) throw new Error(`index holds ${index.size}, not ${n}`);
-  const plan = index.plan();
-
-  const qs = makeQueries(fps, QUERIES);
+  const cases = KS.map((k) => {
+    const [buildMs, index] = build({ k }, ids, fps);
+    if (index.size !== n) throw new Error(`index holds ${index.size}, not ${n}`);
+    return { k, index, buildMs, times: [], counts: new Uint32Array(QUERIES), scans: [] };
+  });
   // Warm-up, so the JIT and the wasm tier-up are done before timing.
-  let hits = 0;
-  for (const q of qs) hits += index.query(q).length;
-  const times = new Float64Array(QUERIES);
-  for (let i = 0; i < QUERIES; i++) {
-    const t0 = now();
-    index.query(qs[i]);
-    times[i] = us(t0, now());
-  }
-  let t0 = now();
-  for (const q of qs) index.query(q);
-  const mean = us(t0, now()) / QUERIES;
-  const near = times.filter((_, i) => i % 2 === 0);
-  const random = times.filter((_, i) => i % 2 === 1);
-
-  // The scan is the reference: the index must find exactly what it finds.
-  const scanTimes = [];
-  for (const q of qs.slice(0, SCAN_QUERIES)) {
-    const t0 = now();
-    const found = scan(q, fps, K);
-    scanTimes.push(us(t0, now()));
-    const byIndex = index.query(q).length;
-    if (found.length !== byIndex) {
-      throw new Error(`index and scan disagree on ${q.toString(16)}: ${byIndex} vs ${found.length}`);
+  for (const c of cases) for (let i = 0; i < QUERIES; i += 10) c.index.query(queries[i]);
+  const perRound = Math.ceil(QUERIES / ROUNDS);
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const c of cases) {
+      for (let i = r * perRound; i < Math.min(QUERIES, (r + 1) * perRound); i++) {
+        const t0 = now();
+        const found = c.index.query(queries[i]);
+        c.times.push(us(t0, now()));
+        c.counts[i] = found.length;
+      }
     }
   }
-
-  const [pairsMs, pairs] = medianMs(() => index.pairs().length);
-  const [toMs, bytes] = medianMs(() => index.toBytes());
-  const [fromMs, loaded] = medianMs(
-    () => Index.fromBytes(bytes),
-    (l) => l.free(),
-  );
-  if (loaded.size !== n) throw new Error(`fromBytes gave ${loaded.size}, not ${n}`);
-  const memory = index.memoryBytes() / n;
-  loaded.free();
-  index.free();
-
-  return [
-    build1.toFixed(1),
-    build2.toFixed(1),
-    `${plan.blocks.length} blocks, ${plan.tables.length} tables`,
-    memory.toFixed(1),
-    median(times).toFixed(2),
-    percentile(times, 99).toFixed(2),
-    mean.toFixed(2),
-    median(near).toFixed(2),
-    median(random).toFixed(2),
-    (hits / QUERIES).toFixed(2),
-    median(scanTimes).toFixed(0),
-    (median(scanTimes) / median(times)).toFixed(0),
-    pairsMs.toFixed(1),
-    String(pairs),
-    toMs.toFixed(1),
-    fromMs.toFixed(1),
-    String(bytes.length),
-  ];
+  for (const q of queries.slice(0, SCAN_QUERIES)) {
+    for (const c of cases) {
+      const t0 = now();
+      const found = scan(q, fps, c.k);
+      c.scans.push(us(t0, now()));
+      if (found.length !== c.index.query(q).length) {
+        throw new Error(`index and scan disagree on ${q.toString(16)} at k = ${c.k}`);
+      }
+    }
+  }
+  for (const c of cases) {
+    // The native run's counts: both builds must find the same.
+    const native = readCounts(`counts-${name}-${QUERIES}-k${c.k}.u32`);
+    const differ = c.counts.findIndex((x, i) => x !== native[i]);
+    if (differ >= 0) {
+      throw new Error(`k = ${c.k}, query ${differ}: ${c.counts[differ]} matches, natively ${native[differ]}`);
+    }
+    if (PAIRS_KS.includes(c.k)) {
+      // A limit of one still visits every pair (counted natively), holding one.
+      const t0 = now();
+      c.index.pairs(c.k, 1);
+      c.pairsMs = ms(t0, now());
+    }
+    const bytes = c.index.toBytes();
+    const t0 = now();
+    const loaded = Index.fromBytes(bytes);
+    c.fromBytesMs = ms(t0, now());
+    loaded.free();
+  }
+  return cases;
 }
 
 const ROWS = [
-  "build, run 1 (ms)",
-  "build, run 2 (ms)",
   "plan",
+  "build (ms)",
   "memory per fingerprint (bytes)",
   "query median (µs)",
   "query p99 (µs)",
-  "query mean, one loop (µs)",
+  "p99 / median",
   "query median, stored ±0–3 bits (µs)",
   "query median, random (µs)",
   "matches per query (mean)",
-  "linear scan median (µs)",
-  "scan median / query median",
+  "scan median (µs)",
+  "scan / query median",
   "all pairs (ms)",
-  "pairs within 3",
-  "toBytes (ms)",
   "fromBytes (ms)",
-  "bytes length",
 ];
 
-function printTable(title, columns) {
-  const rows = [["measure", ...columns.map(([n]) => `N = ${n}`)]];
-  ROWS.forEach((name, r) => rows.push([name, ...columns.map(([, c]) => c[r])]));
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-  const line = (row) => row.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
-  console.log(`\n${title}`);
-  console.log(line(rows[0]));
-  console.log(widths.map((w) => "-".repeat(w)).join("  "));
-  for (const row of rows.slice(1)) console.log(line(row));
+function column(c) {
+  const n = c.index.size;
+  const query = median(c.times);
+  const p99 = percentile(c.times, 99);
+  // A case's times are in query order: even positions are the near queries, as natively.
+  const near = c.times.filter((_, i) => i % 2 === 0);
+  const random = c.times.filter((_, i) => i % 2 === 1);
+  const matches = c.counts.reduce((a, b) => a + b, 0) / QUERIES;
+  const scanMedian = median(c.scans);
+  return [
+    describe(c.index.plan()),
+    c.buildMs.toFixed(0),
+    (c.index.memoryBytes() / n).toFixed(1),
+    query.toFixed(2),
+    p99.toFixed(2),
+    (p99 / query).toFixed(1),
+    median(near).toFixed(2),
+    median(random).toFixed(2),
+    matches.toFixed(2),
+    scanMedian.toFixed(0),
+    (scanMedian / query).toFixed(0),
+    c.pairsMs === undefined ? "-" : c.pairsMs.toFixed(0),
+    c.fromBytesMs.toFixed(0),
+  ];
 }
 
-const realtext = readRealText();
-const random = randomSet(largest);
+function printTable(title, header, rows) {
+  const all = [header, ...rows];
+  const widths = header.map((_, i) => Math.max(...all.map((row) => row[i].length)));
+  const line = (row) => row.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  console.log(`\n${title}`);
+  console.log(line(header));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const row of rows) console.log(line(row));
+}
+
+function printCases(title, cases) {
+  const columns = cases.map(column);
+  const rows = ROWS.map((name, r) => [name, ...columns.map((c) => c[r])]);
+  printTable(title, ["measure", ...cases.map((c) => `k = ${c.k}`)], rows);
+  for (const c of cases) c.index.free();
+}
+
+// Every plan the planner weighs at each k, timed on the same queries, and the cost model's
+// constants fitted to them by relative error (as bench/index.rs does natively).
+function sweepPlans(fps, queries) {
+  const n = fps.length;
+  const ids = new Uint32Array(n);
+  for (let i = 0; i < n; i++) ids[i] = i;
+  const qs = queries.slice(0, 2000);
+  const rows = [];
+  const points = [];
+  for (const k of KS) {
+    // At most 8 tables, counted before building: wasm memory holds 4 GB.
+    const choose = (n, r) => (r < 0 || r > n ? 0 : r === 0 ? 1 : (choose(n - 1, r - 1) * n) / r);
+    const options = [];
+    for (let b = k + 1; b <= k + 3; b++) if (choose(b, k) <= 8) options.push({ k, blocks: b });
+    for (let m = 1; m <= 10; m++) options.push({ k, substrings: m });
+    for (let b = 3; b <= 12; b++) {
+      for (let c = 2; c < b; c++) if (choose(b, c) <= 8) options.push({ k, blocks: b, keyBlocks: c });
+    }
+    const scanCost = new Index({ k, scan: true });
+    scanCost.insertMany(ids, fps);
+    const limit = scanCost.plan().estimate.nanos;
+    scanCost.free();
+    const autoPlan = (() => {
+      const [, index] = build({ k }, ids, fps);
+      const d = describe(index.plan());
+      index.free();
+      return d;
+    })();
+    const chosen = [];
+    for (const o of options) {
+      let index;
+      try {
+        index = new Index({ width: 64, ...o });
+      } catch {
+        continue;
+      }
+      index.insertMany(ids, fps);
+      const plan = index.plan();
+      const duplicate = chosen.some((c) => describe(c.plan) === describe(plan));
+      const combinedAtZero = plan.kind === "combined" && plan.tables[0].radius === 0;
+      if (plan.tables.length > 8 || plan.estimate.nanos >= limit || duplicate || combinedAtZero) {
+        index.free();
+        continue;
+      }
+      chosen.push({ index, plan, times: [] });
+    }
+    for (const c of chosen) for (const q of qs.slice(0, 200)) c.index.query(q);
+    const per = Math.ceil(qs.length / ROUNDS);
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const c of chosen) {
+        for (const q of qs.slice(r * per, (r + 1) * per)) {
+          const t0 = now();
+          c.index.query(q);
+          c.times.push(Number(now() - t0));
+        }
+      }
+    }
+    for (const c of chosen) {
+      const measured = median(c.times);
+      const terms = [0, 0, 0];
+      for (const t of c.plan.tables) {
+        const cands = t.radius >= t.bucketBits ? n : (t.probes * n) / 2 ** t.bucketBits;
+        terms[0] += t.probes;
+        terms[t.folded ? 2 : 1] += cands;
+      }
+      points.push([terms, measured]);
+      const d = describe(c.plan);
+      rows.push([
+        String(k),
+        d + (d === autoPlan ? " (auto)" : ""),
+        String(c.plan.tables.length),
+        c.plan.estimate.probes.toFixed(0),
+        c.plan.estimate.candidates.toFixed(0),
+        (c.plan.estimate.nanos / 1000).toFixed(1),
+        (measured / 1000).toFixed(1),
+      ]);
+      c.index.free();
+    }
+  }
+  printTable(
+    `every plan at N = ${n} (random set; median of ${qs.length} queries)`,
+    ["k", "plan", "tables", "probes", "candidates", "model µs", "measured µs"],
+    rows,
+  );
+  // Least squares by relative error for t = probe·p + check·c + folded·f.
+  const m = [0, 1, 2].map(() => [0, 0, 0, 0]);
+  for (const [a, t] of points) {
+    const w = 1 / (t * t);
+    for (let i = 0; i < 3; i++) {
+      for (let j = 0; j < 3; j++) m[i][j] += w * a[i] * a[j];
+      m[i][3] += w * a[i] * t;
+    }
+  }
+  for (let i = 0; i < 3; i++) {
+    let p = i;
+    for (let r = i + 1; r < 3; r++) if (Math.abs(m[r][i]) > Math.abs(m[p][i])) p = r;
+    [m[i], m[p]] = [m[p], m[i]];
+    for (let r = 0; r < 3; r++) {
+      if (r === i || m[i][i] === 0) continue;
+      const f = m[r][i] / m[i][i];
+      for (let c = i; c < 4; c++) m[r][c] -= f * m[i][c];
+    }
+  }
+  const x = m.map((row, i) => row[3] / row[i]);
+  console.log(
+    `fit by relative error over ${points.length} plans: PROBE_NS = ${x[0].toFixed(1)}, ` +
+      `CHECK_NS = ${x[1].toFixed(2)}, CHECK_FOLDED_NS = ${x[2].toFixed(2)}`,
+  );
+}
+
+const random = readU64(`random-${N}.u64`, N);
+const realtext = readU64(`realtext-${N}.u64`, N);
+const hex = (v) => `0x${v.toString(16).padStart(16, "0")}`;
+if (process.env.SIMPRINT_PLANS) {
+  sweepPlans(random, readU64(`queries-random-${QUERIES}.u64`, QUERIES));
+  process.exit(0);
+}
 const overhead = [];
 for (let i = 0; i < 10_000; i++) {
   const t0 = now();
   overhead.push(us(t0, now()));
 }
-const hex = (v) => `0x${v.toString(16).padStart(16, "0")}`;
 console.log(
-  `simprint index, wasm (pkg/) under Node ${process.version}; k = ${K}, width 64; ${QUERIES} queries ` +
-    `(half stored ±0–3 bits, half random), scan over ${SCAN_QUERIES}, pairs and bytes median of ${RUNS}`,
+  `simprint index, wasm (pkg/) under Node ${process.version}; N = ${N}, width 64, k = ${KS.join(", ")}; ` +
+    `${QUERIES} queries (half stored ±0–3 bits, half random) in ${ROUNDS} rounds over every k; ` +
+    `scans over ${SCAN_QUERIES}; pairs at k = ${PAIRS_KS.join(", ")}`,
 );
 console.log(`timer overhead per timed query: ${median(overhead).toFixed(3)} µs (median)`);
-console.log(`random set check: fps[0] = ${hex(random[0])}, fps[${largest - 1}] = ${hex(random[largest - 1])}`);
-console.log(`real text: ${largest} fingerprints from ${cachePath}`);
+console.log(`random set check: fps[0] = ${hex(random[0])}, fps[${N - 1}] = ${hex(random[N - 1])}`);
 
-for (const [title, set] of [
-  ["random (splitmix64)", random],
-  ["real text (clustered): windows of en.txt + zh.txt", realtext],
+for (const [name, title, set] of [
+  ["random", "random (splitmix64)", random],
+  ["realtext", "real text (clustered): windows of en.txt + zh.txt", realtext],
 ]) {
-  // The smaller sets are prefixes of the largest, as natively.
-  const columns = SIZES.map((n) => [n, measure(set.subarray(0, n))]);
-  printTable(title, columns);
+  const queries = Array.from(readU64(`queries-${name}-${QUERIES}.u64`, QUERIES));
+  printCases(`${title}, N = ${N}`, measureSet(name, set, queries));
 }

@@ -1,41 +1,56 @@
-//! The index natively: build time, memory, query latency (median and p99), the linear scan it
-//! replaces, all pairs, and the byte round trip, on random and on clustered real-text
-//! fingerprints, at 100k and 1M fingerprints, k = 3, width 64.
+//! The index natively: build time, memory, query latency (median and p99) against the POPCNT
+//! scan it replaces, all pairs and loading from bytes, on a million random and a million
+//! clustered real-text fingerprints, at k = 3, 6, 9, 12, 15 and 18 (width 64), in one run.
 //!
 //!     python3 scripts/corpus.py          # fetch the corpus once
 //!     cargo bench --bench index          # SIMPRINT_CORPUS=DIR to read another folder
 //!
-//! Plain `Instant` timing, not criterion: latency needs a p99, so each query is timed alone.
-//! Writes the 1M real-text fingerprints (little-endian u64) to
-//! ~/.cache/simprint/bench/realtext-1000000.u64 for bench/index.mjs, and reuses that file
-//! while a sample of it still matches a fresh computation.
+//! Environment: `SIMPRINT_KS=3,9` for other k; `SIMPRINT_N=100000` for another size;
+//! `SIMPRINT_PAIRS=all` to time all pairs at every k (default 3 and 9);
+//! `SIMPRINT_PLANS=1` to time every candidate plan at each k on the random set and fit the
+//! planner's cost constants to them (how `PROBE_NS` and `CHECK_NS` were measured).
 //!
-//! `cargo bench` builds for the baseline x86-64 CPU: no POPCNT instruction unless
-//! `RUSTFLAGS="-C target-cpu=native"` asks for it.
+//! Plain `Instant` timing, not criterion: latency needs a p99, so each query is timed alone.
+//! The k cases of a set are interleaved round by round, so the machine's noise falls on all of
+//! them alike. Writes the sets and queries (little-endian u64) and the index's match counts
+//! under ~/.cache/simprint/bench/ for bench/index.mjs, bench/faiss_index.py and the gaoya
+//! peer (bench/peers), and reuses the real-text file while a sample of it still matches a
+//! fresh computation.
+//!
+//! `cargo bench` builds for the baseline x86-64 CPU: the index runs without the POPCNT
+//! instruction. The scan it is compared with is compiled with POPCNT for that one function
+//! (the baseline scan is reported too).
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use simprint::{scan64, Fingerprint, Index};
+use simprint::index::plan::{bucket_bits, folds, probes, CHECK_FOLDED_NS, CHECK_NS, PROBE_NS};
+use simprint::{scan64, Fingerprint, Index, Plan, PlanKind};
 
 #[path = "common.rs"]
 mod common;
 use common::{home, load_corpus, median, percentile};
 
 const WIDTH: u32 = 64;
-/// The index's k: 3 unless `SIMPRINT_K` says otherwise (to price larger k).
-fn k() -> u32 {
-    std::env::var("SIMPRINT_K")
+/// The k measured: `SIMPRINT_KS` (comma-separated), else 3, 6, 9, 12, 15, 18.
+fn ks() -> Vec<u32> {
+    std::env::var("SIMPRINT_KS")
         .ok()
-        .and_then(|k| k.parse().ok())
-        .unwrap_or(3)
+        .map(|v| v.split(',').filter_map(|k| k.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![3, 6, 9, 12, 15, 18])
 }
-const SIZES: [usize; 2] = [100_000, 1_000_000];
-const QUERIES: usize = 20_000;
-const SCAN_QUERIES: usize = 200;
-/// Runs of the all-pairs and byte round-trip measurements (median reported).
-const RUNS: usize = 3;
+/// Fingerprints per set: `SIMPRINT_N`, else a million.
+fn size() -> usize {
+    std::env::var("SIMPRINT_N")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1_000_000)
+}
+const QUERIES: usize = 10_000;
+/// The queries are timed in this many rounds, each round every k in turn.
+const ROUNDS: usize = 5;
+const SCAN_QUERIES: usize = 100;
 const WINDOW_CHARS: (u64, u64) = (300, 800);
 /// Cached fingerprints checked against a fresh computation before reuse.
 const CACHE_SAMPLES: usize = 1000;
@@ -60,6 +75,10 @@ impl SplitMix64 {
 
 fn cache_path(n: usize) -> PathBuf {
     home().join(format!(".cache/simprint/bench/realtext-{n}.u64"))
+}
+
+fn cache_file(name: &str) -> PathBuf {
+    home().join(".cache/simprint/bench").join(name)
 }
 
 fn random_set(n: usize) -> Vec<u64> {
@@ -117,10 +136,13 @@ fn read_cache(path: &Path, n: usize) -> Option<Vec<u64>> {
 }
 
 fn write_cache(path: &Path, fps: &[u64]) -> std::io::Result<()> {
+    write_bytes(path, fps.iter().flat_map(|v| v.to_le_bytes()).collect())
+}
+
+fn write_bytes(path: &Path, bytes: Vec<u8>) -> std::io::Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
-    let bytes: Vec<u8> = fps.iter().flat_map(|v| v.to_le_bytes()).collect();
     // Write then rename, so a reader never sees a half-written file.
     let tmp = path.with_extension("u64.tmp");
     std::fs::write(&tmp, bytes)?;
@@ -186,144 +208,209 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
-/// Median milliseconds of `RUNS` runs of `f`, and its last result.
-fn median_ms<T>(mut f: impl FnMut() -> T) -> (f64, T) {
-    let mut times = Vec::new();
-    let mut last = None;
-    for _ in 0..RUNS {
-        let t = Instant::now();
-        let r = black_box(f());
-        times.push(ms(t.elapsed()));
-        last = Some(r);
+/// A plan in a few words: its kind, key bits and radii.
+fn describe(plan: &Plan) -> String {
+    let radii = |plan: &Plan| {
+        let r: Vec<String> = plan.tables().iter().map(|t| t.radius.to_string()).collect();
+        r.join(",")
+    };
+    let bits = plan.tables().first().map_or(0, |t| t.key_bits);
+    match plan.kind() {
+        PlanKind::Scan => "scan".into(),
+        PlanKind::Permuted { blocks } => {
+            format!("perm {blocks}b, {} × {bits}-bit", plan.tables().len())
+        }
+        PlanKind::MultiIndex { substrings } => {
+            format!("MIH {substrings} × {bits}-bit r {}", radii(plan))
+        }
+        PlanKind::Combined { blocks, key_blocks } => format!(
+            "comb {blocks}b {} × {key_blocks} r {}",
+            plan.tables().len(),
+            radii(plan)
+        ),
     }
-    (median(&times), last.unwrap_or_else(|| unreachable!()))
 }
 
-fn build(items: &[(u64, Fingerprint)]) -> (Duration, Index) {
-    let t = Instant::now();
-    let mut index = Index::new(WIDTH, k()).unwrap_or_else(|e| panic!("{e}"));
-    index
-        .insert_many(items.iter().copied())
-        .unwrap_or_else(|e| panic!("{e}"));
-    (t.elapsed(), index)
+/// A plain scan with the POPCNT instruction enabled for this function only: what an index
+/// must beat (the default x86-64 target predates POPCNT, so elsewhere `count_ones` is a
+/// bit-twiddling sequence).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn count_within_popcnt(q: u64, fps: &[u64], k: u32) -> usize {
+    fps.iter().filter(|&&x| (q ^ x).count_ones() <= k).count()
 }
 
-/// One column of a set's table: the measurements at one size.
-fn measure(fps: &[u64]) -> Vec<String> {
+/// [`count_within_popcnt`] where the CPU has POPCNT, else `None`.
+fn popcnt_scan(q: u64, fps: &[u64], k: u32) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the CPU was just checked to have the one feature the function enables.
+        return Some(unsafe { count_within_popcnt(q, fps, k) });
+    }
+    let _ = (q, fps, k);
+    None
+}
+
+/// One k's index over a set and what was measured of it.
+struct Case {
+    k: u32,
+    index: Index,
+    build_ms: f64,
+    times: Vec<f64>,
+    counts: Vec<u32>,
+    popcnt_scan: Vec<f64>,
+    baseline_scan: Vec<f64>,
+    pairs: Option<(f64, u64)>,
+    from_bytes_ms: f64,
+}
+
+fn measure_set(name: &str, fps: &[u64], ks: &[u32], pairs_ks: &[u32]) -> Vec<Case> {
     let n = fps.len();
     let items: Vec<(u64, Fingerprint)> = (0u64..).zip(fps.iter().map(|&v| fp(v))).collect();
-    let (build1, first) = build(&items);
-    drop(first);
-    let (build2, index) = build(&items);
+    let mut cases: Vec<Case> = ks
+        .iter()
+        .map(|&k| {
+            let t = Instant::now();
+            let mut index = Index::new(WIDTH, k).unwrap_or_else(|e| panic!("{e}"));
+            index
+                .insert_many(items.iter().copied())
+                .unwrap_or_else(|e| panic!("{e}"));
+            let build_ms = ms(t.elapsed());
+            assert_eq!(index.len(), n);
+            Case {
+                k,
+                index,
+                build_ms,
+                times: Vec::with_capacity(QUERIES),
+                counts: vec![0; QUERIES],
+                popcnt_scan: Vec::new(),
+                baseline_scan: Vec::new(),
+                pairs: None,
+                from_bytes_ms: f64::NAN,
+            }
+        })
+        .collect();
     drop(items);
-    assert_eq!(index.len(), n);
-    let plan = index.plan();
 
     let qs = queries(fps, QUERIES);
     let qfps: Vec<Fingerprint> = qs.iter().map(|&v| fp(v)).collect();
-    let mut hits = 0usize;
-    for &q in &qfps {
-        hits += index.query(black_box(q)).map_or(0, |r| r.len());
+    write_cache(&cache_file(&format!("queries-{name}-{QUERIES}.u64")), &qs)
+        .unwrap_or_else(|e| panic!("cannot write the queries: {e}"));
+    // Warm-up: page in the tables.
+    for case in &cases {
+        for &q in qfps.iter().step_by(10) {
+            black_box(case.index.query(q).map(|r| r.len()).ok());
+        }
     }
-    let mut times = Vec::with_capacity(QUERIES);
-    for &q in &qfps {
-        let t = Instant::now();
-        // The result is dropped inside the timing: freeing it is part of a query's cost.
-        black_box(index.query(black_box(q)).map(|r| r.len()).ok());
-        times.push(us(t.elapsed()));
+    let per_round = QUERIES.div_ceil(ROUNDS);
+    for round in 0..ROUNDS {
+        let range = round * per_round..((round + 1) * per_round).min(QUERIES);
+        for case in &mut cases {
+            for i in range.clone() {
+                let t = Instant::now();
+                // The result is dropped inside the timing: freeing it is part of a query's cost.
+                let found = black_box(case.index.query(black_box(qfps[i])).map(|r| r.len()));
+                case.times.push(us(t.elapsed()));
+                case.counts[i] = found.map_or(u32::MAX, |c| c as u32);
+            }
+        }
     }
-    let t = Instant::now();
-    for &q in &qfps {
-        black_box(index.query(black_box(q)).map(|r| r.len()).ok());
-    }
-    let mean = us(t.elapsed()) / QUERIES as f64;
-    let near: Vec<f64> = times.iter().copied().step_by(2).collect();
-    let random: Vec<f64> = times.iter().copied().skip(1).step_by(2).collect();
-
-    // The scan is the reference: the index must find exactly what it finds.
-    let mut scan_times = Vec::with_capacity(SCAN_QUERIES);
+    // The scans are the reference: the index must find exactly what they find.
     for (&q, &f) in qs.iter().zip(&qfps).take(SCAN_QUERIES) {
-        let t = Instant::now();
-        let found = black_box(scan64(black_box(q), black_box(fps), k()));
-        scan_times.push(us(t.elapsed()));
-        let by_index = index.query(f).map_or(usize::MAX, |r| r.len());
-        assert_eq!(
-            found.len(),
-            by_index,
-            "index and scan disagree on {q:#018x}"
-        );
+        for case in &mut cases {
+            let t = Instant::now();
+            let popcnt = black_box(popcnt_scan(black_box(q), black_box(fps), case.k));
+            case.popcnt_scan.push(us(t.elapsed()));
+            let t = Instant::now();
+            let baseline = black_box(scan64(black_box(q), black_box(fps), case.k)).len();
+            case.baseline_scan.push(us(t.elapsed()));
+            let by_index = case.index.query(f).map_or(usize::MAX, |r| r.len());
+            assert_eq!(baseline, by_index, "index and scan disagree on {q:#018x}");
+            assert!(popcnt.is_none_or(|c| c == baseline));
+        }
     }
-
-    // All pairs grows with the square of bucket sizes, which larger k makes huge: only measured
-    // at k <= 4 unless SIMPRINT_PAIRS=1 asks.
-    let (pairs_ms, pairs) = if k() <= 4 || std::env::var_os("SIMPRINT_PAIRS").is_some() {
-        median_ms(|| index.pairs().map_or(0, |p| p.len()))
-    } else {
-        (f64::NAN, 0)
-    };
-    let (to_ms, bytes) = median_ms(|| index.to_bytes());
-    let (from_ms, loaded) = median_ms(|| Index::from_bytes(&bytes));
-    assert_eq!(loaded.map(|l| l.len()).ok(), Some(n));
-
-    vec![
-        format!("{:.1}", ms(build1)),
-        format!("{:.1}", ms(build2)),
-        format!(
-            "{} blocks, {} tables, {} seg",
-            plan.blocks().len(),
-            plan.tables().len(),
-            index.segments()
-        ),
-        format!("{:.1}", index.memory_bytes() as f64 / n as f64),
-        format!("{:.2}", median(&times)),
-        format!("{:.2}", percentile(&times, 99.0)),
-        format!("{:.2}", mean),
-        format!("{:.2}", median(&near)),
-        format!("{:.2}", median(&random)),
-        format!("{:.2}", hits as f64 / QUERIES as f64),
-        format!("{:.0}", median(&scan_times)),
-        format!("{:.0}", median(&scan_times) / median(&times)),
-        format!("{pairs_ms:.1}"),
-        format!("{pairs}"),
-        format!("{to_ms:.1}"),
-        format!("{from_ms:.1}"),
-        format!("{}", bytes.len()),
-    ]
+    for case in &mut cases {
+        let counts: Vec<u8> = case.counts.iter().flat_map(|c| c.to_le_bytes()).collect();
+        let path = cache_file(&format!("counts-{name}-{QUERIES}-k{}.u32", case.k));
+        write_bytes(&path, counts).unwrap_or_else(|e| panic!("cannot write the counts: {e}"));
+        if pairs_ks.contains(&case.k) {
+            let t = Instant::now();
+            let mut count = 0u64;
+            case.index
+                .for_each_pair(case.k, |_| {
+                    count += 1;
+                    core::ops::ControlFlow::Continue(())
+                })
+                .unwrap_or_else(|e| panic!("{e}"));
+            case.pairs = Some((ms(t.elapsed()), count));
+        }
+        let bytes = case.index.to_bytes();
+        let t = Instant::now();
+        let loaded = Index::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"));
+        case.from_bytes_ms = ms(t.elapsed());
+        assert_eq!(loaded.len(), n);
+    }
+    cases
 }
 
-const ROWS: [&str; 17] = [
-    "build, run 1 (ms)",
-    "build, run 2 (ms)",
+const ROWS: [&str; 16] = [
     "plan",
+    "build (ms)",
     "memory per fingerprint (bytes)",
     "query median (µs)",
     "query p99 (µs)",
-    "query mean, one loop (µs)",
+    "p99 / median",
     "query median, stored ±0–3 bits (µs)",
     "query median, random (µs)",
     "matches per query (mean)",
-    "linear scan median (µs)",
-    "scan median / query median",
+    "POPCNT scan median (µs)",
+    "POPCNT scan / query median",
+    "baseline scan median (µs)",
+    "baseline scan / query median",
     "all pairs (ms)",
     "pairs within k",
-    "to_bytes (ms)",
     "from_bytes (ms)",
-    "bytes length",
 ];
 
-fn print_table(title: &str, columns: &[(usize, Vec<String>)]) {
-    let mut header = vec!["measure".to_string()];
-    header.extend(columns.iter().map(|(n, _)| format!("N = {n}")));
-    let mut rows = vec![header];
-    for (r, name) in ROWS.iter().enumerate() {
-        let mut row = vec![name.to_string()];
-        row.extend(columns.iter().map(|(_, c)| c[r].clone()));
-        rows.push(row);
-    }
-    let width = |i: usize| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0);
-    let widths: Vec<usize> = (0..rows[0].len()).map(width).collect();
+fn column(case: &Case) -> Vec<String> {
+    let n = case.index.len();
+    let near: Vec<f64> = case.times.iter().copied().step_by(2).collect();
+    let random: Vec<f64> = case.times.iter().copied().skip(1).step_by(2).collect();
+    let query = median(&case.times);
+    let p99 = percentile(&case.times, 99.0);
+    let popcnt = median(&case.popcnt_scan);
+    let baseline = median(&case.baseline_scan);
+    let matches = case.counts.iter().map(|&c| f64::from(c)).sum::<f64>() / QUERIES as f64;
+    let (pairs_ms, pairs) = case.pairs.map_or(("-".into(), "-".into()), |(t, c)| {
+        (format!("{t:.0}"), c.to_string())
+    });
+    vec![
+        describe(&case.index.plan()),
+        format!("{:.0}", case.build_ms),
+        format!("{:.1}", case.index.memory_bytes() as f64 / n as f64),
+        format!("{query:.2}"),
+        format!("{p99:.2}"),
+        format!("{:.1}", p99 / query),
+        format!("{:.2}", median(&near)),
+        format!("{:.2}", median(&random)),
+        format!("{matches:.2}"),
+        format!("{popcnt:.0}"),
+        format!("{:.0}", popcnt / query),
+        format!("{baseline:.0}"),
+        format!("{:.0}", baseline / query),
+        pairs_ms,
+        pairs,
+        format!("{:.0}", case.from_bytes_ms),
+    ]
+}
+
+fn print_table(title: &str, header: &[String], rows: &[Vec<String>]) {
+    let mut all = vec![header.to_vec()];
+    all.extend(rows.iter().cloned());
+    let width = |i: usize| all.iter().map(|r| r[i].chars().count()).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..all[0].len()).map(width).collect();
     println!("\n{title}");
-    for (i, row) in rows.iter().enumerate() {
+    for (i, row) in all.iter().enumerate() {
         let cells: Vec<String> = row
             .iter()
             .zip(&widths)
@@ -345,7 +432,179 @@ fn print_table(title: &str, columns: &[(usize, Vec<String>)]) {
     }
 }
 
+fn print_cases(title: &str, cases: &[Case]) {
+    let mut header = vec!["measure".to_string()];
+    header.extend(cases.iter().map(|c| format!("k = {}", c.k)));
+    let columns: Vec<Vec<String>> = cases.iter().map(column).collect();
+    let rows: Vec<Vec<String>> = ROWS
+        .iter()
+        .enumerate()
+        .map(|(r, name)| {
+            let mut row = vec![name.to_string()];
+            row.extend(columns.iter().map(|c| c[r].clone()));
+            row
+        })
+        .collect();
+    print_table(title, &header, &rows);
+}
+
+/// A plan's probes and candidates at `n`, the candidates split by tables that fold and tables
+/// of whole fingerprints, as the cost model counts them.
+fn model_terms(plan: &Plan, n: usize) -> [f64; 3] {
+    let mut terms = [0.0; 3];
+    for t in plan.tables() {
+        let d = bucket_bits(t.key_bits, n);
+        let (p, c) = if t.radius >= d {
+            (1.0, n as f64)
+        } else {
+            let p = probes(d, t.radius.min(plan.k())) as f64;
+            (p, p * n as f64 / f64::from(d).exp2())
+        };
+        terms[0] += p;
+        terms[if folds(d, t.radius, plan.k()) { 2 } else { 1 }] += c;
+    }
+    terms
+}
+
+/// Least squares by relative error: `x` minimizing `Σ ((a·x − t) / t)²`, by the normal
+/// equations and Gaussian elimination (three unknowns).
+fn fit(points: &[([f64; 3], f64)]) -> [f64; 3] {
+    let mut m = [[0.0f64; 4]; 3];
+    for (a, t) in points {
+        let w = 1.0 / (t * t);
+        for i in 0..3 {
+            for j in 0..3 {
+                m[i][j] += w * a[i] * a[j];
+            }
+            m[i][3] += w * a[i] * t;
+        }
+    }
+    for i in 0..3 {
+        let pivot = (i..3)
+            .max_by(|&x, &y| m[x][i].abs().total_cmp(&m[y][i].abs()))
+            .unwrap_or(i);
+        m.swap(i, pivot);
+        for r in 0..3 {
+            if r != i && m[i][i] != 0.0 {
+                let f = m[r][i] / m[i][i];
+                let pivot_row = m[i];
+                for (x, p) in m[r].iter_mut().zip(pivot_row).skip(i) {
+                    *x -= f * p;
+                }
+            }
+        }
+    }
+    [0, 1, 2].map(|i| {
+        if m[i][i] == 0.0 {
+            f64::NAN
+        } else {
+            m[i][3] / m[i][i]
+        }
+    })
+}
+
+/// Every plan the planner weighs at `k` (with at most 8 tables and a cost estimate under a
+/// scan's), built over `fps` and timed on the same queries, round by round; then the fit of
+/// `time = PROBE_NS × probes + CHECK_NS × whole candidates + CHECK_FOLDED_NS × folded
+/// candidates` over them.
+fn sweep_plans(fps: &[u64], ks: &[u32]) {
+    let n = fps.len();
+    let qfps: Vec<Fingerprint> = queries(fps, 2000).into_iter().map(fp).collect();
+    let mut points = Vec::new();
+    let mut rows = Vec::new();
+    for &k in ks {
+        let scan_cost = Plan::scan(WIDTH, k).map_or(f64::MAX, |p| p.estimate(n).nanos);
+        let mut plans: Vec<Plan> = Vec::new();
+        for b in k + 1..=k + 3 {
+            plans.extend(Plan::with_blocks(WIDTH, k, b));
+        }
+        for m in 1..=10 {
+            plans.extend(Plan::multi_index(WIDTH, k, m));
+        }
+        for b in 3..=12 {
+            for c in 2..b {
+                plans.extend(
+                    Plan::combined(WIDTH, k, b, c)
+                        .ok()
+                        .filter(|p| p.tables()[0].radius > 0),
+                );
+            }
+        }
+        plans.retain(|p| p.tables().len() <= 8 && p.estimate(n).nanos < scan_cost);
+        plans.dedup_by(|a, b| a.tables() == b.tables());
+        let auto = Plan::auto(WIDTH, k, n);
+        let indexes: Vec<Index> = plans
+            .iter()
+            .map(|p| {
+                let mut index = Index::with_plan(p.clone()).unwrap_or_else(|e| panic!("{e}"));
+                index
+                    .insert_many((0u64..).zip(fps.iter().map(|&v| fp(v))))
+                    .unwrap_or_else(|e| panic!("{e}"));
+                index
+            })
+            .collect();
+        let mut times = vec![Vec::new(); plans.len()];
+        for chunk in qfps.chunks(qfps.len() / ROUNDS) {
+            for (index, t) in indexes.iter().zip(&mut times) {
+                for &q in chunk {
+                    let start = Instant::now();
+                    black_box(index.query(black_box(q)).map(|r| r.len()).ok());
+                    t.push(us(start.elapsed()) * 1000.0);
+                }
+            }
+        }
+        for (plan, t) in plans.iter().zip(&times) {
+            let e = plan.estimate(n);
+            let measured = median(t);
+            points.push((model_terms(plan, n), measured));
+            rows.push(vec![
+                k.to_string(),
+                format!(
+                    "{}{}",
+                    describe(plan),
+                    if *plan == auto { " (auto)" } else { "" }
+                ),
+                plan.tables().len().to_string(),
+                format!("{:.0}", e.probes),
+                format!("{:.0}", e.candidates),
+                format!("{:.1}", e.nanos / 1000.0),
+                format!("{:.1}", measured / 1000.0),
+            ]);
+        }
+    }
+    let header: Vec<String> = [
+        "k",
+        "plan",
+        "tables",
+        "probes",
+        "candidates",
+        "model µs",
+        "measured µs",
+    ]
+    .map(String::from)
+    .to_vec();
+    print_table(
+        &format!("every plan at N = {n} (random set; median of 2000 queries)"),
+        &header,
+        &rows,
+    );
+    let [probe, check, folded] = fit(&points);
+    println!(
+        "fit by relative error over {} plans: PROBE_NS = {probe:.1}, CHECK_NS = {check:.2}, \
+         CHECK_FOLDED_NS = {folded:.2} (the planner uses {PROBE_NS}, {CHECK_NS}, \
+         {CHECK_FOLDED_NS})",
+        points.len()
+    );
+}
+
 fn main() -> ExitCode {
+    let n = size();
+    let ks = ks();
+    let pairs_ks: Vec<u32> = if std::env::var("SIMPRINT_PAIRS").is_ok_and(|v| v == "all") {
+        ks.clone()
+    } else {
+        vec![3, 9]
+    };
     // en.txt followed by zh.txt.
     let text = match load_corpus() {
         Ok(texts) => texts.into_iter().map(|(_, t)| t).collect::<String>(),
@@ -354,8 +613,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let largest = SIZES[SIZES.len() - 1];
-    let realtext = match realtext_set(&text, largest) {
+    let realtext = match realtext_set(&text, n) {
         Ok(fps) => fps,
         Err(message) => {
             eprintln!("{message}");
@@ -363,7 +621,16 @@ fn main() -> ExitCode {
         }
     };
     drop(text);
-    let random = random_set(largest);
+    let random = random_set(n);
+    if let Err(e) = write_cache(&cache_file(&format!("random-{n}.u64")), &random) {
+        eprintln!("cannot write the random set: {e}");
+        return ExitCode::FAILURE;
+    }
+
+    if std::env::var_os("SIMPRINT_PLANS").is_some() {
+        sweep_plans(&random, &ks);
+        return ExitCode::SUCCESS;
+    }
 
     let overhead: Vec<f64> = (0..10_000)
         .map(|_| {
@@ -372,37 +639,42 @@ fn main() -> ExitCode {
         })
         .collect();
     println!(
-        "simprint index, native; k = {}, width {WIDTH}; {QUERIES} queries (half stored ±0–3 bits, \
-         half random), scan over {SCAN_QUERIES}, pairs and bytes median of {RUNS}",
-        k()
+        "simprint index, native; N = {n}, width {WIDTH}, k = {ks:?}; {QUERIES} queries (half \
+         stored ±0–3 bits, half random) in {ROUNDS} rounds over every k; scans over \
+         {SCAN_QUERIES}; pairs at k = {pairs_ks:?}"
     );
     println!(
-        "POPCNT instruction: {}; timer overhead per timed query: {:.3} µs (median)",
+        "the index built with POPCNT: {}; the POPCNT scan: {}; timer overhead per timed query: \
+         {:.3} µs (median)",
         if cfg!(target_feature = "popcnt") {
             "yes"
         } else {
             "no (baseline x86-64)"
+        },
+        if popcnt_scan(0, &[0], 0).is_some() {
+            "yes"
+        } else {
+            "not on this CPU (reported as NaN)"
         },
         median(&overhead)
     );
     println!(
         "random set check: fps[0] = {:#018x}, fps[{}] = {:#018x}",
         random[0],
-        largest - 1,
-        random[largest - 1]
+        n - 1,
+        random[n - 1]
     );
 
-    for (title, set) in [
-        ("random (splitmix64)", &random),
+    for (name, title, set) in [
+        ("random", "random (splitmix64)", &random),
         (
+            "realtext",
             "real text (clustered): windows of en.txt + zh.txt",
             &realtext,
         ),
     ] {
-        // The smaller sets are prefixes of the largest.
-        let columns: Vec<(usize, Vec<String>)> =
-            SIZES.iter().map(|&n| (n, measure(&set[..n]))).collect();
-        print_table(title, &columns);
+        let cases = measure_set(name, set, &ks, &pairs_ks);
+        print_cases(&format!("{title}, N = {n}"), &cases);
     }
     ExitCode::SUCCESS
 }

@@ -228,6 +228,20 @@ pub enum PlanProblem {
         /// Tables allowed.
         max: usize,
     },
+    /// A multi-index plan needs from 1 substring to one per bit.
+    SubstringsOutOfRange {
+        /// Substrings asked for.
+        substrings: u32,
+        /// The width.
+        width: u32,
+    },
+    /// A combined plan keys each table by at least one and at most all of its blocks.
+    KeyBlocksOutOfRange {
+        /// Blocks per key asked for.
+        key_blocks: u32,
+        /// Blocks the bits are cut into.
+        blocks: u32,
+    },
 }
 
 /// What is wrong with bytes that should hold an index.
@@ -255,7 +269,7 @@ pub enum BytesProblem {
     UnsupportedVersion {
         /// The buffer's version.
         version: u16,
-        /// The version this build reads.
+        /// The newest version this build reads (it reads every version from 1 up to it).
         supported: u16,
     },
     /// A header field (width, `k`, plan) that cannot be.
@@ -277,6 +291,12 @@ pub enum BytesProblem {
     BlocksWithoutPlan {
         /// The blocks byte.
         blocks: u32,
+    },
+    /// A version 2 header for a plan version 1 can hold: each index has one encoding, and
+    /// those plans are written as version 1.
+    NeedlessVersion {
+        /// The plan byte.
+        kind: u8,
     },
     /// A plan kind this build does not know.
     UnknownPlanKind {
@@ -434,6 +454,14 @@ impl fmt::Display for PlanProblem {
                 f,
                 "{blocks} blocks with k = {k} need {tables} tables; at most {max} are allowed"
             ),
+            PlanProblem::SubstringsOutOfRange { substrings, width } => write!(
+                f,
+                "substrings must be from 1 to the width ({width}), got {substrings}"
+            ),
+            PlanProblem::KeyBlocksOutOfRange { key_blocks, blocks } => write!(
+                f,
+                "blocks per key must be from 1 to the blocks ({blocks}), got {key_blocks}"
+            ),
         }
     }
 }
@@ -447,7 +475,7 @@ impl fmt::Display for BytesProblem {
             BytesProblem::NotAnIndex => f.write_str("not a simprint index (bad magic)"),
             BytesProblem::UnsupportedVersion { version, supported } => write!(
                 f,
-                "format version {version} is not supported (this build reads {supported})"
+                "format version {version} is not supported (this build reads versions 1 to {supported})"
             ),
             BytesProblem::BadHeader(inner) => write!(f, "{inner}"),
             BytesProblem::ReservedNotZero => f.write_str("reserved header bytes are not zero"),
@@ -464,6 +492,10 @@ impl fmt::Display for BytesProblem {
                 "blocks is {blocks} but the plan is not explicit blocks (it must be 0)"
             ),
             BytesProblem::UnknownPlanKind { kind } => write!(f, "unknown plan kind {kind}"),
+            BytesProblem::NeedlessVersion { kind } => write!(
+                f,
+                "plan kind {kind} is written as format version 1, not 2"
+            ),
             BytesProblem::IdsNotAscending => f.write_str("ids are not in strictly ascending order"),
             BytesProblem::EntryTooWide { id, bits, width } => write!(
                 f,

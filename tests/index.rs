@@ -321,10 +321,10 @@ fn bad_bytes_are_errors_not_panics() {
     assert!(err.contains("truncated or corrupted"), "{err}");
     // Wrong version, with a valid checksum, names the version.
     let mut other = Index::new(64, 3).unwrap().to_bytes();
-    other[8] = 2;
+    other[8] = 3;
     let other = index_bytes::sealed(other[..other.len() - 8].to_vec());
     let err = Index::from_bytes(&other).unwrap_err().to_string();
-    assert!(err.contains("format version 2"), "{err}");
+    assert!(err.contains("format version 3"), "{err}");
 }
 
 #[test]
@@ -365,4 +365,250 @@ fn bad_arguments() {
         .insert_many([(1, fp(1, 64)), (2, fp(1, 128))])
         .is_err());
     assert!(index.is_empty(), "a failed insert_many stores nothing");
+}
+
+/// A plan of kind `kind` (0 automatic, 1 permuted, 2 multi-index, 3 combined, 4 scan) with
+/// `a` and `b` choosing its numbers; `None` when those numbers make no plan for this width
+/// and `k`.
+fn plan_of(width: u32, k: u32, kind: u8, a: u32, b: u32) -> Option<Plan> {
+    match kind {
+        0 => None,
+        1 => Plan::with_blocks(width, k, k + 1 + a % 3).ok(),
+        2 => Plan::multi_index(width, k, 1 + a % 8).ok(),
+        3 => {
+            let blocks = 2 + a % 7;
+            Plan::combined(width, k, blocks, 1 + b % blocks).ok()
+        }
+        _ => Plan::scan(width, k).ok(),
+    }
+}
+
+/// Every answer of `index` against the model: queries (all, limited, explained), pairs and
+/// clusters.
+fn check_everything(index: &Index, model: &BTreeMap<u64, u128>, rng: &mut Rng) {
+    let (width, k) = (index.width(), index.k());
+    check_queries(index, model, rng, width);
+    let pairs = brute_pairs(model, k);
+    assert_eq!(
+        index.pairs().unwrap(),
+        pairs,
+        "pairs (plan {:?})",
+        index.plan()
+    );
+    assert_eq!(index.clusters().unwrap(), brute::brute_clusters(&pairs));
+    let limit = rng.below(pairs.len() as u64 + 2) as usize;
+    assert_eq!(
+        index.pairs_limited(k, limit).unwrap(),
+        pairs[..limit.min(pairs.len())]
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, .. ProptestConfig::default() })]
+
+    /// Every kind of plan, explicit or chosen by the planner, at every k from 0 to 24 and the
+    /// widths at the edges of the 64- and 128-bit engines, on random and clustered sets,
+    /// through inserts, removals and re-inserts.
+    #[test]
+    fn every_plan_kind_at_every_k_matches_brute_force(
+        seed: u64,
+        width in proptest::sample::select(vec![1u32, 32, 63, 64, 65, 128]),
+        k in 0u32..=24,
+        kind in 0u8..5,
+        a: u32,
+        b: u32,
+        n in 0usize..900,
+        is_clustered in any::<bool>(),
+        bulk in any::<bool>(),
+    ) {
+        let k = k.min(width);
+        let mut rng = Rng(seed);
+        let values: Vec<u128> = if is_clustered {
+            clustered(&mut rng, width, n)
+        } else {
+            (0..n).map(|_| rng.wide() & mask(width)).collect()
+        };
+        let mut index = match plan_of(width, k, kind, a, b) {
+            Some(plan) => Index::with_plan(plan).unwrap(),
+            None => Index::new(width, k).unwrap(),
+        };
+        let mut model = BTreeMap::new();
+        let items: Vec<(u64, u128)> = (0u64..).zip(values).collect();
+        if bulk {
+            index.insert_many(items.iter().map(|&(id, v)| (id, fp(v, width)))).unwrap();
+        } else {
+            for &(id, v) in &items {
+                index.insert(id, fp(v, width)).unwrap();
+            }
+        }
+        model.extend(items.iter().copied());
+        check_everything(&index, &model, &mut rng);
+
+        // Remove a third, re-insert half of those elsewhere, replace a few in place.
+        for &(id, _) in &items {
+            if rng.below(3) != 0 {
+                continue;
+            }
+            prop_assert_eq!(index.remove(id).map(|f| f.value()), model.remove(&id));
+            if rng.below(2) == 0 {
+                let base = items[rng.below(items.len() as u64) as usize].1;
+                let v = rng.perturb(base, 2, width);
+                index.insert(id, fp(v, width)).unwrap();
+                model.insert(id, v);
+            }
+        }
+        prop_assert_eq!(index.len(), model.len());
+        check_everything(&index, &model, &mut rng);
+
+        let loaded = Index::from_bytes(&index.to_bytes()).unwrap();
+        prop_assert_eq!(loaded.entries(), index.entries());
+        prop_assert_eq!(loaded.plan(), index.plan());
+        let mut compacted = loaded;
+        compacted.compact().unwrap();
+        check_everything(&compacted, &model, &mut rng);
+    }
+}
+
+/// Larger sets than the property tests afford, so tables have bucket numbers of 10 bits and
+/// more and probes flip many of them. `SIMPRINT_HEAVY=1` adds k up to 24 and 128 bits.
+#[test]
+fn larger_sets_at_large_k_match_brute_force() {
+    let heavy = std::env::var_os("SIMPRINT_HEAVY").is_some();
+    let ks: &[u32] = if heavy {
+        &[0, 3, 6, 9, 12, 15, 18, 21, 24]
+    } else {
+        &[9, 15]
+    };
+    let widths: &[u32] = if heavy { &[64, 128] } else { &[64] };
+    for &width in widths {
+        for &k in ks {
+            let mut rng = Rng(u64::from(k) * 31 + u64::from(width));
+            let values = clustered(&mut rng, width, 6000);
+            let model: BTreeMap<u64, u128> = (0u64..).zip(values).collect();
+            let mut plans = vec![None];
+            for m in [3, 4, 5] {
+                plans.push(Plan::multi_index(width, k, m).ok());
+            }
+            plans.push(Plan::combined(width, k, 6, 2).ok());
+            for plan in plans {
+                let mut index = match plan {
+                    Some(p) => Index::with_plan(p).unwrap(),
+                    None => Index::new(width, k).unwrap(),
+                };
+                index
+                    .insert_many(model.iter().map(|(&id, &v)| (id, fp(v, width))))
+                    .unwrap();
+                for _ in 0..30 {
+                    let base = model[&rng.below(model.len() as u64)];
+                    let flips = rng.below(u64::from(k) + 3) as u32;
+                    let q = rng.perturb(base, flips, width);
+                    assert_eq!(
+                        index.query(fp(q, width)).unwrap(),
+                        brute(&model, q, k),
+                        "width {width}, k {k}, plan {:?}",
+                        index.plan()
+                    );
+                }
+                if heavy || k <= 9 {
+                    assert_eq!(index.pairs().unwrap(), brute_pairs(&model, k));
+                }
+            }
+        }
+    }
+}
+
+/// The fixtures under tests/fixtures/ were written by the format's version 1 (simprint at
+/// 03b6b7a, before multi-index plans). Every one still loads, holds what it held, answers as
+/// a brute-force scan does, and is written back byte for byte: plans version 1 knows are
+/// still written as version 1.
+#[test]
+fn version_1_files_still_load() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let cases = [
+        ("v1-auto-w64-k3", 64, 3, None),
+        (
+            "v1-blocks5-w64-k3",
+            64,
+            3,
+            Some(simprint::PlanKind::Permuted { blocks: 5 }),
+        ),
+        ("v1-scan-w32-k4", 32, 4, Some(simprint::PlanKind::Scan)),
+        ("v1-auto-w128-k9", 128, 9, None),
+    ];
+    for (name, width, k, kind) in cases {
+        let bytes = std::fs::read(dir.join(format!("index-{name}.bin"))).unwrap();
+        assert_eq!(
+            u16::from_le_bytes([bytes[8], bytes[9]]),
+            1,
+            "{name} is version 1"
+        );
+        let index = Index::from_bytes(&bytes).unwrap();
+        assert_eq!((index.width(), index.k()), (width, k), "{name}");
+        let text = std::fs::read_to_string(dir.join(format!("index-{name}.entries"))).unwrap();
+        let model: BTreeMap<u64, u128> = text
+            .lines()
+            .map(|l| {
+                let (id, v) = l.split_once(' ').unwrap();
+                (id.parse().unwrap(), u128::from_str_radix(v, 16).unwrap())
+            })
+            .collect();
+        let entries: Vec<(u64, u128)> = index
+            .entries()
+            .iter()
+            .map(|(i, f)| (*i, f.value()))
+            .collect();
+        assert_eq!(
+            entries,
+            model.iter().map(|(&a, &b)| (a, b)).collect::<Vec<_>>(),
+            "{name}"
+        );
+        if let Some(kind) = kind {
+            assert_eq!(index.plan().kind(), kind, "{name}");
+        }
+        let mut rng = Rng(5);
+        check_everything(&index, &model, &mut rng);
+        assert_eq!(index.to_bytes(), bytes, "{name} is written back as it was");
+    }
+}
+
+#[test]
+fn version_2_holds_the_new_plan_kinds() {
+    let mut rng = Rng(9);
+    let plans = [
+        Plan::multi_index(64, 9, 4).unwrap(),
+        Plan::multi_index(100, 20, 7).unwrap(),
+        Plan::combined(64, 9, 6, 2).unwrap(),
+    ];
+    for plan in plans {
+        let width = plan.width();
+        let mut index = Index::with_plan(plan.clone()).unwrap();
+        index
+            .insert_many((0..400u64).map(|i| (i, fp(rng.wide(), width))))
+            .unwrap();
+        let bytes = index.to_bytes();
+        assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 2);
+        let loaded = Index::from_bytes(&bytes).unwrap();
+        assert_eq!(loaded.plan(), plan);
+        assert_eq!(loaded.entries(), index.entries());
+        assert_eq!(loaded.to_bytes(), bytes);
+        // Version 1 knows no multi-index or combined plan.
+        let mut old = bytes[..bytes.len() - 8].to_vec();
+        old[8] = 1;
+        let err = Index::from_bytes(&index_bytes::sealed(old)).unwrap_err();
+        let message = err.to_string();
+        assert!(
+            message.contains("unknown plan kind") || message.contains("reserved"),
+            "{message}"
+        );
+    }
+    // The blocks-per-key byte means something only for a combined plan.
+    let mut bytes = Index::with_plan(Plan::multi_index(64, 9, 4).unwrap())
+        .unwrap()
+        .to_bytes();
+    bytes.truncate(bytes.len() - 8);
+    bytes[14] = 2;
+    assert!(matches!(
+        Index::from_bytes(&index_bytes::sealed(bytes)),
+        Err(Error::MalformedIndexBytes { .. })
+    ));
 }

@@ -47,20 +47,37 @@ fn buffer(data: &[u8]) -> Option<Vec<u8>> {
         _ => {
             let mut u = Unstructured::new(rest);
             let h = Header::arbitrary(&mut u).ok()?;
-            // Mostly plausible fields: version 1, width 1..=128, k up to the width, no
-            // reserved bits, plan 0..=2 (each field wrong one time in eight).
+            // Mostly plausible fields: version 1 (2 for the plans only it holds), width
+            // 1..=128, k up to the width, no reserved bits, plan 0..=4 (each field wrong one
+            // time in eight).
             let pick = |raw: u8, good: u8| if raw % 8 == 0 { raw } else { good };
-            let version = if h.version % 8 == 0 { h.version } else { 1 };
             let width = pick(h.width, 1 + h.width % 128);
-            let k = pick(h.k, h.k % (width.clamp(1, 11) + 1));
-            let plan = pick(h.plan, h.plan % 3);
-            let blocks = if plan == 1 {
-                // Up to 24 more blocks than k: at k = 2, 23 blocks make 253 tables.
-                pick(h.blocks, k.saturating_add(1 + h.blocks % 24))
+            let k = pick(h.k, h.k % (width.clamp(1, 25) + 1));
+            let plan = pick(h.plan, h.plan % 5);
+            let good_version = if plan >= 3 { 2 } else { 1 };
+            let version = if h.version % 8 == 0 {
+                h.version
             } else {
-                pick(h.blocks, 0)
+                good_version
             };
-            let reserved = if h.reserved % 8 == 0 { h.reserved } else { 0 };
+            let blocks = match plan {
+                // Up to 24 more blocks than k: at k = 2, 23 blocks make 253 tables.
+                1 => pick(h.blocks, k.saturating_add(1 + h.blocks % 24)),
+                3 => pick(h.blocks, 1 + h.blocks % 12),
+                4 => pick(h.blocks, 2 + h.blocks % 10),
+                _ => pick(h.blocks, 0),
+            };
+            // Byte 14 is blocks per key for a combined plan, else reserved.
+            let key_blocks = if plan == 4 {
+                1 + (h.reserved as u8) % blocks.max(1)
+            } else {
+                0
+            };
+            let reserved = if h.reserved % 8 == 0 {
+                h.reserved
+            } else {
+                u16::from(key_blocks)
+            };
             let fp_bytes = if width <= 64 { 8 } else { 16 };
             let entries = u.take_rest();
             let n = entries.len() / (8 + fp_bytes);

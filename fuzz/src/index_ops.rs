@@ -75,7 +75,8 @@ pub enum Op {
 pub struct Setup {
     width: u8,
     k: u8,
-    /// 0: automatic plan; 1: explicit `blocks`; 2: scan.
+    /// 0: automatic plan; 1: explicit permuted `blocks`; 2: scan; 3: multi-index with
+    /// `1 + blocks % 9` substrings; 4: combined (blocks and blocks per key from `blocks`).
     plan: u8,
     blocks: u8,
     seed: u64,
@@ -161,14 +162,25 @@ pub fn run(setup: &Setup, ops: &[Op]) {
         1 => 128,
         _ => 1 + u32::from(setup.width) % 128,
     };
-    let k = u32::from(setup.k) % (width.min(10) + 1);
-    let mut index = match setup.plan % 3 {
-        1 => match Plan::with_blocks(width, k, u32::from(setup.blocks)) {
-            Ok(plan) => Index::with_plan(plan).expect("a valid plan"),
-            Err(_) => Index::new(width, k).expect("valid width and k"),
-        },
-        2 => Index::with_plan(Plan::scan(width, k).expect("valid")).expect("valid"),
-        _ => Index::new(width, k).expect("valid width and k"),
+    // k up to 24: the multi-index and combined plans probe within radii from there down.
+    let k = u32::from(setup.k) % (width.min(24) + 1);
+    let blocks = u32::from(setup.blocks);
+    let plan = match setup.plan % 5 {
+        1 => Plan::with_blocks(width, k, blocks).ok(),
+        2 => Plan::scan(width, k).ok(),
+        3 => Plan::multi_index(width, k, 1 + blocks % 9).ok(),
+        4 => Plan::combined(
+            width,
+            k,
+            2 + blocks % 7,
+            1 + (blocks / 7) % (2 + blocks % 7),
+        )
+        .ok(),
+        _ => None,
+    };
+    let mut index = match plan {
+        Some(plan) => Index::with_plan(plan).expect("a valid plan"),
+        None => Index::new(width, k).expect("valid width and k"),
     };
     let mut state = setup.seed;
     let centres = core::array::from_fn(|_| {

@@ -3,15 +3,20 @@
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `b"SIMPIDX\0"` |
-//! | 8 | 2 | format version, `1` |
+//! | 8 | 2 | format version, `1` or `2` |
 //! | 10 | 1 | width `f`, 1 to 128 |
 //! | 11 | 1 | `k`, 0 to `f` |
-//! | 12 | 1 | plan: `0` automatic, `1` explicit blocks, `2` explicit scan |
-//! | 13 | 1 | blocks of an explicit plan (else 0) |
-//! | 14 | 2 | reserved, 0 |
+//! | 12 | 1 | plan: `0` automatic, `1` explicit permuted blocks, `2` explicit scan; from version 2 also `3` explicit multi-index, `4` explicit combined |
+//! | 13 | 1 | blocks (substrings for `3`) of an explicit plan `1`, `3` or `4`, else 0 |
+//! | 14 | 1 | blocks per key of a combined plan (`4`), else 0; reserved (0) in version 1 |
+//! | 15 | 1 | reserved, 0 |
 //! | 16 | 8 | count `n` of entries |
 //! | 24 | `n × (8 + w)` | entries by ascending id: id (`u64`), fingerprint (`w` = 8 bytes for `f ≤ 64`, else 16) |
 //! | end − 8 | 8 | SipHash-1-3 (key of 16 zero bytes) of every byte before it |
+//!
+//! A writer uses version 1 whenever the plan is one version 1 knows (automatic, permuted
+//! blocks, scan), so those files are byte for byte what earlier releases wrote and read; only
+//! explicit multi-index and combined plans need version 2. Readers take both.
 //!
 //! Tables are not stored: loading rebuilds them, so a buffer cannot smuggle in a table that
 //! disagrees with its fingerprints. Loading checks every field and that the length is exactly
@@ -26,14 +31,15 @@ use alloc::vec::Vec;
 use core::hash::Hasher as _;
 
 use super::fallible::try_vec_with_capacity;
-use super::plan::{check_k, Plan};
+use super::plan::{check_k, Plan, PlanKind};
 use super::segment::Bits;
 use super::{Engine, Index, Inner};
 use crate::error::{BytesProblem, Error};
 use crate::fingerprint::check_fits;
 
 const MAGIC: &[u8; 8] = b"SIMPIDX\0";
-const VERSION: u16 = 1;
+/// The newest version written and read; every version from 1 up to it is read.
+const VERSION: u16 = 2;
 const HEADER: usize = 24;
 const CHECKSUM: usize = 8;
 
@@ -78,24 +84,27 @@ impl Index {
     /// assert_eq!(Index::from_bytes(&bytes)?.get(7), index.get(7));
     /// # Ok::<(), simprint::Error>(())
     /// ```
-    #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
         let width = self.width();
         let fp_bytes = if width <= 64 { 8 } else { 16 };
         let entries = self.entries();
         let mut out = Vec::with_capacity(HEADER + entries.len() * (8 + fp_bytes) + CHECKSUM);
+        // Plan kind, its two numbers, and the oldest version that knows the kind. Widths are at
+        // most 128, so block counts fit a byte.
+        let (kind, first, second, version) = match self.explicit_plan().map(Plan::kind) {
+            None => (0, 0, 0, 1u16),
+            Some(PlanKind::Scan) => (2, 0, 0, 1),
+            Some(PlanKind::Permuted { blocks }) => (1, blocks, 0, 1),
+            Some(PlanKind::MultiIndex { substrings }) => (3, substrings, 0, 2),
+            Some(PlanKind::Combined { blocks, key_blocks }) => (4, blocks, key_blocks, 2),
+        };
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&version.to_le_bytes());
         // Widths are at most 128, k at most the width, blocks at most the width.
-        let byte = |n: usize| u8::try_from(n).unwrap_or(u8::MAX);
-        out.push(byte(width as usize));
-        out.push(byte(self.k() as usize));
-        match self.explicit_plan() {
-            None => out.extend_from_slice(&[0, 0]),
-            Some(p) if p.is_scan() => out.extend_from_slice(&[2, 0]),
-            Some(p) => out.extend_from_slice(&[1, byte(p.blocks().len())]),
-        }
-        out.extend_from_slice(&[0, 0]);
+        let byte = |n: u32| u8::try_from(n).unwrap_or(u8::MAX);
+        out.push(byte(width));
+        out.push(byte(self.k()));
+        out.extend_from_slice(&[kind, byte(first), byte(second), 0]);
         out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
         for (id, fp) in &entries {
             out.extend_from_slice(&id.to_le_bytes());
@@ -165,7 +174,7 @@ impl Index {
             return Err(bad(BytesProblem::NotAnIndex));
         }
         let version = u16::from_le_bytes([bytes[8], bytes[9]]);
-        if version != VERSION {
+        if version == 0 || version > VERSION {
             return Err(bad(BytesProblem::UnsupportedVersion {
                 version,
                 supported: VERSION,
@@ -173,8 +182,10 @@ impl Index {
         }
         let (width, k) = (u32::from(bytes[10]), u32::from(bytes[11]));
         check_k(width, k).map_err(bad_header)?;
-        let (plan_kind, blocks) = (bytes[12], u32::from(bytes[13]));
-        if bytes[14] != 0 || bytes[15] != 0 {
+        let (plan_kind, blocks, key_blocks) =
+            (bytes[12], u32::from(bytes[13]), u32::from(bytes[14]));
+        // Byte 14 is reserved in version 1, and means something only for combined plans.
+        if bytes[15] != 0 || (key_blocks != 0 && (version == 1 || plan_kind != 4)) {
             return Err(bad(BytesProblem::ReservedNotZero));
         }
         let mut count = [0u8; 8];
@@ -189,14 +200,21 @@ impl Index {
                 entry: 8 + fp_bytes,
             }));
         }
-        if plan_kind != 1 && blocks != 0 {
+        if !matches!(plan_kind, 1 | 3 | 4) && blocks != 0 {
             // Else two buffers would load as the same index: the format has one encoding.
             return Err(bad(BytesProblem::BlocksWithoutPlan { blocks }));
+        }
+        if version == 2 && plan_kind <= 2 {
+            return Err(bad(BytesProblem::NeedlessVersion { kind: plan_kind }));
         }
         let plan = match plan_kind {
             0 => None,
             1 => Some(Plan::with_blocks(width, k, blocks).map_err(bad_header)?),
             2 => Some(Plan::scan(width, k).map_err(bad_header)?),
+            3 if version >= 2 => Some(Plan::multi_index(width, k, blocks).map_err(bad_header)?),
+            4 if version >= 2 => {
+                Some(Plan::combined(width, k, blocks, key_blocks).map_err(bad_header)?)
+            }
             kind => return Err(bad(BytesProblem::UnknownPlanKind { kind })),
         };
         let index = match plan {

@@ -211,20 +211,21 @@ impl<B: Bits> Engine<B> {
     pub(super) fn examine(&self, q: B, k: u32) -> Vec<Candidate> {
         let mut out = Vec::new();
         for (segment, s) in self.segments.iter().enumerate() {
-            let mut seen = |id, distance, table| {
+            let mut seen = |id, distance, table, probe| {
                 out.push(Candidate {
                     id,
                     distance,
                     segment: Some(u32::try_from(segment).unwrap_or(u32::MAX)),
                     table,
+                    probe,
                     accepted: distance <= k,
                 });
             };
             if k <= self.k {
-                s.examine(q, &mut seen);
+                s.examine(q, k, &mut seen);
             } else {
                 // Beyond the tables' k the query scans.
-                s.scan(q, u32::MAX, &mut |id, d| seen(id, d, None));
+                s.scan(q, u32::MAX, &mut |id, d| seen(id, d, None, None));
             }
         }
         for &(id, fp) in &self.buffer {
@@ -234,6 +235,7 @@ impl<B: Bits> Engine<B> {
                 distance,
                 segment: None,
                 table: None,
+                probe: None,
                 accepted: distance <= k,
             });
         }

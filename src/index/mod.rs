@@ -22,7 +22,7 @@ use alloc::vec::Vec;
 use self::engine::Engine;
 use self::fallible::{collect, try_vec_with_capacity};
 use self::plan::{check_k, Plan};
-pub use self::results::{Candidate, Match, Pair};
+pub use self::results::{Candidate, Match, Pair, Probe};
 use self::segment::Bits;
 use crate::error::Error;
 use crate::fingerprint::Fingerprint;
@@ -54,6 +54,24 @@ macro_rules! engine {
             Inner::Wide($e) => $body,
         }
     };
+}
+
+/// One segment of an index (see [`Index::segment`]).
+///
+/// ```
+/// let index = simprint::Index::new(64, 3)?;
+/// assert!(index.segment(0).is_none()); // empty: no segment yet
+/// # Ok::<(), simprint::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SegmentInfo {
+    /// The plan its tables were built with.
+    pub plan: Plan,
+    /// Fingerprints it was built with (removed ones keep their slots until it is rebuilt):
+    /// the size its tables were planned for.
+    pub slots: usize,
+    /// Fingerprints still live in it.
+    pub live: usize,
 }
 
 /// An exact near-duplicate index: stores `(id, fingerprint)` pairs and finds every stored
@@ -173,6 +191,32 @@ impl Index {
     #[must_use]
     pub fn segments(&self) -> usize {
         engine!(&self.inner, e => e.segments.len())
+    }
+
+    /// Segment `segment` (as [`Candidate::segment`] numbers them): the plan it was built with
+    /// and its size, or `None` past the last. Segments are planned for their own size, so
+    /// their plans differ from [`Index::plan`] and from each other while the index grows; a
+    /// table's bucket numbers have [`bucket_bits`](plan::bucket_bits)`(key_bits, slots)` bits.
+    ///
+    /// ```
+    /// use simprint::{Fingerprint, Index};
+    /// let mut index = Index::new(64, 9)?;
+    /// let fp = |i: u64| Fingerprint::new(u128::from(i.wrapping_mul(0x9e37_79b9_7f4a_7c15)), 64);
+    /// index.insert_many((0..5000u64).map(|i| (i, fp(i).unwrap())))?;
+    /// index.remove(7);
+    /// let segment = index.segment(0).unwrap();
+    /// assert_eq!((segment.slots, segment.live), (5000, 4999));
+    /// assert_eq!(segment.plan, index.plan());
+    /// assert!(index.segment(1).is_none());
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    #[must_use]
+    pub fn segment(&self, segment: usize) -> Option<SegmentInfo> {
+        engine!(&self.inner, e => e.segments.get(segment).map(|s| SegmentInfo {
+            plan: s.plan().clone(),
+            slots: s.slots(),
+            live: s.live(),
+        }))
     }
 
     /// Number of stored ids.

@@ -1,21 +1,49 @@
-//! The index planner: how the `f` bits are cut into blocks and which tables are kept.
+//! The index planner: how the `f` bits are cut, which tables are kept, and how far from the
+//! query's key each table is probed.
 //!
-//! If two `f`-bit fingerprints differ in at most `k` bits and the bits are cut into `b > k`
-//! blocks, at least `b − k` blocks are equal (each differing bit spoils at most one block).
-//! So one table per choice of `b − k` blocks — `C(b, k)` tables — keyed by the concatenation
-//! of the chosen blocks finds every fingerprint within `k` with exact key lookups (Manku, Jain
-//! and Das Sarma, WWW 2007). More blocks mean longer keys (fewer candidates per lookup) but
-//! more tables (more lookups, more memory); the planner weighs both for the number of stored
-//! fingerprints, and picks a plain scan when that is cheaper.
+//! Every plan rests on one pigeonhole argument. Cut the bits into blocks; a table is keyed by
+//! some of them (their bits concatenated) and probed at every key within `radius` bits of the
+//! query's. A fingerprint within `k` of the query is found when, for some table, its key
+//! differs from the query's key in at most that table's radius. The plans differ in how they
+//! make sure such a table always exists:
+//!
+//! - **Permuted tables** (Manku, Jain and Das Sarma, WWW 2007): `b > k` blocks and one table
+//!   per choice of `b − k` of them, radius 0. `k` differing bits spoil at most `k` blocks, so
+//!   the `b − k` others are equal and key some table. Cheap at small `k`; at large `k` it needs
+//!   either many tables or short keys.
+//! - **Multi-index hashing** (Norouzi, Punjani and Fleet, CVPR 2012): `m` substrings, one table
+//!   each, substring `i` probed within `rᵢ`. If every substring differed in more than `rᵢ` bits
+//!   the distance would be at least `Σ(rᵢ + 1)`, so `Σ(rᵢ + 1) > k` finds everything. With
+//!   `k = qm + t`, the first `t + 1` substrings get `q` and the rest `q − 1` (dropped when that
+//!   is negative): the least probing that meets the bound.
+//! - **Combined**: `b` blocks, a table per choice of `c` of them, all probed within the same
+//!   radius: the smallest `r` such that however `k` bits fall into `b` blocks, some `c` blocks
+//!   hold at most `r` of them. The worst case spreads the bits evenly (`k = qb + t`), which
+//!   gives `r = cq + max(0, t + c − b)`. Permuted tables are the case `c = b − k` (radius 0),
+//!   multi-index hashing with equal radii the case `c = 1`.
+//!
+//! A table's buckets are numbered by the top `d` bits of its key (`d` about `log₂ n`, see
+//! [`bucket_bits`]), so a probe flips up to `radius` of those `d` bits: every key within the
+//! radius falls in one of the probed buckets, and a bucket's extra keys are checked away like
+//! any other candidate.
+//!
+//! [`Plan::auto`] prices every plan of each kind with a cost model — probes × the cost of a
+//! bucket visit + candidates × the cost of a distance check — and picks the cheapest, or a
+//! plain scan when that is cheaper, keeping the number of tables (memory) to
+//! [`max_auto_tables`].
 
 use alloc::vec::Vec;
 
 use crate::error::{Error, PlanProblem};
 pub(crate) use crate::fingerprint::check_k;
+use crate::fingerprint::Fingerprint;
 
-/// Most tables an explicit plan may ask for (memory grows by about 16 bytes per fingerprint
-/// per table).
+/// Most tables an explicit plan may ask for (memory grows by about 12 bytes per fingerprint
+/// per table, 20 above 64 bits).
 pub const MAX_TABLES: usize = 256;
+
+/// Most bits a bucket number has (a directory of 2²⁶ buckets is 256 MiB per table).
+pub const MAX_BUCKET_BITS: u32 = 26;
 
 /// A contiguous run of fingerprint bits; bit 0 is the most significant, as everywhere.
 ///
@@ -32,13 +60,17 @@ pub struct Block {
     pub len: u32,
 }
 
-/// One table: the blocks whose concatenation is its key.
+/// One table: the blocks whose concatenation is its key, and how far from the query's key it
+/// is probed.
 ///
 /// ```
 /// let plan = simprint::Plan::with_blocks(64, 3, 4)?;
 /// assert_eq!(plan.tables().len(), 4);
 /// assert_eq!(plan.tables()[0].blocks, [0]);
-/// assert_eq!(plan.tables()[0].key_bits, 16);
+/// assert_eq!((plan.tables()[0].key_bits, plan.tables()[0].radius), (16, 0));
+/// let mih = simprint::Plan::multi_index(64, 9, 4)?;
+/// let radii: Vec<u32> = mih.tables().iter().map(|t| t.radius).collect();
+/// assert_eq!(radii, [2, 2, 1, 1]); // 3 + 3 + 2 + 2 = 10 > 9
 /// # Ok::<(), simprint::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,10 +79,46 @@ pub struct TableSpec {
     pub blocks: Vec<u32>,
     /// Total bits of the key (the sum of the chosen blocks' lengths).
     pub key_bits: u32,
+    /// A query probes every bucket whose number differs from its own in at most this many
+    /// bits.
+    pub radius: u32,
 }
 
-/// How an index looks up fingerprints within `k`: `b` blocks and `C(b, k)` tables, or a
-/// linear scan (no tables) when that is cheaper.
+/// Which family a plan belongs to, with the numbers that define it (see the
+/// [module documentation](self)).
+///
+/// ```
+/// use simprint::{Plan, PlanKind};
+/// assert_eq!(Plan::with_blocks(64, 3, 4)?.kind(), PlanKind::Permuted { blocks: 4 });
+/// assert_eq!(Plan::multi_index(64, 9, 5)?.kind(), PlanKind::MultiIndex { substrings: 5 });
+/// assert_eq!(Plan::scan(64, 9)?.kind(), PlanKind::Scan);
+/// # Ok::<(), simprint::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PlanKind {
+    /// No tables: every query scans.
+    Scan,
+    /// `blocks` blocks, a table per choice of `blocks − k` of them, radius 0.
+    Permuted {
+        /// Blocks the bits are cut into.
+        blocks: u32,
+    },
+    /// `substrings` substrings, one table each, radii summing (plus one each) past `k`.
+    MultiIndex {
+        /// Substrings the bits are cut into.
+        substrings: u32,
+    },
+    /// `blocks` blocks, a table per choice of `key_blocks` of them, one radius for all.
+    Combined {
+        /// Blocks the bits are cut into.
+        blocks: u32,
+        /// Blocks per key.
+        key_blocks: u32,
+    },
+}
+
+/// How an index looks up fingerprints within `k`: its blocks and tables (see the
+/// [module documentation](self) for the kinds), or a linear scan when that is cheaper.
 ///
 /// ```
 /// use simprint::Plan;
@@ -66,16 +134,144 @@ pub struct TableSpec {
 pub struct Plan {
     width: u32,
     k: u32,
+    kind: PlanKind,
     blocks: Vec<Block>,
     tables: Vec<TableSpec>,
 }
 
-// Cost units for the planner, in "one candidate distance check" (about a nanosecond natively):
-// a table lookup is a hash of the key plus a cache miss or two; a scanned fingerprint costs
-// half a check because the scan streams through memory.
-const LOOKUP_COST: f64 = 40.0;
-const CHECK_COST: f64 = 1.0;
-const SCAN_COST: f64 = 0.5;
+/// The cost model's prices, in nanoseconds of one query at a million 64-bit fingerprints on
+/// the machine they were measured on (2 shared cores of an AMD EPYC, baseline x86-64 without
+/// POPCNT): the least-squares fit, by relative error, of `cargo bench --bench index` with
+/// `SIMPRINT_PLANS=1` over every plan of at most 8 tables at k = 3 to 18. The index
+/// documentation gives the fit and the wasm figures. Only their ratios steer the planner, and
+/// the same constants serve natively and in wasm, so both pick the same plans.
+///
+/// A probe: the bucket number, its directory entries and the bucket's cache lines, which at a
+/// million fingerprints come from memory (batched, so several misses overlap).
+pub const PROBE_NS: f64 = 31.0;
+/// A candidate in a table of whole fingerprints: its distance check, a chunk at a time.
+pub const CHECK_NS: f64 = 1.1;
+/// A candidate in a table of folded 32-bit words ([`folds`]): half the bytes, and the check on
+/// four words per vector register.
+pub const CHECK_FOLDED_NS: f64 = 0.5;
+/// A fingerprint of a plain scan, which streams through memory.
+pub const SCAN_NS: f64 = 0.7;
+
+/// What one query against `n` random fingerprints costs under a plan, by the cost model
+/// ([`Plan::estimate`]).
+///
+/// ```
+/// let e = simprint::Plan::multi_index(64, 9, 5)?.estimate(1_000_000);
+/// assert_eq!(e.probes, 69.0); // 1 + 13 buckets in each of four 13-bit substrings, 1 + 12 in the last
+/// assert!(e.candidates > 9_000.0 && e.candidates < 11_000.0);
+/// # Ok::<(), simprint::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    /// Buckets visited.
+    pub probes: f64,
+    /// Fingerprints in them, each checked.
+    pub candidates: f64,
+    /// `probes × PROBE_NS + candidates × CHECK_NS` (`CHECK_FOLDED_NS` for tables that fold),
+    /// or `n × SCAN_NS` for a scan.
+    pub nanos: f64,
+}
+
+/// The bits of a table's bucket number for `n` fingerprints under a key of `key_bits`: about
+/// one bucket per fingerprint (`⌊log₂ n⌋`), at most one per key value, at most
+/// [`MAX_BUCKET_BITS`].
+///
+/// ```
+/// use simprint::index::plan::bucket_bits;
+/// assert_eq!(bucket_bits(16, 1_000_000), 16);
+/// assert_eq!(bucket_bits(21, 1_000_000), 19);
+/// assert_eq!(bucket_bits(21, 0), 0);
+/// ```
+#[must_use]
+pub fn bucket_bits(key_bits: u32, n: usize) -> u32 {
+    let log = usize::BITS - 1 - n.max(1).leading_zeros();
+    key_bits.min(log).min(MAX_BUCKET_BITS)
+}
+
+/// Buckets a probe within `radius` visits when bucket numbers have `bits` bits: the keys
+/// within `radius` of one, `Σ C(bits, i)` for `i ≤ radius` (all `2^bits` once the radius
+/// reaches `bits`).
+///
+/// ```
+/// use simprint::index::plan::probes;
+/// assert_eq!(probes(16, 0), 1);
+/// assert_eq!(probes(16, 2), 1 + 16 + 120);
+/// assert_eq!(probes(3, 5), 8);
+/// ```
+#[must_use]
+pub fn probes(bits: u32, radius: u32) -> u64 {
+    (0..=radius.min(bits)).fold(0u64, |sum, i| sum.saturating_add(binomial(bits, i)))
+}
+
+/// Most of a table's candidates that may pass its first check on folded words for the table
+/// to hold them ([`folds`]): 0.1%.
+pub const FOLD_MAX_PASS: f64 = 0.001;
+
+/// The share of a table's random candidates that pass a first check on 32 folded bits, when
+/// bucket numbers have `bits` bits, the table is probed within `radius` and the query within
+/// `k`: a candidate in a bucket `w` flips away passes when the 32 bits hold at most `k − w`
+/// differences, which random bits do with probability `P(Binomial(32, ½) ≤ k − w)`.
+///
+/// ```
+/// use simprint::index::plan::fold_pass_rate;
+/// assert!(fold_pass_rate(16, 2, 9) < 0.002); // most probes flip 2 bits: 7 left of 32
+/// assert!(fold_pass_rate(16, 3, 12) > 0.01);
+/// ```
+#[must_use]
+pub fn fold_pass_rate(bits: u32, radius: u32, k: u32) -> f64 {
+    // P(Binomial(32, ½) ≤ t).
+    let within = |t: u32| {
+        let ways = (0..=t.min(32)).fold(0u64, |sum, i| sum + binomial(32, i));
+        ways as f64 / 4_294_967_296.0
+    };
+    if radius >= bits {
+        // Every bucket is read as one: nothing is known of the bucket bits.
+        return within(k);
+    }
+    let (mut pass, mut all) = (0.0, 0.0);
+    for w in 0..=radius.min(k) {
+        let probes = binomial(bits, w) as f64;
+        all += probes;
+        pass += probes * within(k - w);
+    }
+    pass / all
+}
+
+/// Whether a table holds folded 32-bit words rather than whole fingerprints (a quarter less
+/// memory at 64 bits): when at most [`FOLD_MAX_PASS`] of its candidates pass the folded check
+/// ([`fold_pass_rate`]). Each that passes costs two reads from elsewhere (its slot, then its
+/// fingerprint). Measured at a million random 64-bit fingerprints, four 16-bit substrings:
+/// folded and whole tables answer as fast at `k = 3` and `6` (pass rates up to 0.03%), folded
+/// ones 10–20% slower at `k = 9` (0.14–0.39%) and twice as slow at `k = 12` (1.4–2.9%).
+///
+/// ```
+/// use simprint::index::plan::folds;
+/// assert!(folds(16, 0, 3) && folds(16, 1, 6) && !folds(16, 2, 9) && !folds(16, 3, 12));
+/// ```
+#[must_use]
+pub fn folds(bits: u32, radius: u32, k: u32) -> bool {
+    fold_pass_rate(bits, radius, k) <= FOLD_MAX_PASS
+}
+
+/// Most tables [`Plan::auto`] uses for `k`: 4 up to `k = 5`, one more for each 6 more bits of
+/// `k`, at most 7. A table costs 8 bytes per fingerprint when it holds folded words
+/// ([`folds`]: small `k`) and 12 when it holds whole 64-bit fingerprints (20 above 64 bits),
+/// on top of the 16 of each fingerprint and its id; so at 64 bits memory stays under 70 bytes
+/// per fingerprint up to `k = 5`, and under 16 + 12 × tables beyond.
+///
+/// ```
+/// use simprint::index::plan::max_auto_tables;
+/// assert_eq!([3, 9, 12, 18, 40].map(max_auto_tables), [4, 5, 6, 7, 7]);
+/// ```
+#[must_use]
+pub fn max_auto_tables(k: u32) -> usize {
+    4 + (k / 6).min(3) as usize
+}
 
 impl Plan {
     /// A linear scan: no tables. Exact for any `k`.
@@ -93,15 +289,14 @@ impl Plan {
         Ok(Plan {
             width,
             k,
+            kind: PlanKind::Scan,
             blocks: Vec::new(),
             tables: Vec::new(),
         })
     }
 
-    /// An explicit plan: `blocks` blocks of (nearly) equal size — the first `f mod b` blocks
-    /// get one extra bit — and a table for each choice of `blocks − k` of them.
-    ///
-    /// Fails unless `k < blocks <= width` and `C(blocks, k) <= MAX_TABLES`.
+    /// Permuted tables: `blocks` blocks of (nearly) equal size — the first `f mod b` blocks
+    /// get one extra bit — and a table for each choice of `blocks − k` of them, radius 0.
     ///
     /// # Errors
     ///
@@ -124,7 +319,106 @@ impl Plan {
                 problem: PlanProblem::BlocksOutOfRange { blocks, k, width },
             });
         }
-        let tables = binomial(blocks, k);
+        let mut plan = Plan::choices(width, k, blocks, blocks - k, 0)?;
+        plan.kind = PlanKind::Permuted { blocks };
+        Ok(plan)
+    }
+
+    /// Multi-index hashing: `substrings` substrings of (nearly) equal size (the first
+    /// `f mod m` one bit longer), one table each. With `k = qm + t`, the first `t + 1` are
+    /// probed within `q` and the others within `q − 1`, so the radii plus one sum to `k + 1`;
+    /// a substring whose radius would be negative needs no table (when `m > k + 1`).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::WidthOutOfRange`] or [`Error::KOutOfRange`] for a bad width or `k`;
+    /// [`Error::ImpossiblePlan`] unless `1 <= substrings <= width`.
+    ///
+    /// ```
+    /// use simprint::Plan;
+    /// let plan = Plan::multi_index(64, 12, 5)?; // 12 = 2·5 + 2
+    /// let radii: Vec<u32> = plan.tables().iter().map(|t| t.radius).collect();
+    /// assert_eq!(radii, [2, 2, 2, 1, 1]);
+    /// assert_eq!(Plan::multi_index(64, 2, 8)?.tables().len(), 3); // 3 exact keys suffice
+    /// assert!(Plan::multi_index(64, 2, 0).is_err());
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn multi_index(width: u32, k: u32, substrings: u32) -> Result<Plan, Error> {
+        check_k(width, k)?;
+        if substrings == 0 || substrings > width {
+            return Err(Error::ImpossiblePlan {
+                problem: PlanProblem::SubstringsOutOfRange { substrings, width },
+            });
+        }
+        let blocks = cut(width, substrings);
+        let (q, t) = (k / substrings, k % substrings);
+        let tables = (0..substrings)
+            .filter_map(|i| {
+                let radius = if i <= t { q } else { q.checked_sub(1)? };
+                Some(TableSpec {
+                    blocks: alloc::vec![i],
+                    key_bits: blocks[i as usize].len,
+                    radius,
+                })
+            })
+            .collect();
+        Ok(Plan {
+            width,
+            k,
+            kind: PlanKind::MultiIndex { substrings },
+            blocks,
+            tables,
+        })
+    }
+
+    /// Combined: `blocks` blocks, a table for each choice of `key_blocks` of them, each probed
+    /// within the smallest radius that finds everything within `k`: `c·q + max(0, t + c − b)`
+    /// for `k = qb + t`, `b` blocks and `c` blocks per key.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::WidthOutOfRange`] or [`Error::KOutOfRange`] for a bad width or `k`;
+    /// [`Error::ImpossiblePlan`] unless `1 <= key_blocks <= blocks <= width` and the
+    /// `C(blocks, key_blocks)` tables are at most [`MAX_TABLES`].
+    ///
+    /// ```
+    /// use simprint::Plan;
+    /// let plan = Plan::combined(64, 9, 6, 2)?; // 9 = 1·6 + 3: radius 2 + max(0, 3 + 2 − 6)
+    /// assert_eq!((plan.tables().len(), plan.tables()[0].radius), (15, 2));
+    /// // Keys of b − k blocks at radius 0 are the permuted tables.
+    /// assert_eq!(Plan::combined(64, 3, 5, 2)?.tables(), Plan::with_blocks(64, 3, 5)?.tables());
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn combined(width: u32, k: u32, blocks: u32, key_blocks: u32) -> Result<Plan, Error> {
+        check_k(width, k)?;
+        if blocks == 0 || blocks > width {
+            return Err(Error::ImpossiblePlan {
+                problem: PlanProblem::SubstringsOutOfRange {
+                    substrings: blocks,
+                    width,
+                },
+            });
+        }
+        if key_blocks == 0 || key_blocks > blocks {
+            return Err(Error::ImpossiblePlan {
+                problem: PlanProblem::KeyBlocksOutOfRange { key_blocks, blocks },
+            });
+        }
+        let radius = combined_radius(k, blocks, key_blocks);
+        let mut plan = Plan::choices(width, k, blocks, key_blocks, radius)?;
+        plan.kind = PlanKind::Combined { blocks, key_blocks };
+        Ok(plan)
+    }
+
+    /// `blocks` blocks and a table per choice of `key_blocks` of them, all at `radius`.
+    fn choices(
+        width: u32,
+        k: u32,
+        blocks: u32,
+        key_blocks: u32,
+        radius: u32,
+    ) -> Result<Plan, Error> {
+        let tables = binomial(blocks, key_blocks);
         if tables > MAX_TABLES as u64 {
             return Err(Error::ImpossiblePlan {
                 problem: PlanProblem::TooManyTables {
@@ -135,45 +429,37 @@ impl Plan {
                 },
             });
         }
-        let (q, r) = (width / blocks, width % blocks);
-        let mut start = 0;
-        let blocks: Vec<Block> = (0..blocks)
-            .map(|i| {
-                let len = q + u32::from(i < r);
-                let b = Block { start, len };
-                start += len;
-                b
-            })
-            .collect();
+        let blocks_cut = cut(width, blocks);
         let mut tables = Vec::new();
-        // At most the width (128) blocks.
-        let count = u32::try_from(blocks.len()).unwrap_or(u32::MAX);
-        let mut choice: Vec<u32> = (0..count - k).collect();
+        let mut choice: Vec<u32> = (0..key_blocks).collect();
         loop {
-            let key_bits = choice.iter().map(|&i| blocks[i as usize].len).sum();
+            let key_bits = choice.iter().map(|&i| blocks_cut[i as usize].len).sum();
             tables.push(TableSpec {
                 blocks: choice.clone(),
                 key_bits,
+                radius,
             });
-            if !next_combination(&mut choice, count) {
+            if !next_combination(&mut choice, blocks) {
                 break;
             }
         }
         Ok(Plan {
             width,
             k,
-            blocks,
+            kind: PlanKind::Combined { blocks, key_blocks },
+            blocks: blocks_cut,
             tables,
         })
     }
 
-    /// The plan the index uses for `n` fingerprints: the number of blocks (from `k + 1` up)
-    /// with the lowest estimated query cost, keeping the tables to at most
-    /// `max(8, 2(k + 1))` for memory's sake, or a scan when that is cheaper.
+    /// The plan the index uses for `n` fingerprints: of every permuted, multi-index and
+    /// combined plan with at most [`max_auto_tables`]`(k)` tables, the one the cost model
+    /// ([`Plan::estimate`]) prices lowest, or a scan when that is cheaper.
     ///
     /// ```
-    /// use simprint::Plan;
-    /// assert_eq!(Plan::auto(64, 3, 1_000_000).tables().len(), 4);
+    /// use simprint::{Plan, PlanKind};
+    /// assert_eq!(Plan::auto(64, 3, 1_000_000).kind(), PlanKind::Permuted { blocks: 4 });
+    /// assert!(matches!(Plan::auto(64, 9, 1_000_000).kind(), PlanKind::MultiIndex { .. }));
     /// assert!(Plan::auto(64, 40, 1_000_000).is_scan()); // no table plan helps at k = 40
     /// ```
     #[must_use]
@@ -183,34 +469,117 @@ impl Plan {
             return Plan {
                 width: width.clamp(1, 128),
                 k: 0,
+                kind: PlanKind::Scan,
                 blocks: Vec::new(),
                 tables: Vec::new(),
             };
         };
-        let n = n as f64;
-        let max_tables = core::cmp::max(8, 2 * (u64::from(k) + 1));
-        let mut best = (n * SCAN_COST, scan);
-        for blocks in (k + 1)..=core::cmp::min(width, k + 8) {
-            if binomial(blocks, k) > max_tables {
-                break;
+        let max_tables = max_auto_tables(k);
+        let mut best = (scan.estimate(n).nanos, scan);
+        let mut consider = |plan: Result<Plan, Error>| {
+            let Ok(plan) = plan else { return };
+            if plan.tables.len() > max_tables {
+                return;
             }
-            let Ok(plan) = Plan::with_blocks(width, k, blocks) else {
-                break;
-            };
-            let cost = plan.query_cost(n);
+            let cost = plan.estimate(n).nanos;
+            // Strictly cheaper: ties keep the earlier, simpler plan.
             if cost < best.0 {
                 best = (cost, plan);
+            }
+        };
+        for blocks in (k + 1)..=width.min(k + 8) {
+            consider(Plan::with_blocks(width, k, blocks));
+        }
+        for substrings in 1..=width.min(32) {
+            consider(Plan::multi_index(width, k, substrings));
+        }
+        for blocks in 3..=width.min(16) {
+            for key_blocks in 2..blocks {
+                // Radius 0 is a permuted plan, already priced.
+                if combined_radius(k, blocks, key_blocks) > 0
+                    && binomial(blocks, key_blocks) <= max_tables as u64
+                {
+                    consider(Plan::combined(width, k, blocks, key_blocks));
+                }
             }
         }
         best.1
     }
 
-    /// Estimated cost of one query against `n` random fingerprints.
-    fn query_cost(&self, n: f64) -> f64 {
+    /// The cost model's price of one query against `n` random fingerprints: each table visits
+    /// [`probes`]`(d, radius)` buckets of `n / 2^d` fingerprints, `d` = [`bucket_bits`].
+    ///
+    /// ```
+    /// use simprint::Plan;
+    /// let n = 1_000_000;
+    /// let paper = Plan::with_blocks(64, 3, 4)?.estimate(n);
+    /// assert_eq!(paper.probes, 4.0);
+    /// assert!(Plan::scan(64, 3)?.estimate(n).nanos > 100.0 * paper.nanos);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    #[must_use]
+    pub fn estimate(&self, n: usize) -> Estimate {
+        let nf = n as f64;
+        if self.is_scan() {
+            return Estimate {
+                probes: 0.0,
+                candidates: nf,
+                nanos: nf * SCAN_NS,
+            };
+        }
+        let (mut probes_sum, mut candidates, mut nanos) = (0.0, 0.0, 0.0);
+        for t in &self.tables {
+            let d = bucket_bits(t.key_bits, n);
+            // A radius past k probes no further than k (a bucket more flips away holds nothing
+            // within k), and one past d reads the table as one bucket.
+            let (p, c) = if t.radius >= d {
+                (1.0, nf)
+            } else {
+                let p = probes(d, t.radius.min(self.k)) as f64;
+                (p, p * nf / libm::exp2(f64::from(d)))
+            };
+            let check = if folds(d, t.radius, self.k) {
+                CHECK_FOLDED_NS
+            } else {
+                CHECK_NS
+            };
+            probes_sum += p;
+            candidates += c;
+            nanos += p * PROBE_NS + c * check;
+        }
+        Estimate {
+            probes: probes_sum,
+            candidates,
+            nanos,
+        }
+    }
+
+    /// The key of `fp` in each table (its blocks' bits concatenated, the first block highest):
+    /// what a table files `fp` under, and what a store of the tables elsewhere would index.
+    /// Empty for a scan, and for a fingerprint of another width.
+    ///
+    /// ```
+    /// use simprint::{Fingerprint, Plan};
+    /// let plan = Plan::multi_index(16, 3, 2)?; // substrings of bits 0–7 and 8–15
+    /// assert_eq!(plan.keys(Fingerprint::new(0xab_cd, 16)?), [0xab, 0xcd]);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    #[must_use]
+    pub fn keys(&self, fp: Fingerprint) -> Vec<u128> {
+        if fp.width() != self.width {
+            return Vec::new();
+        }
         self.tables
             .iter()
-            .map(|t| LOOKUP_COST + CHECK_COST * n / libm::exp2(f64::from(t.key_bits)))
-            .sum()
+            .map(|t| {
+                t.blocks.iter().fold(0u128, |key, &b| {
+                    let block = self.blocks[b as usize];
+                    let shift = self.width - block.start - block.len;
+                    let part = (fp.value() >> shift) & (u128::MAX >> (128 - block.len));
+                    key.checked_shl(block.len).unwrap_or(0) | part
+                })
+            })
+            .collect()
     }
 
     /// True when the plan has no tables and queries scan every fingerprint.
@@ -221,6 +590,18 @@ impl Plan {
     #[must_use]
     pub fn is_scan(&self) -> bool {
         self.tables.is_empty()
+    }
+
+    /// The plan's family and defining numbers.
+    ///
+    /// ```
+    /// use simprint::{Plan, PlanKind};
+    /// assert_eq!(Plan::combined(64, 9, 6, 2)?.kind(), PlanKind::Combined { blocks: 6, key_blocks: 2 });
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    #[must_use]
+    pub fn kind(&self) -> PlanKind {
+        self.kind
     }
 
     /// The fingerprint width the plan is for.
@@ -245,7 +626,7 @@ impl Plan {
         self.k
     }
 
-    /// The blocks, in bit order (empty for a scan).
+    /// The blocks (substrings), in bit order (empty for a scan).
     ///
     /// ```
     /// assert_eq!(simprint::Plan::with_blocks(8, 1, 2)?.blocks().len(), 2);
@@ -270,11 +651,37 @@ impl Plan {
     }
 }
 
+/// `n` bits cut into `parts` contiguous blocks, the first `n mod parts` one bit longer.
+fn cut(width: u32, parts: u32) -> Vec<Block> {
+    let (q, r) = (width / parts, width % parts);
+    let mut start = 0;
+    (0..parts)
+        .map(|i| {
+            let len = q + u32::from(i < r);
+            let b = Block { start, len };
+            start += len;
+            b
+        })
+        .collect()
+}
+
+/// The smallest radius at which tables keyed by every choice of `c` of `b` blocks find
+/// everything within `k`: the most differing bits the `c` least-spoiled blocks can hold,
+/// reached when the `k` bits spread evenly (`k = qb + t`: `t` blocks hold `q + 1`).
+fn combined_radius(k: u32, b: u32, c: u32) -> u32 {
+    let (q, t) = (k / b, k % b);
+    c * q + (t + c).saturating_sub(b)
+}
+
 /// `C(n, k)`, saturating.
 fn binomial(n: u32, k: u32) -> u64 {
-    let k = core::cmp::min(k, n - k.min(n));
+    if k > n {
+        return 0;
+    }
+    let k = k.min(n - k);
     let mut r: u64 = 1;
     for i in 0..u64::from(k) {
+        // r · (n − i) / (i + 1) is exact: r is C(n, i), and C(n, i)(n − i) = C(n, i + 1)(i + 1).
         r = r.saturating_mul(u64::from(n) - i) / (i + 1);
     }
     r
@@ -285,9 +692,10 @@ fn binomial(n: u32, k: u32) -> u64 {
 fn next_combination(choice: &mut [u32], n: u32) -> bool {
     let m = choice.len();
     for i in (0..m).rev() {
-        if choice[i] as usize + m < n as usize + i {
+        // Position i may rise to n − (m − i).
+        if u64::from(choice[i]) + ((m - i) as u64) < u64::from(n) {
             choice[i] += 1;
-            for j in i + 1..choice.len() {
+            for j in i + 1..m {
                 choice[j] = choice[j - 1] + 1;
             }
             return true;
@@ -306,25 +714,81 @@ mod tests {
         assert_eq!(binomial(6, 3), 20);
         assert_eq!(binomial(9, 8), 9);
         assert_eq!(binomial(5, 0), 1);
+        assert_eq!(binomial(3, 5), 0);
+        assert_eq!(probes(20, 3), 1 + 20 + 190 + 1140);
     }
 
     #[test]
     fn blocks_cover_every_bit_once() {
         for width in [1, 3, 64, 100, 128] {
             for k in 0..width.min(9) {
-                for b in k + 1..=width.min(k + 4) {
-                    let Ok(plan) = Plan::with_blocks(width, k, b) else {
-                        continue;
-                    };
-                    let mut next = 0;
-                    for block in plan.blocks() {
-                        assert_eq!(block.start, next);
-                        next += block.len;
+                for b in 1..=width.min(k + 4) {
+                    let plans = [
+                        Plan::with_blocks(width, k, b),
+                        Plan::multi_index(width, k, b),
+                        Plan::combined(width, k, b, 1.max(b / 2)),
+                    ];
+                    for plan in plans.into_iter().flatten() {
+                        let mut next = 0;
+                        for block in plan.blocks() {
+                            assert_eq!(block.start, next);
+                            next += block.len;
+                        }
+                        assert_eq!(next, width);
                     }
-                    assert_eq!(next, width);
-                    assert_eq!(plan.tables().len() as u64, binomial(b, k));
-                    for t in plan.tables() {
-                        assert_eq!(t.blocks.len() as u32, b - k);
+                    if let Ok(plan) = Plan::with_blocks(width, k, b) {
+                        assert_eq!(plan.tables().len() as u64, binomial(b, k));
+                        for t in plan.tables() {
+                            assert_eq!(t.blocks.len() as u32, b - k);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every way of putting `k` differing bits into the blocks (as counts per block, each at
+    /// most the block's length) leaves some table whose key differs in at most its radius.
+    fn guaranteed(plan: &Plan) -> bool {
+        fn go(plan: &Plan, counts: &mut Vec<u32>, left: u32) -> bool {
+            if counts.len() == plan.blocks.len() {
+                return plan.tables.iter().any(|t| {
+                    t.blocks.iter().map(|&b| counts[b as usize]).sum::<u32>() <= t.radius
+                });
+            }
+            let len = plan.blocks[counts.len()].len;
+            (0..=left.min(len)).all(|c| {
+                counts.push(c);
+                let ok = go(plan, counts, left - c);
+                counts.pop();
+                ok
+            })
+        }
+        go(plan, &mut Vec::new(), plan.k)
+    }
+
+    #[test]
+    fn every_kind_finds_everything_within_k() {
+        for width in [16, 24] {
+            for k in 0..=10 {
+                for b in 1..=8 {
+                    let mut plans: Vec<Plan> = Vec::new();
+                    plans.extend(Plan::with_blocks(width, k, b));
+                    plans.extend(Plan::multi_index(width, k, b));
+                    for c in 1..=b {
+                        plans.extend(Plan::combined(width, k, b, c));
+                    }
+                    for plan in &plans {
+                        assert!(guaranteed(plan), "{plan:?}");
+                        // And not by probing more than needed: one radius less misses.
+                        if let PlanKind::Combined { .. } = plan.kind() {
+                            let r = plan.tables[0].radius;
+                            if r > 0 && plan.tables[0].key_bits > r {
+                                let mut less = plan.clone();
+                                less.tables.iter_mut().for_each(|t| t.radius = r - 1);
+                                assert!(!guaranteed(&less), "{plan:?}");
+                            }
+                        }
                     }
                 }
             }
@@ -340,7 +804,14 @@ mod tests {
             (4, 4, 16)
         );
         assert!(Plan::auto(64, 0, 1_000_000).tables().len() == 1);
-        assert!(Plan::auto(128, 3, 1_000_000).tables().len() <= 8);
+        for k in 0..=24 {
+            for n in [0, 100, 10_000, 1_000_000, 100_000_000] {
+                for width in [32, 64, 128] {
+                    let p = Plan::auto(width, k.min(width), n);
+                    assert!(p.tables().len() <= max_auto_tables(k.min(width)));
+                }
+            }
+        }
         assert!(Plan::auto(64, 3, 50).is_scan());
     }
 
@@ -356,5 +827,8 @@ mod tests {
             Err(Error::ImpossiblePlan { .. })
         ));
         assert!(Plan::with_blocks(0, 0, 1).is_err());
+        assert!(Plan::multi_index(8, 3, 9).is_err());
+        assert!(Plan::combined(8, 3, 4, 5).is_err());
+        assert!(Plan::combined(64, 3, 40, 20).is_err());
     }
 }

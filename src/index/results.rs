@@ -14,11 +14,31 @@ pub struct Match {
     pub distance: u32,
 }
 
+/// The bucket of a table a query probed: its own bucket number (the top `bucket_bits` bits
+/// of the table's key) with some bits flipped, at most the table's radius of them.
+///
+/// ```
+/// let p = simprint::Probe { bucket: 0b101, bucket_bits: 3, flips: 1 << 60 };
+/// assert_eq!(p.flips.count_ones(), 1); // one bit away from the query's own bucket
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Probe {
+    /// The bucket number probed.
+    pub bucket: u32,
+    /// Bits of the table's bucket numbers in its segment (about `log₂` of its size).
+    pub bucket_bits: u32,
+    /// The fingerprint bits flipped in the query to reach this bucket, as a mask of the value
+    /// (`1 << (width − 1 − i)` for bit `i`); 0 for the query's own bucket.
+    pub flips: u128,
+}
+
 /// A stored fingerprint a query examined: where it was found and whether the distance check
 /// accepted it (see [`Index::explain_query`](crate::Index::explain_query)).
 ///
 /// ```
-/// let c = simprint::Candidate { id: 3, distance: 5, segment: Some(0), table: Some(2), accepted: false };
+/// let c = simprint::Candidate {
+///     id: 3, distance: 5, segment: Some(0), table: Some(2), probe: None, accepted: false,
+/// };
 /// assert!(!c.accepted);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -32,6 +52,9 @@ pub struct Candidate {
     /// The table (index into the segment plan's tables) whose bucket held it; `None` when it
     /// was scanned (the buffer, a segment planned as a scan, or `k` above the index's `k`).
     pub table: Option<u32>,
+    /// The bucket of that table that held it; `None` when it was scanned (or the table's
+    /// radius reaches every bucket, so the table was read whole).
+    pub probe: Option<Probe>,
     /// True when its distance is within the query's `k`.
     pub accepted: bool,
 }

@@ -1,28 +1,52 @@
 //! One immutable run of the index: fingerprints sorted by id, and the plan's tables over them.
 //!
 //! Each table is a bucket array: entries grouped by the top `d` bits of their key (counting
-//! sort, no comparisons), with a directory of bucket offsets. A query reads one bucket per
-//! table and checks the distance of what it finds; a bucket holds every fingerprint whose key
-//! equals the query's, so nothing within `k` is missed. Removal marks a slot dead; merging
-//! segments drops dead slots.
+//! sort, no comparisons), with a directory of bucket offsets. A query probes its own bucket
+//! and every bucket within the table's radius (its number with up to that many bits flipped).
+//! Every fingerprint in a probed bucket agrees with the query on the bucket bits except the
+//! flipped ones, so its distance is the number of flips plus the distance on the other bits.
+//!
+//! An entry is 8 bytes: the fingerprint's other bits XOR-folded to 32 (a lower bound on their
+//! distance, since each folded bit differs only where one of its two source bits does), and
+//! its slot in the segment. The first check runs on the folded words, four to a vector
+//! register; the few that pass are checked exactly against the segment's fingerprints. Half
+//! the bytes of a full copy per table, so the tables a query reads stay in cache longer.
+//!
+//! Removal marks a slot dead; merging segments drops dead slots.
 
 use alloc::vec::Vec;
 
-use super::fallible::{try_vec_with_capacity, zeroed};
-use super::plan::Plan;
+use super::fallible::{collect, try_vec_with_capacity, zeroed};
+use super::plan::{bucket_bits, folds, Plan, TableSpec};
+use super::results::Probe;
 use crate::error::Error;
 
 /// The integer a fingerprint is held in: `u64` for widths up to 64, `u128` above.
-pub(super) trait Bits: Copy + Eq + Ord + core::fmt::Debug + 'static {
+pub(super) trait Bits:
+    Copy + Eq + Ord + Default + core::ops::BitXor<Output = Self> + core::fmt::Debug + 'static
+{
     const BYTES: usize;
     fn from_u128(v: u128) -> Self;
     fn to_u128(self) -> u128;
     fn distance(self, other: Self) -> u32;
+    fn xor(self, other: Self) -> Self;
     /// Calls `found(i, distance)` for each `i` (ascending) with `fps[i]` within `k` of `q`:
     /// the scan kernel, so buckets and scans are checked a chunk at a time.
     fn within(q: Self, fps: &[Self], k: u32, found: &mut dyn FnMut(usize, u32));
+    /// [`Bits::within`] over `all[range]`, free to read past the range (see
+    /// `scan::within32_in`).
+    fn within_in(
+        q: Self,
+        all: &[Self],
+        range: core::ops::Range<usize>,
+        k: u32,
+        found: &mut dyn FnMut(usize, u32),
+    );
     /// The bucket of `self` in a table of this key shape (the key's top bits).
     fn bucket(self, shape: &KeyShape) -> usize;
+    /// The bits of `self` in `mask`, XOR-folded to 32: the popcount of `fold(a) ^ fold(b)` is
+    /// at most that of `(a ^ b) & mask`.
+    fn fold(self, mask: u128) -> u32;
 }
 
 impl Bits for u64 {
@@ -44,8 +68,22 @@ impl Bits for u64 {
         (self ^ other).count_ones()
     }
     #[inline]
+    fn xor(self, other: u64) -> u64 {
+        self ^ other
+    }
+    #[inline]
     fn within(q: u64, fps: &[u64], k: u32, found: &mut dyn FnMut(usize, u32)) {
         crate::scan::within64(q, fps, k, found);
+    }
+    #[inline]
+    fn within_in(
+        q: u64,
+        all: &[u64],
+        range: core::ops::Range<usize>,
+        k: u32,
+        found: &mut dyn FnMut(usize, u32),
+    ) {
+        crate::scan::within64_in(q, all, range, k, found);
     }
     #[inline]
     #[allow(
@@ -60,6 +98,15 @@ impl Bits for u64 {
             key | ((self >> shift) & mask as u64)
         });
         key.checked_shr(shape.bucket_shift).unwrap_or(0) as usize
+    }
+    #[inline]
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "masks within 64 bits; the fold keeps the low 32 bits on purpose"
+    )]
+    fn fold(self, mask: u128) -> u32 {
+        let x = self & mask as u64;
+        (x ^ (x >> 32)) as u32
     }
 }
 
@@ -78,12 +125,36 @@ impl Bits for u128 {
         (self ^ other).count_ones()
     }
     #[inline]
+    fn xor(self, other: u128) -> u128 {
+        self ^ other
+    }
+    #[inline]
     fn within(q: u128, fps: &[u128], k: u32, found: &mut dyn FnMut(usize, u32)) {
         crate::scan::within128(q, fps, k, found);
     }
     #[inline]
+    fn within_in(
+        q: u128,
+        all: &[u128],
+        range: core::ops::Range<usize>,
+        k: u32,
+        found: &mut dyn FnMut(usize, u32),
+    ) {
+        crate::scan::within128(q, &all[range], k, found);
+    }
+    #[inline]
     fn bucket(self, shape: &KeyShape) -> usize {
         shape.key(self).checked_shr(shape.bucket_shift).unwrap_or(0) as usize
+    }
+    #[inline]
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "the fold keeps the low 32 bits on purpose"
+    )]
+    fn fold(self, mask: u128) -> u32 {
+        let x = self & mask;
+        let x = x ^ (x >> 64);
+        (x ^ (x >> 32)) as u32
     }
 }
 
@@ -124,36 +195,121 @@ impl KeyShape {
             key | ((v >> shift) & mask)
         })
     }
+
+    /// The fingerprint bits (as a mask of the value) that bits `mask` of the bucket number
+    /// come from: what a probe's flips flip in the query.
+    fn fingerprint_bits(&self, mask: u32) -> u128 {
+        let mut out = 0u128;
+        for j in 0..32u32 {
+            if mask >> j & 1 == 0 {
+                continue;
+            }
+            // Bit j of the bucket is bit `bucket_shift + j` of the key, counted from its lowest;
+            // the last part holds the key's lowest bits.
+            let mut p = self.bucket_shift + j;
+            for &(shift, _, len) in self.parts.iter().rev() {
+                if p < len {
+                    out |= 1u128 << (shift + p);
+                    break;
+                }
+                p -= len;
+            }
+        }
+        out
+    }
+}
+
+/// Probes whose buckets are located before any is checked (see [`Segment::query`]).
+const PROBE_BATCH: usize = 64;
+
+/// Entries that passed the folded check held before their exact check.
+const SURVIVORS: usize = 64;
+
+/// Calls `visit(flips)` for every mask of at most `radius` set bits among the low `bits` bits:
+/// by number of bits, then ascending (Gosper's next-combination step).
+#[inline]
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "masks below 2^bits <= 2^26"
+)]
+fn for_each_flip(bits: u32, radius: u32, visit: &mut impl FnMut(u32)) {
+    let end = 1u64 << bits;
+    visit(0);
+    for w in 1..=radius.min(bits) {
+        let mut m: u64 = (1 << w) - 1;
+        while m < end {
+            // m < 2^bits <= 2^26: fits a u32.
+            visit(m as u32);
+            let low = m & m.wrapping_neg();
+            let up = m + low;
+            // `/ low` as a shift: low is a power of two, and a division costs tens of cycles.
+            m = up | ((up ^ m) >> (low.trailing_zeros() + 2));
+        }
+    }
+}
+
+/// A table's entries as its first check reads them.
+#[derive(Clone, Debug)]
+enum Words<B> {
+    /// The fingerprint's bits outside the bucket number, XOR-folded to 32: half the bytes,
+    /// and the check that follows is rare while `k` is small (see [`plan::folds`](folds)).
+    Folded(Vec<u32>),
+    /// The whole fingerprint: the check is exact.
+    Full(Vec<B>),
 }
 
 #[derive(Clone, Debug)]
 struct Table<B> {
     shape: KeyShape,
-    /// Bucket `i` is `fps[dir[i]..dir[i + 1]]`.
+    /// Buckets within this many bits of the query's are probed.
+    radius: u32,
+    /// Bits of the bucket number.
+    bits: u32,
+    /// The fingerprint bits outside the bucket number (all of them when every bucket is
+    /// probed): what `folded` holds.
+    rest: u128,
+    /// Bucket `i` is entries `dir[i]..dir[i + 1]`.
     dir: Vec<u32>,
-    fps: Vec<B>,
+    /// Per entry: what the first check reads.
+    words: Words<B>,
+    /// Per entry: its slot in the segment.
     slots: Vec<u32>,
 }
 
-impl<B: Bits> Table<B> {
-    /// Bits of the bucket number for `n` fingerprints under a key of `key_bits`: about one
-    /// bucket per fingerprint, at most one per key value.
-    fn directory_bits(key_bits: u32, n: usize) -> u32 {
-        let n = n.max(1);
-        core::cmp::min(key_bits, usize::BITS - 1 - n.leading_zeros()).min(26)
-    }
+/// One bucket a query or a join reads: its entries and the bits its number differs from the
+/// query's in (the distance every fingerprint in it has on the bucket bits).
+#[derive(Clone, Copy, Default)]
+struct Probed {
+    table: u32,
+    start: u32,
+    end: u32,
+    flips: u32,
+}
 
-    /// Heap bytes a table of `n` fingerprints under a key of `key_bits` takes.
-    fn bytes_for(key_bits: u32, n: usize) -> usize {
-        let d = Self::directory_bits(key_bits, n);
+impl<B: Bits> Table<B> {
+    /// Heap bytes a table of `n` fingerprints takes.
+    fn bytes_for(spec: &TableSpec, k: u32, n: usize) -> usize {
+        let d = bucket_bits(spec.key_bits, n);
+        let word = if folds(d, spec.radius, k) {
+            4
+        } else {
+            B::BYTES
+        };
         // Saturating: on wasm32 a hostile plan's total overflows usize.
-        (((1usize << d) + 1) * 4).saturating_add(n.saturating_mul(B::BYTES + 4))
+        (((1usize << d) + 1) * 4).saturating_add(n.saturating_mul(word + 4))
     }
 
     fn build(plan: &Plan, table: usize, fps: &[B]) -> Result<Table<B>, Error> {
         let mut shape = KeyShape::new(plan, table);
-        let d = Self::directory_bits(shape.key_bits, fps.len());
+        let d = bucket_bits(shape.key_bits, fps.len());
         shape.bucket_shift = shape.key_bits - d;
+        let radius = plan.tables()[table].radius;
+        let mask = u128::MAX >> (128 - plan.width());
+        let rest = if radius >= d {
+            mask
+        } else {
+            mask & !shape.fingerprint_bits((1u32 << d) - 1)
+        };
         let bucket = |fp: B| fp.bucket(&shape);
         let mut dir = zeroed::<u32>((1usize << d) + 1)?;
         for &fp in fps {
@@ -164,14 +320,11 @@ impl<B: Bits> Table<B> {
         }
         let mut next = try_vec_with_capacity::<u32>(dir.len() - 1)?;
         next.extend_from_slice(&dir[..dir.len() - 1]);
-        let mut out_fps = try_vec_with_capacity::<B>(fps.len())?;
-        out_fps.resize(fps.len(), fps.first().copied().unwrap_or(B::from_u128(0)));
         let mut slots = zeroed::<u32>(fps.len())?;
         for (slot, &fp) in fps.iter().enumerate() {
             let b = bucket(fp);
             let at = next[b] as usize;
             next[b] += 1;
-            out_fps[at] = fp;
             #[allow(
                 clippy::cast_possible_truncation,
                 reason = "Segment::build checks the count"
@@ -179,26 +332,106 @@ impl<B: Bits> Table<B> {
             let slot = slot as u32;
             slots[at] = slot;
         }
+        let words = if folds(d, radius, plan.k()) {
+            Words::Folded(collect(
+                fps.len(),
+                slots.iter().map(|&s| fps[s as usize].fold(rest)),
+            )?)
+        } else {
+            Words::Full(collect(fps.len(), slots.iter().map(|&s| fps[s as usize]))?)
+        };
         Ok(Table {
             shape,
+            radius,
+            bits: d,
+            rest,
             dir,
-            fps: out_fps,
+            words,
             slots,
         })
     }
 
     #[inline]
-    fn bucket(&self, fp: B) -> core::ops::Range<usize> {
-        let b = fp.bucket(&self.shape);
-        self.dir[b] as usize..self.dir[b + 1] as usize
+    fn range(&self, bucket: usize) -> core::ops::Range<usize> {
+        self.dir[bucket] as usize..self.dir[bucket + 1] as usize
+    }
+
+    /// True when the radius reaches every bucket: the table is then read whole, once.
+    #[inline]
+    fn probes_all(&self) -> bool {
+        self.radius >= self.bits
+    }
+
+    /// Calls `visit(probe)` for each non-empty bucket a query for `q` within `k` probes: its
+    /// own bucket with up to the radius of its bits flipped, or up to `k` when that is less (a
+    /// bucket more flips away holds nothing within `k`). Probing every bucket reads the table
+    /// as one range.
+    #[inline]
+    fn each_probe(&self, table: u32, q: B, k: u32, visit: &mut impl FnMut(Probed)) {
+        if self.probes_all() {
+            if !self.slots.is_empty() {
+                visit(Probed {
+                    table,
+                    start: 0,
+                    end: u32::try_from(self.slots.len()).unwrap_or(u32::MAX),
+                    flips: 0,
+                });
+            }
+            return;
+        }
+        let own = q.bucket(&self.shape);
+        for_each_flip(self.bits, self.radius.min(k), &mut |flips| {
+            let b = own ^ flips as usize;
+            let (start, end) = (self.dir[b], self.dir[b + 1]);
+            if start < end {
+                visit(Probed {
+                    table,
+                    start,
+                    end,
+                    flips,
+                });
+            }
+        });
+    }
+
+    /// Reads each cache line of the probed bucket, so the misses of a batch of probes overlap
+    /// rather than wait one after another in the checks that follow.
+    #[inline]
+    fn touch(&self, p: &Probed) -> u128 {
+        match &self.words {
+            Words::Folded(w) => u128::from(touch(w, p)),
+            Words::Full(w) => touch(w, p).to_u128(),
+        }
     }
 
     fn bytes(&self) -> usize {
+        let words = match &self.words {
+            Words::Folded(w) => w.capacity() * 4,
+            Words::Full(w) => w.capacity() * B::BYTES,
+        };
         self.dir.capacity() * 4
-            + self.fps.capacity() * B::BYTES
+            + words
             + self.slots.capacity() * 4
             + self.shape.parts.capacity() * 32
     }
+}
+
+/// XOR of one word per cache line of a probed bucket (see [`Table::touch`]).
+#[inline]
+fn touch<W: Copy + Default + core::ops::BitXor<Output = W>>(words: &[W], p: &Probed) -> W {
+    let step = (64 / core::mem::size_of::<W>()).max(1);
+    let mut sum = words[p.end as usize - 1];
+    for i in (p.start as usize..p.end as usize).step_by(step) {
+        sum = sum ^ words[i];
+    }
+    sum
+}
+
+/// Slots that passed the folded check, waiting for the exact one: collected so their reads
+/// (slot, then fingerprint) overlap too.
+struct Survivors {
+    slots: [u32; SURVIVORS],
+    len: usize,
 }
 
 /// An immutable group of fingerprints with its tables.
@@ -218,7 +451,7 @@ impl<B: Bits> Segment<B> {
     /// [`Segment::bytes`] reports once it is built).
     pub(super) fn bytes_for(plan: &Plan, n: usize) -> usize {
         let tables = plan.tables().iter().fold(0usize, |sum, t| {
-            sum.saturating_add(Table::<B>::bytes_for(t.key_bits, n))
+            sum.saturating_add(Table::<B>::bytes_for(t, plan.k(), n))
                 .saturating_add(t.blocks.len() * 32)
         });
         n.saturating_mul(8 + B::BYTES)
@@ -259,6 +492,14 @@ impl<B: Bits> Segment<B> {
         })
     }
 
+    pub(super) fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    pub(super) fn slots(&self) -> usize {
+        self.ids.len()
+    }
+
     pub(super) fn live(&self) -> usize {
         self.ids.len() - self.dead_count
     }
@@ -296,27 +537,41 @@ impl<B: Bits> Segment<B> {
             .map(|s| (self.ids[s], self.fps[s]))
     }
 
-    /// Calls `seen(id, distance, table)` for every live fingerprint a query for `q` examines:
-    /// each one in `q`'s bucket of each table (`Some(table)`), or every one when the plan is a
-    /// scan (`None`). For teaching and debugging; [`Segment::query`] is the fast path.
-    pub(super) fn examine(&self, q: B, seen: &mut impl FnMut(u64, u32, Option<u32>)) {
+    /// Calls `seen(id, distance, table, probe)` for every live fingerprint a query for `q`
+    /// within `k` examines: each one in a bucket the query probes in each table, or every one
+    /// when the plan is a scan (`None`). For teaching and debugging; [`Segment::query`] is the
+    /// fast path.
+    pub(super) fn examine(
+        &self,
+        q: B,
+        k: u32,
+        seen: &mut impl FnMut(u64, u32, Option<u32>, Option<Probe>),
+    ) {
         if self.tables.is_empty() {
             for (slot, &fp) in self.fps.iter().enumerate() {
                 if !self.is_dead(slot) {
-                    seen(self.ids[slot], fp.distance(q), None);
+                    seen(self.ids[slot], fp.distance(q), None, None);
                 }
             }
             return;
         }
-        for (t, table) in self.tables.iter().enumerate() {
-            let range = table.bucket(q);
-            for i in range {
-                let slot = table.slots[i] as usize;
-                if !self.is_dead(slot) {
-                    let number = u32::try_from(t).unwrap_or(u32::MAX);
-                    seen(self.ids[slot], table.fps[i].distance(q), Some(number));
+        for (t, table) in (0u32..).zip(&self.tables) {
+            let own = q.bucket(&table.shape);
+            table.each_probe(t, q, k, &mut |p| {
+                let probe = (!table.probes_all()).then(|| Probe {
+                    // Below 2^26.
+                    bucket: u32::try_from(own ^ p.flips as usize).unwrap_or(u32::MAX),
+                    bucket_bits: table.bits,
+                    flips: table.shape.fingerprint_bits(p.flips),
+                });
+                for i in p.start as usize..p.end as usize {
+                    let slot = table.slots[i] as usize;
+                    if !self.is_dead(slot) {
+                        let d = self.fps[slot].distance(q);
+                        seen(self.ids[slot], d, Some(t), probe);
+                    }
                 }
-            }
+            });
         }
     }
 
@@ -327,16 +582,86 @@ impl<B: Bits> Segment<B> {
         if self.tables.is_empty() {
             return self.scan(q, k, found);
         }
-        for table in &self.tables {
-            let range = table.bucket(q);
-            let slots = &table.slots[range.clone()];
-            B::within(q, &table.fps[range], k, &mut |i, d| {
-                let slot = slots[i] as usize;
-                if !self.is_dead(slot) {
-                    found(self.ids[slot], d);
+        let mut survivors = Survivors {
+            slots: [0; SURVIVORS],
+            len: 0,
+        };
+        // Probes of every table in one batch: the more misses in flight at once, the better.
+        let mut batch = [Probed::default(); PROBE_BATCH];
+        let mut len = 0;
+        for (t, table) in (0u32..).zip(&self.tables) {
+            table.each_probe(t, q, k, &mut |p| {
+                batch[len] = p;
+                len += 1;
+                if len == PROBE_BATCH {
+                    self.check(q, k, &batch, &mut survivors, found);
+                    len = 0;
                 }
             });
         }
+        self.check(q, k, &batch[..len], &mut survivors, found);
+        self.resolve(q, k, &mut survivors, found);
+    }
+
+    /// Checks a batch of probed buckets: touches them all, then reads them from cache.
+    #[inline]
+    fn check(
+        &self,
+        q: B,
+        k: u32,
+        probes: &[Probed],
+        survivors: &mut Survivors,
+        found: &mut impl FnMut(u64, u32),
+    ) {
+        let mut touched = 0u128;
+        for p in probes {
+            touched ^= self.tables[p.table as usize].touch(p);
+        }
+        core::hint::black_box(touched);
+        for p in probes {
+            let table = &self.tables[p.table as usize];
+            let range = p.start as usize..p.end as usize;
+            let slots = &table.slots[range.clone()];
+            match &table.words {
+                Words::Folded(words) => {
+                    // Everything here differs from q in exactly the flipped bucket bits.
+                    let left = k - p.flips.count_ones();
+                    let qf = q.fold(table.rest);
+                    crate::scan::within32_in(qf, words, range, left, &mut |i| {
+                        survivors.slots[survivors.len] = slots[i];
+                        survivors.len += 1;
+                        if survivors.len == SURVIVORS {
+                            self.resolve(q, k, survivors, found);
+                        }
+                    });
+                }
+                Words::Full(words) => B::within_in(q, words, range, k, &mut |i, d| {
+                    let slot = slots[i] as usize;
+                    if !self.is_dead(slot) {
+                        found(self.ids[slot], d);
+                    }
+                }),
+            }
+        }
+    }
+
+    /// The exact check of the slots that passed the folded one.
+    #[inline]
+    fn resolve(&self, q: B, k: u32, survivors: &mut Survivors, found: &mut impl FnMut(u64, u32)) {
+        let slots = &survivors.slots[..survivors.len];
+        let mut touched = B::from_u128(0);
+        for &slot in slots {
+            touched = touched.xor(self.fps[slot as usize]);
+        }
+        core::hint::black_box(touched);
+        for &slot in slots {
+            let slot = slot as usize;
+            let d = self.fps[slot].distance(q);
+            if d <= k && !self.is_dead(slot) {
+                found(self.ids[slot], d);
+            }
+        }
+        survivors.len = 0;
     }
 
     /// Like [`Segment::query`] for any `k`, by checking every fingerprint (each id once).
@@ -350,6 +675,10 @@ impl<B: Bits> Segment<B> {
 
     /// Calls `found(id_a, id_b, distance)` once for each pair of live fingerprints of this
     /// segment within `k` (`k` at most the plan's), until it returns false.
+    ///
+    /// Each table joins every bucket with itself and with each bucket within its radius; a
+    /// pair lies in buckets that close in every table whose bucket bits differ in at most the
+    /// table's radius, and is reported by the first of those, so once.
     pub(super) fn pairs(&self, k: u32, found: &mut impl FnMut(u64, u64, u32) -> bool) {
         if self.tables.is_empty() {
             for a in 0..self.fps.len() {
@@ -366,49 +695,81 @@ impl<B: Bits> Segment<B> {
             }
             return;
         }
-        let block_masks: Vec<u128> = self
-            .plan
-            .blocks()
+        let width_mask = u128::MAX >> (128 - self.plan.width());
+        let reach: Vec<(u128, u32)> = self
+            .tables
             .iter()
-            .map(|b| (u128::MAX >> (128 - b.len)) << (self.plan.width() - b.start - b.len))
+            .map(|t| (width_mask & !t.rest, t.radius))
             .collect();
-        // Sets of blocks as bit masks: u128, since a plan may have up to 128 blocks (C(b, k)
-        // stays small at k = 0 or 1), and a u64 shift by 64 or more would overflow.
-        let table_sets: Vec<u128> = self
-            .plan
-            .tables()
-            .iter()
-            .map(|t| t.blocks.iter().fold(0u128, |m, &b| m | 1 << b))
-            .collect();
+        let first_table = |x: B, y: B| {
+            let diff = x.to_u128() ^ y.to_u128();
+            reach
+                .iter()
+                .position(|&(mask, radius)| (diff & mask).count_ones() <= radius)
+        };
+        // A cell: both the join and the loops around it read it.
+        let go = core::cell::Cell::new(true);
         for (t, table) in self.tables.iter().enumerate() {
-            for w in table.dir.windows(2) {
-                let bucket = w[0] as usize..w[1] as usize;
-                for i in bucket.clone() {
-                    for j in i + 1..bucket.end {
-                        let (x, y) = (table.fps[i], table.fps[j]);
-                        let d = x.distance(y);
-                        if d > k {
-                            continue;
-                        }
-                        // Report a pair from the first table whose blocks all agree, so
-                        // each pair comes out once however many tables hold it together.
-                        let diff = x.to_u128() ^ y.to_u128();
-                        let equal = block_masks.iter().enumerate().fold(0u128, |m, (b, mask)| {
-                            m | (u128::from(diff & mask == 0) << b)
-                        });
-                        let first = table_sets.iter().position(|s| s & !equal == 0);
-                        if first != Some(t) {
-                            continue;
-                        }
-                        let (sa, sb) = (table.slots[i] as usize, table.slots[j] as usize);
-                        if !self.is_dead(sa)
-                            && !self.is_dead(sb)
-                            && !found(self.ids[sa], self.ids[sb], d)
-                        {
-                            return;
-                        }
+            // Entry i against entries `others`, whose buckets are `flips` bits from i's.
+            let mut join = |i: usize, others: core::ops::Range<usize>, flips: u32| {
+                let start = others.start;
+                let slot_a = table.slots[i] as usize;
+                let x = self.fps[slot_a];
+                let mut pair = |j: usize| {
+                    let slot_b = table.slots[start + j] as usize;
+                    let y = self.fps[slot_b];
+                    let d = x.distance(y);
+                    if d <= k
+                        && go.get()
+                        && first_table(x, y) == Some(t)
+                        && !self.is_dead(slot_a)
+                        && !self.is_dead(slot_b)
+                    {
+                        go.set(found(self.ids[slot_a], self.ids[slot_b], d));
                     }
+                };
+                match &table.words {
+                    Words::Folded(w) => {
+                        crate::scan::within32(w[i], &w[others], k - flips, &mut pair);
+                    }
+                    Words::Full(w) => B::within(x, &w[others], k, &mut |j, _| pair(j)),
                 }
+            };
+            if table.probes_all() {
+                for i in 0..table.slots.len() {
+                    if !go.get() {
+                        return;
+                    }
+                    join(i, i + 1..table.slots.len(), 0);
+                }
+                continue;
+            }
+            for b in 0..table.dir.len() - 1 {
+                let here = table.range(b);
+                if here.is_empty() {
+                    continue;
+                }
+                if !go.get() {
+                    return;
+                }
+                for_each_flip(table.bits, table.radius.min(k), &mut |flips| {
+                    let other = b ^ flips as usize;
+                    // Each pair of buckets once: from the lower one.
+                    if other < b {
+                        return;
+                    }
+                    let there = table.range(other);
+                    if there.is_empty() {
+                        return;
+                    }
+                    for i in here.clone() {
+                        let from = if other == b { i + 1 } else { there.start };
+                        join(i, from..there.end, flips.count_ones());
+                    }
+                });
+            }
+            if !go.get() {
+                return;
             }
         }
     }

@@ -83,6 +83,39 @@ pub(crate) fn within64(q: u64, fps: &[u64], k: u32, found: &mut dyn FnMut(usize,
     kernel::within64(q, fps, k, found);
 }
 
+/// Calls `found(i)` for every `i` (ascending) with `(xs[i] ^ q).count_ones() <= k`: the
+/// index's bucket filter on folded 32-bit words. Portable everywhere: LLVM vectorizes it for
+/// SSE2 and SIMD128 alike.
+#[inline]
+pub(crate) fn within32(q: u32, xs: &[u32], k: u32, found: &mut dyn FnMut(usize)) {
+    portable::within32(q, xs, k, found);
+}
+
+/// [`within32`] over `all[range]` (positions counted from `range.start`), free to read whole
+/// chunks past the range's end: the index's buckets are short runs of one long array.
+#[inline]
+pub(crate) fn within32_in(
+    q: u32,
+    all: &[u32],
+    range: core::ops::Range<usize>,
+    k: u32,
+    found: &mut dyn FnMut(usize),
+) {
+    portable::within32_in(q, all, range, k, found);
+}
+
+/// [`within32_in`] for 64-bit words.
+#[inline]
+pub(crate) fn within64_in(
+    q: u64,
+    all: &[u64],
+    range: core::ops::Range<usize>,
+    k: u32,
+    found: &mut dyn FnMut(usize, u32),
+) {
+    portable::within64_in(q, all, range, k, found);
+}
+
 /// [`within64`] for 128-bit fingerprints.
 #[inline]
 pub(crate) fn within128(q: u128, fps: &[u128], k: u32, found: &mut dyn FnMut(usize, u32)) {

@@ -127,3 +127,152 @@ pub(crate) fn distances64(q: u64, fps: &[u64], out: &mut [u8]) {
 fn distance_byte(x: u64) -> u8 {
     x.count_ones() as u8
 }
+
+/// True iff `x` has at most `K` bits set, for 32-bit words.
+#[inline(always)]
+fn at_most32<const K: u32>(x: u32) -> bool {
+    let mut x = x;
+    for _ in 0..K {
+        x &= x.wrapping_sub(1);
+    }
+    x == 0
+}
+
+/// Calls `found(i)` for every `i` (ascending) with `(xs[i] ^ q).count_ones() <= k`: the
+/// index's first check of a bucket, on 32-bit words (four to an SSE2 or SIMD128 register).
+#[inline]
+pub(crate) fn within32(q: u32, xs: &[u32], k: u32, found: &mut dyn FnMut(usize)) {
+    match k {
+        0 => chunked32(q, xs, k, found, at_most32::<0>),
+        1 => chunked32(q, xs, k, found, at_most32::<1>),
+        2 => chunked32(q, xs, k, found, at_most32::<2>),
+        3 => chunked32(q, xs, k, found, at_most32::<3>),
+        4 => chunked32(q, xs, k, found, at_most32::<4>),
+        _ if k < 32 => chunked32(q, xs, k, found, |x| x.count_ones() <= k),
+        _ => (0..xs.len()).for_each(found),
+    }
+}
+
+/// Chunks of 8: buckets are often small, and 8 words are two registers.
+#[inline(always)]
+fn chunked32(
+    q: u32,
+    xs: &[u32],
+    k: u32,
+    found: &mut dyn FnMut(usize),
+    within: impl Fn(u32) -> bool,
+) {
+    let mut chunks = xs.chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        let any = chunk.iter().fold(false, |any, &x| any | within(x ^ q));
+        if any {
+            exact32(q, chunk, k, base, found);
+        }
+        base += 8;
+    }
+    exact32(q, chunks.remainder(), k, base, found);
+}
+
+#[inline(always)]
+fn exact32(q: u32, xs: &[u32], k: u32, base: usize, found: &mut dyn FnMut(usize)) {
+    for (i, &x) in xs.iter().enumerate() {
+        if (x ^ q).count_ones() <= k {
+            found(base + i);
+        }
+    }
+}
+
+/// [`within32`] over `all[range]`, reading whole chunks of 8 past the range's end while `all`
+/// has them: a bucket of a few entries is checked in vector registers instead of one by one,
+/// and what lies past it (the next buckets) is never reported. Calls `found(i)` with `i`
+/// counted from `range.start`.
+#[inline]
+pub(crate) fn within32_in(
+    q: u32,
+    all: &[u32],
+    range: core::ops::Range<usize>,
+    k: u32,
+    found: &mut dyn FnMut(usize),
+) {
+    match k {
+        0 => padded32(q, all, range, k, found, at_most32::<0>),
+        1 => padded32(q, all, range, k, found, at_most32::<1>),
+        2 => padded32(q, all, range, k, found, at_most32::<2>),
+        3 => padded32(q, all, range, k, found, at_most32::<3>),
+        4 => padded32(q, all, range, k, found, at_most32::<4>),
+        _ if k < 32 => padded32(q, all, range, k, found, |x| x.count_ones() <= k),
+        _ => (0..range.len()).for_each(found),
+    }
+}
+
+#[inline(always)]
+fn padded32(
+    q: u32,
+    all: &[u32],
+    range: core::ops::Range<usize>,
+    k: u32,
+    found: &mut dyn FnMut(usize),
+    within: impl Fn(u32) -> bool,
+) {
+    let (start, end) = (range.start, range.end);
+    let mut i = start;
+    while i < end {
+        let Some(chunk) = all.get(i..i + 8) else {
+            exact32(q, &all[i..end], k, i - start, found);
+            return;
+        };
+        let any = chunk.iter().fold(false, |any, &x| any | within(x ^ q));
+        if any {
+            let stop = (end - i).min(8);
+            exact32(q, &chunk[..stop], k, i - start, found);
+        }
+        i += 8;
+    }
+}
+
+/// [`within64`]'s test over `all[range]`, padded to whole chunks of 4 like [`within32_in`].
+#[inline]
+pub(crate) fn within64_in(
+    q: u64,
+    all: &[u64],
+    range: core::ops::Range<usize>,
+    k: u32,
+    found: &mut dyn FnMut(usize, u32),
+) {
+    match k {
+        0 => padded64(q, all, range, k, found, at_most::<0>),
+        1 => padded64(q, all, range, k, found, at_most::<1>),
+        2 => padded64(q, all, range, k, found, at_most::<2>),
+        3 => padded64(q, all, range, k, found, at_most::<3>),
+        4 => padded64(q, all, range, k, found, at_most::<4>),
+        5 => padded64(q, all, range, k, found, at_most::<5>),
+        6 => padded64(q, all, range, k, found, at_most::<6>),
+        _ => padded64(q, all, range, k, found, |x| x.count_ones() <= k),
+    }
+}
+
+#[inline(always)]
+fn padded64(
+    q: u64,
+    all: &[u64],
+    range: core::ops::Range<usize>,
+    k: u32,
+    found: &mut dyn FnMut(usize, u32),
+    within: impl Fn(u64) -> bool,
+) {
+    let (start, end) = (range.start, range.end);
+    let mut i = start;
+    while i < end {
+        let Some(chunk) = all.get(i..i + 4) else {
+            exact64(q, &all[i..end], k, i - start, found);
+            return;
+        };
+        let any = chunk.iter().fold(false, |any, &x| any | within(x ^ q));
+        if any {
+            let stop = (end - i).min(4);
+            exact64(q, &chunk[..stop], k, i - start, found);
+        }
+        i += 4;
+    }
+}

@@ -165,8 +165,31 @@ test('explicit plans and the plan description', () => {
   const plan = index.plan();
   assert.equal(plan.tables.length, 10);
   assert.deepEqual(plan.blocks.map((b) => b.len), [13, 13, 13, 13, 12]);
-  assert.deepEqual(plan.tables[0], { blocks: [0, 1], keyBits: 26 });
+  assert.equal(plan.kind, 'permuted');
+  assert.deepEqual(plan.tables[0], {
+    blocks: [0, 1],
+    ranges: [{ start: 0, len: 13 }, { start: 13, len: 13 }],
+    keyBits: 26,
+    radius: 0,
+    bucketBits: 0,
+    probes: 1,
+    folded: true,
+  });
+  assert.deepEqual(Object.keys(plan.estimate), ['probes', 'candidates', 'nanos']);
   assert.equal(new sp.Index({ scan: true }).plan().scan, true);
+  assert.equal(new sp.Index({ scan: true }).plan().kind, 'scan');
+  // Multi-index hashing: substrings and radii whose sum plus one each passes k.
+  const mih = new sp.Index({ k: 9, substrings: 4 }).plan();
+  assert.equal(mih.kind, 'multiIndex');
+  assert.deepEqual(mih.blocks, [0, 16, 32, 48].map((start) => ({ start, len: 16 })));
+  assert.deepEqual(mih.tables.map((t) => t.radius), [2, 2, 1, 1]);
+  const combined = new sp.Index({ k: 9, blocks: 6, keyBlocks: 2 }).plan();
+  assert.equal(combined.kind, 'combined');
+  assert.equal(combined.tables.length, 15);
+  assert.ok(combined.tables.every((t) => t.radius === 2 && t.ranges.length === 2));
+  assert.throws(() => new sp.Index({ k: 9, substrings: 4, scan: true }), /at most one of/);
+  assert.throws(() => new sp.Index({ k: 9, keyBlocks: 2 }), /keyBlocks needs blocks/);
+  assert.throws(() => new sp.Index({ k: 9, substrings: 0 }), /substrings must be from 1/);
   const big = new sp.Index({ k: 3 });
   big.insertMany(new Uint32Array(100000).map((_, i) => i),
     BigUint64Array.from({ length: 100000 }, rng(5)));
@@ -188,6 +211,36 @@ test('explainQuery shows the tables at work; compact merges segments', () => {
   const accepted = [...new Set(seen.filter((c) => c.accepted).map((c) => c.id))];
   assert.deepEqual(accepted.sort((a, b) => a - b), index.query(q).map((m) => m.id).sort((a, b) => a - b));
   assert.ok(seen.some((c) => c.id === 17 && c.distance === 2));
+  // Permuted tables probe the query's own bucket only.
+  assert.ok(seen.every((c) => c.probe.flipped.length === 0 && c.probe.bucketBits === 9));
+  assert.equal(index.segmentPlan(0).kind, 'permuted');
+  assert.equal(index.segmentPlan(1), undefined);
+  index.free();
+});
+
+test('explainQuery names the probe that found each candidate', () => {
+  const index = new sp.Index({ k: 6, substrings: 4 });
+  const next = rng(11);
+  index.insertMany(new Uint32Array(3000).map((_, i) => i), BigUint64Array.from({ length: 3000 }, next));
+  const q = index.get(5) ^ (1n << 63n) ^ (1n << 40n) ^ 1n; // one bit in each of substrings 0, 1 and 3
+  const seen = index.explainQuery(q);
+  const plan = index.segmentPlan(0);
+  assert.deepEqual(plan.tables.map((t) => t.radius), [1, 1, 1, 0]); // 6 = 1·4 + 2
+  for (const c of seen) {
+    const table = plan.tables[c.table];
+    assert.ok(c.probe.flipped.length <= table.radius, 'no probe flips more than the radius');
+    assert.equal(c.probe.bucketBits, table.bucketBits);
+    for (const bit of c.probe.flipped) {
+      // Flipped bits lie in the table's bucket bits: the top bucketBits of its substring.
+      assert.ok(bit >= table.ranges[0].start && bit < table.ranges[0].start + table.bucketBits);
+    }
+  }
+  // Id 5 is 3 bits away: found in substrings 0 and 1 by flipping their one differing bit, in
+  // substring 2 unflipped, and in substring 3 (radius 0) unflipped too: it differs there only
+  // in bit 63, below the 11 bucket bits (positions 48 to 58).
+  const found = seen.filter((c) => c.id === 5);
+  assert.deepEqual(found.map((c) => [c.table, c.probe.flipped]), [[0, [0]], [1, [23]], [2, []], [3, []]]);
+  assert.ok(found.every((c) => c.accepted && c.distance === 3));
   index.free();
 });
 
@@ -208,7 +261,7 @@ const bad = [
   ['k above width', () => new sp.Index({ k: 65 }), /k must be between 0 and the width \(64\), got 65/],
   ['width 0', () => new sp.Index({ width: 0 }), /width must be between 1 and 128, got 0/],
   ['blocks too few', () => new sp.Index({ k: 3, blocks: 3 }), /invalid plan: blocks must be more than k/],
-  ['blocks and scan', () => new sp.Index({ blocks: 5, scan: true }), /either blocks or scan/],
+  ['blocks and scan', () => new sp.Index({ blocks: 5, scan: true }), /at most one of blocks, substrings and scan/],
   ['unknown option', () => new sp.Index({ kk: 3 }), /unknown field `kk`/],
   ['negative id', () => index.insert(-1, 1n), /id must be a whole number from 0 to 2\^53 - 1, got -1/],
   ['fractional id', () => index.insert(1.5, 1n), /got 1.5/],

@@ -16,7 +16,7 @@ use crate::convert::{js_number, read_value, type_name, whole, Fields};
 use crate::err;
 use crate::guard::{array_item, array_length, is_array};
 use crate::typed;
-use simprint::{Fingerprint, Plan};
+use simprint::{Fingerprint, Plan, PlanKind};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
@@ -26,24 +26,59 @@ export interface IndexOptions {
   width?: number;
   /** Find everything within this Hamming distance. Default 3. */
   k?: number;
-  /** An explicit plan: this many blocks (more than k) and C(blocks, k) tables, instead of
-   *  planning by size. */
+  /** An explicit plan: this many blocks (more than k) and C(blocks, k) permuted tables,
+   *  instead of planning by size. With keyBlocks, a combined plan. */
   blocks?: number;
+  /** With blocks: a combined plan, a table for each choice of keyBlocks of the blocks, all
+   *  probed within the least radius that finds everything within k. */
+  keyBlocks?: number;
+  /** An explicit multi-index plan: this many substrings, one table each, probed within
+   *  radii whose sum plus one each passes k. */
+  substrings?: number;
   /** An explicit plan: no tables, every query scans. */
   scan?: boolean;
 }
 
+/** A contiguous run of fingerprint bits; bit 0 is the most significant. */
+export interface IndexBits { start: number; len: number; }
+
+/** One table of a plan. A query computes its bucket number (the top bucketBits bits of the
+ *  table's key) and probes every bucket whose number differs from it in at most radius bits. */
+export interface IndexTable {
+  /** Indices into the plan's blocks forming the key, in key order. */
+  blocks: number[];
+  /** Those blocks themselves: the fingerprint bits the key is made of. */
+  ranges: IndexBits[];
+  /** The key's length in bits (the sum of its blocks' lengths). */
+  keyBits: number;
+  /** Probed within this many bits of the query's bucket number. */
+  radius: number;
+  /** Bits of the bucket number at this size: the top bucketBits bits of the key. */
+  bucketBits: number;
+  /** Buckets a query probes in this table at this size. */
+  probes: number;
+  /** True when the table holds 32-bit folds of the other bits (checked exactly after), false
+   *  when it holds whole fingerprints. */
+  folded: boolean;
+}
+
 /** How the index looks fingerprints up. */
 export interface IndexPlan {
+  /** "scan" (no tables), "permuted" (Manku et al.: radius 0), "multiIndex" (Norouzi et al.:
+   *  one table per substring, radii from k) or "combined" (every choice of keyBlocks blocks). */
+  kind: "scan" | "permuted" | "multiIndex" | "combined";
   /** True when there are no tables and queries scan. */
   scan: boolean;
   /** The fingerprint width and the k the tables guarantee. */
   width: number;
   k: number;
-  /** Contiguous runs of bits; bit 0 is the most significant. */
-  blocks: { start: number; len: number }[];
-  /** One per table: the indices of the blocks forming its key, and the key's length. */
-  tables: { blocks: number[]; keyBits: number }[];
+  /** The fingerprints the plan is sized for (bucketBits and probes depend on it). */
+  size: number;
+  /** Contiguous runs of bits (a multi-index plan's substrings). */
+  blocks: IndexBits[];
+  tables: IndexTable[];
+  /** The cost model's estimate of one query against random fingerprints at this size. */
+  estimate: { probes: number; candidates: number; nanos: number };
 }
 
 /** A stored fingerprint found by a query. */
@@ -56,8 +91,13 @@ export interface IndexCandidate {
   distance: number;
   /** The segment holding it, or null for the insert buffer (scanned). */
   segment: number | null;
-  /** The table of the segment's plan whose bucket held it, or null when it was scanned. */
+  /** The table of the segment's plan (Index.segmentPlan) whose bucket held it, or null when
+   *  it was scanned. */
   table: number | null;
+  /** The bucket of that table that held it: the query's own bucket number with the bits
+   *  `flipped` (fingerprint bit positions, 0 the most significant) flipped; null when it was
+   *  scanned or the table was read whole. */
+  probe: { bucket: number; bucketBits: number; flipped: number[] } | null;
   /** True when the distance is within the query's k. */
   accepted: boolean;
 }
@@ -188,22 +228,102 @@ pub(crate) fn read_fp_list(value: &JsValue, width: u32) -> Result<Vec<Fingerprin
 #[serde(rename_all = "camelCase")]
 struct JsTable {
     blocks: Vec<u32>,
+    ranges: Vec<JsBlock>,
     key_bits: u32,
+    radius: u32,
+    bucket_bits: u32,
+    probes: f64,
+    folded: bool,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Clone, Copy)]
 struct JsBlock {
     start: u32,
     len: u32,
 }
 
 #[derive(Serialize)]
+struct JsEstimate {
+    probes: f64,
+    candidates: f64,
+    nanos: f64,
+}
+
+#[derive(Serialize)]
 struct JsPlan {
+    kind: &'static str,
     scan: bool,
     width: u32,
     k: u32,
+    size: f64,
     blocks: Vec<JsBlock>,
     tables: Vec<JsTable>,
+    estimate: JsEstimate,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsProbe {
+    bucket: u32,
+    bucket_bits: u32,
+    flipped: Vec<u32>,
+}
+
+/// A plan as JavaScript sees it, sized for `n` fingerprints.
+fn plan_to_js(p: &Plan, n: usize) -> Result<JsValue, JsError> {
+    use simprint::index::plan::{bucket_bits, folds, probes};
+    let blocks: Vec<JsBlock> = p
+        .blocks()
+        .iter()
+        .map(|b| JsBlock {
+            start: b.start,
+            len: b.len,
+        })
+        .collect();
+    let estimate = p.estimate(n);
+    #[allow(
+        clippy::cast_precision_loss,
+        reason = "sizes and probe counts far below 2^53"
+    )]
+    to_js(&JsPlan {
+        kind: match p.kind() {
+            PlanKind::Scan => "scan",
+            PlanKind::Permuted { .. } => "permuted",
+            PlanKind::MultiIndex { .. } => "multiIndex",
+            PlanKind::Combined { .. } => "combined",
+        },
+        scan: p.is_scan(),
+        width: p.width(),
+        k: p.k(),
+        size: n as f64,
+        tables: p
+            .tables()
+            .iter()
+            .map(|t| {
+                let d = bucket_bits(t.key_bits, n);
+                JsTable {
+                    blocks: t.blocks.clone(),
+                    ranges: t.blocks.iter().map(|&b| blocks[b as usize]).collect(),
+                    key_bits: t.key_bits,
+                    radius: t.radius,
+                    bucket_bits: d,
+                    // A radius reaching every bucket reads the table as one.
+                    probes: if t.radius >= d {
+                        1.0
+                    } else {
+                        probes(d, t.radius.min(p.k())) as f64
+                    },
+                    folded: folds(d, t.radius, p.k()),
+                }
+            })
+            .collect(),
+        blocks,
+        estimate: JsEstimate {
+            probes: estimate.probes,
+            candidates: estimate.candidates,
+            nanos: estimate.nanos,
+        },
+    })
 }
 
 #[derive(Serialize)]
@@ -225,6 +345,7 @@ struct JsCandidate {
     distance: u32,
     segment: Option<u32>,
     table: Option<u32>,
+    probe: Option<JsProbe>,
     accepted: bool,
 }
 
@@ -273,7 +394,8 @@ pub(crate) fn read_limit(value: &Option<JsValue>) -> Result<usize, JsError> {
 }
 
 /// An exact near-duplicate index: every stored fingerprint within Hamming distance `k` of a
-/// query, with permuted tables planned for its size.
+/// query, with tables planned for its size (permuted tables at small k, multi-index hashing
+/// at the k near-duplicates need).
 ///
 /// ```js
 /// const index = new Index({ k: 3 });
@@ -292,30 +414,50 @@ impl Index {
     pub fn new(
         #[wasm_bindgen(unchecked_optional_param_type = "IndexOptions")] options: Option<JsValue>,
     ) -> Result<Index, JsError> {
-        let (width, k, blocks, scan) =
-            match Fields::read(&options, &["width", "k", "blocks", "scan"])? {
+        let fields = ["width", "k", "blocks", "keyBlocks", "substrings", "scan"];
+        let (width, k, blocks, key_blocks, substrings, scan) =
+            match Fields::read(&options, &fields)? {
                 Some(o) => (
                     o.number("width")?,
                     o.number("k")?,
                     o.number("blocks")?,
+                    o.number("keyBlocks")?,
+                    o.number("substrings")?,
                     o.boolean("scan")?,
                 ),
-                None => (None, None, None, None),
+                None => (None, None, None, None, None, None),
             };
         let width = crate::convert::width_from(width)?;
         let k = k
             .map(|k| whole("k", k))
             .transpose()?
             .unwrap_or(simprint::index::DEFAULT_K);
-        let inner = match (blocks, scan.unwrap_or(false)) {
-            (Some(_), true) => {
-                return Err(JsError::new("give either blocks or scan: true, not both"));
-            }
-            (Some(b), false) => simprint::Index::with_plan(
-                Plan::with_blocks(width, k, whole("blocks", b)?).map_err(err)?,
-            ),
-            (None, true) => simprint::Index::with_plan(Plan::scan(width, k).map_err(err)?),
-            (None, false) => simprint::Index::new(width, k),
+        let scan = scan.unwrap_or(false);
+        let explicit =
+            usize::from(blocks.is_some()) + usize::from(substrings.is_some()) + usize::from(scan);
+        if explicit > 1 {
+            return Err(JsError::new(
+                "give at most one of blocks, substrings and scan: true",
+            ));
+        }
+        if key_blocks.is_some() && blocks.is_none() {
+            return Err(JsError::new("keyBlocks needs blocks"));
+        }
+        let plan = match (blocks, key_blocks, substrings) {
+            (Some(b), None, _) => Some(Plan::with_blocks(width, k, whole("blocks", b)?)),
+            (Some(b), Some(c), _) => Some(Plan::combined(
+                width,
+                k,
+                whole("blocks", b)?,
+                whole("keyBlocks", c)?,
+            )),
+            (None, _, Some(m)) => Some(Plan::multi_index(width, k, whole("substrings", m)?)),
+            (None, _, None) if scan => Some(Plan::scan(width, k)),
+            (None, _, None) => None,
+        };
+        let inner = match plan {
+            Some(plan) => simprint::Index::with_plan(plan.map_err(err)?),
+            None => simprint::Index::new(width, k),
         }
         .map_err(err)?;
         Ok(Index { inner })
@@ -340,31 +482,21 @@ impl Index {
         u32::try_from(self.inner.len()).unwrap_or(u32::MAX)
     }
 
-    /// The plan for the current size (blocks, tables and their key bits).
+    /// The plan for the current size: its kind, blocks (substrings), and per table the key's
+    /// blocks, radius, bucket bits and probes, with the cost model's estimate.
     #[wasm_bindgen(unchecked_return_type = "IndexPlan")]
     pub fn plan(&self) -> Result<JsValue, JsError> {
-        let p = self.inner.plan();
-        to_js(&JsPlan {
-            scan: p.is_scan(),
-            width: p.width(),
-            k: p.k(),
-            blocks: p
-                .blocks()
-                .iter()
-                .map(|b| JsBlock {
-                    start: b.start,
-                    len: b.len,
-                })
-                .collect(),
-            tables: p
-                .tables()
-                .iter()
-                .map(|t| JsTable {
-                    blocks: t.blocks.clone(),
-                    key_bits: t.key_bits,
-                })
-                .collect(),
-        })
+        plan_to_js(&self.inner.plan(), self.inner.len())
+    }
+
+    /// The plan segment `segment` (as explainQuery's candidates number them) was built with,
+    /// sized for the fingerprints it was built with; undefined past the last segment.
+    #[wasm_bindgen(js_name = segmentPlan, unchecked_return_type = "IndexPlan | undefined")]
+    pub fn segment_plan(&self, segment: u32) -> Result<JsValue, JsError> {
+        match self.inner.segment(segment as usize) {
+            Some(s) => plan_to_js(&s.plan, s.slots),
+            None => Ok(JsValue::UNDEFINED),
+        }
     }
 
     /// Stores `fingerprint` under `id` (a whole number from 0 to 2^53 - 1), returning the
@@ -473,7 +605,8 @@ impl Index {
     }
 
     /// Every fingerprint a query within `k` (default: the index's k) examines, in order, with
-    /// the table whose bucket held it and whether the distance check accepted it.
+    /// the table and probe (the query's bucket with some bits flipped) whose bucket held it
+    /// and whether the distance check accepted it.
     #[wasm_bindgen(js_name = explainQuery, unchecked_return_type = "IndexCandidate[]")]
     pub fn explain_query(
         &self,
@@ -482,6 +615,7 @@ impl Index {
     ) -> Result<JsValue, JsError> {
         let (fp, k) = self.query_args(&fingerprint, &k)?;
         let seen = self.inner.explain_query(fp, k).map_err(err)?;
+        let width = self.inner.width();
         let out: Vec<JsCandidate> = seen
             .iter()
             .map(|c| JsCandidate {
@@ -489,6 +623,14 @@ impl Index {
                 distance: c.distance,
                 segment: c.segment,
                 table: c.table,
+                probe: c.probe.map(|p| JsProbe {
+                    bucket: p.bucket,
+                    bucket_bits: p.bucket_bits,
+                    // Mask bit `width − 1 − i` is fingerprint bit i.
+                    flipped: (0..width)
+                        .filter(|&i| p.flips >> (width - 1 - i) & 1 == 1)
+                        .collect(),
+                }),
                 accepted: c.accepted,
             })
             .collect();

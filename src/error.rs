@@ -114,6 +114,13 @@ pub enum Error {
         /// The most pairs a list holds.
         max: usize,
     },
+    /// A name for an index entry longer than the index takes.
+    NameTooLong {
+        /// The name's length in bytes.
+        bytes: usize,
+        /// The most allowed.
+        max: usize,
+    },
     /// Memory could not be had for a structure of about `bytes` bytes (nothing was changed).
     OutOfMemory {
         /// About how many bytes were asked for.
@@ -298,6 +305,11 @@ pub enum BytesProblem {
         /// The plan byte.
         kind: u8,
     },
+    /// A names section that is truncated, holds a name that is not UTF-8 or too long, a name
+    /// twice, ids out of order, or an id no entry is stored under.
+    MalformedNames,
+    /// A version 3 header (names) without names, or names with another version.
+    NamesWithoutVersion,
     /// A plan kind this build does not know.
     UnknownPlanKind {
         /// The plan byte.
@@ -405,6 +417,9 @@ impl fmt::Display for Error {
                 "pairs: more than {max} pairs are within {k}; ask for the first of them with a \
                  limit, or group them with clusters(), which needs no list of pairs"
             ),
+            Error::NameTooLong { bytes, max } => {
+                write!(f, "a name is {bytes} bytes long; at most {max} are allowed")
+            }
             Error::OutOfMemory { bytes } => write!(
                 f,
                 "out of memory: {bytes} more bytes could not be allocated (nothing was changed)"
@@ -492,6 +507,13 @@ impl fmt::Display for BytesProblem {
                 "blocks is {blocks} but the plan is not explicit blocks (it must be 0)"
             ),
             BytesProblem::UnknownPlanKind { kind } => write!(f, "unknown plan kind {kind}"),
+            BytesProblem::MalformedNames => f.write_str(
+                "the names section is truncated or holds a name that is not UTF-8 or too long, \
+                 a repeated name, ids out of order or an id with no entry",
+            ),
+            BytesProblem::NamesWithoutVersion => {
+                f.write_str("names are written as format version 3, and version 3 always has names")
+            }
             BytesProblem::NeedlessVersion { kind } => write!(
                 f,
                 "plan kind {kind} is written as format version 1, not 2"

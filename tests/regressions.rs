@@ -405,3 +405,99 @@ fn errors_repeat_at_most_a_little_of_a_huge_value() {
         assert!(text.len() < 200, "{} bytes: {}", text.len(), &text[..200]);
     }
 }
+
+/// Issue 15: string ids. Named entries mix with numbered ones, answer with their ids, and keep
+/// their names through the bytes; a name's id is never one a number already holds.
+#[test]
+fn named_entries_round_trip_through_bytes() {
+    let fp = |v: u128| Fingerprint::new(v, 64).unwrap();
+    let first = simprint::index::FIRST_NAMED_ID;
+    let mut index = Index::new(64, 3).unwrap();
+    // A number in the names' range is skipped by the next name.
+    index.insert(first, fp(0xff)).unwrap();
+    index
+        .insert_named("https://example.org/a", fp(0b1011))
+        .unwrap();
+    index.insert_named("b", fp(0b1000)).unwrap();
+    index.insert(7, fp(0b1010)).unwrap();
+    assert_eq!(index.id_of("https://example.org/a"), Some(first + 1));
+    // Replacing by name keeps the id; removing forgets the name.
+    assert_eq!(
+        index.insert_named("b", fp(0b1001)).unwrap(),
+        Some(fp(0b1000))
+    );
+    assert_eq!(index.id_of("b"), Some(first + 2));
+    let bytes = index.to_bytes();
+    assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 3);
+    let loaded = Index::from_bytes(&bytes).unwrap();
+    assert_eq!(loaded.to_bytes(), bytes);
+    assert_eq!(loaded.entries(), index.entries());
+    for id in [first, first + 1, first + 2, 7] {
+        assert_eq!(loaded.name_of(id), index.name_of(id), "id {id}");
+    }
+    let found = loaded.query(fp(0b1011)).unwrap();
+    let names: Vec<Option<&str>> = found.iter().map(|m| loaded.name_of(m.id)).collect();
+    assert_eq!(names, [Some("https://example.org/a"), None, Some("b")]);
+    let mut index = loaded;
+    assert!(index.remove_named("b").is_some());
+    assert_eq!(index.id_of("b"), None);
+    index.remove(first + 1);
+    // No names left: version 1 again, as an index keyed by numbers always was.
+    let bytes = index.to_bytes();
+    assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 1);
+    assert_eq!(Index::from_bytes(&bytes).unwrap().name_of(first + 1), None);
+    // Too long a name is refused.
+    assert!(matches!(
+        index.insert_named(&"x".repeat(70_000), fp(1)),
+        Err(Error::NameTooLong { bytes: 70_000, .. })
+    ));
+}
+
+/// Hostile names sections, sealed with a valid checksum: each a clear error.
+#[test]
+fn malformed_names_are_refused() {
+    let fp = |v: u128| Fingerprint::new(v, 64).unwrap();
+    let mut index = Index::new(64, 3).unwrap();
+    index.insert_named("a", fp(1)).unwrap();
+    index.insert_named("b", fp(2)).unwrap();
+    let good = index.to_bytes();
+    let body = &good[..good.len() - 8];
+    let names_at = 24 + 2 * 16;
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("a name of no entry", {
+            let mut b = body.to_vec();
+            b[names_at + 8..names_at + 16].copy_from_slice(&5u64.to_le_bytes());
+            b
+        }),
+        ("the same name twice", {
+            let mut b = body.to_vec();
+            let second = b.len() - 1;
+            b[second] = b'a';
+            b
+        }),
+        ("not UTF-8", {
+            let mut b = body.to_vec();
+            let second = b.len() - 1;
+            b[second] = 0xff;
+            b
+        }),
+        ("truncated", body[..body.len() - 1].to_vec()),
+        ("no names in version 3", {
+            let mut b = body[..names_at].to_vec();
+            b.extend_from_slice(&0u64.to_le_bytes());
+            b
+        }),
+        ("names flag in version 1", {
+            let mut b = body[..names_at].to_vec();
+            b[8] = 1;
+            b
+        }),
+    ];
+    for (what, bytes) in cases {
+        let err = Index::from_bytes(&sealed(bytes)).unwrap_err();
+        assert!(
+            matches!(err, Error::MalformedIndexBytes { .. }),
+            "{what}: {err}"
+        );
+    }
+}

@@ -54,7 +54,15 @@ fn buffer(data: &[u8]) -> Option<Vec<u8>> {
             let width = pick(h.width, 1 + h.width % 128);
             let k = pick(h.k, h.k % (width.clamp(1, 25) + 1));
             let plan = pick(h.plan, h.plan % 5);
-            let good_version = if plan >= 3 { 2 } else { 1 };
+            // Mode 3 writes names for some entries: version 3, flag byte 15.
+            let named = mode % 4 == 3;
+            let good_version = if named {
+                3
+            } else if plan >= 3 {
+                2
+            } else {
+                1
+            };
             let version = if h.version % 8 == 0 {
                 h.version
             } else {
@@ -76,7 +84,7 @@ fn buffer(data: &[u8]) -> Option<Vec<u8>> {
             let reserved = if h.reserved % 8 == 0 {
                 h.reserved
             } else {
-                u16::from(key_blocks)
+                u16::from(key_blocks) | (u16::from(named) << 8)
             };
             let fp_bytes = if width <= 64 { 8 } else { 16 };
             let entries = u.take_rest();
@@ -94,6 +102,7 @@ fn buffer(data: &[u8]) -> Option<Vec<u8>> {
             out.extend_from_slice(&reserved.to_le_bytes());
             out.extend_from_slice(&count.to_le_bytes());
             let mut id = 0u64;
+            let mut ids = Vec::new();
             for e in entries.chunks_exact(8 + fp_bytes) {
                 let mut raw = [0u8; 8];
                 raw.copy_from_slice(&e[..8]);
@@ -105,6 +114,7 @@ fn buffer(data: &[u8]) -> Option<Vec<u8>> {
                     id = raw;
                 }
                 out.extend_from_slice(&id.to_le_bytes());
+                ids.push(id);
                 let mut fp = e[8..].to_vec();
                 // Mostly fingerprints that fit the width.
                 if raw % 16 != 0 && width < 128 {
@@ -114,6 +124,19 @@ fn buffer(data: &[u8]) -> Option<Vec<u8>> {
                     fp.copy_from_slice(&v.to_le_bytes()[..fp_bytes]);
                 }
                 out.extend_from_slice(&fp);
+            }
+            if named {
+                // Every other entry named by its id in decimal; one time in eight the last
+                // name repeats the first (a duplicate the reader must refuse).
+                let chosen: Vec<u64> = ids.iter().copied().step_by(2).collect();
+                out.extend_from_slice(&(chosen.len() as u64).to_le_bytes());
+                for (i, &id) in chosen.iter().enumerate() {
+                    let repeat = i + 1 == chosen.len() && i > 0 && h.count_error % 8 == 1;
+                    let name = if repeat { chosen[0] } else { id }.to_string();
+                    out.extend_from_slice(&id.to_le_bytes());
+                    out.extend_from_slice(&(name.len() as u32).to_le_bytes());
+                    out.extend_from_slice(name.as_bytes());
+                }
             }
             Some(sealed(out))
         }

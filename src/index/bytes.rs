@@ -9,14 +9,17 @@
 //! | 12 | 1 | plan: `0` automatic, `1` explicit permuted blocks, `2` explicit scan; from version 2 also `3` explicit multi-index, `4` explicit combined |
 //! | 13 | 1 | blocks (substrings for `3`) of an explicit plan `1`, `3` or `4`, else 0 |
 //! | 14 | 1 | blocks per key of a combined plan (`4`), else 0; reserved (0) in version 1 |
-//! | 15 | 1 | reserved, 0 |
+//! | 15 | 1 | `1` in version 3 (a names section follows the entries), else 0 |
 //! | 16 | 8 | count `n` of entries |
 //! | 24 | `n × (8 + w)` | entries by ascending id: id (`u64`), fingerprint (`w` = 8 bytes for `f ≤ 64`, else 16) |
+//! | | | version 3 only, the names of named entries ([`Index::insert_named`]): count `m` (`u64`, at least 1), then `m` of id (`u64`, ascending, each an entry's), length `l` (`u32`, at most [`MAX_NAME_BYTES`](super::MAX_NAME_BYTES)), `l` bytes of UTF-8 |
 //! | end − 8 | 8 | SipHash-1-3 (key of 16 zero bytes) of every byte before it |
 //!
-//! A writer uses version 1 whenever the plan is one version 1 knows (automatic, permuted
-//! blocks, scan), so those files are byte for byte what earlier releases wrote and read; only
-//! explicit multi-index and combined plans need version 2. Readers take both.
+//! A writer uses the oldest version that holds the index: version 1 for an index keyed by
+//! numbers whose plan version 1 knows (automatic, permuted blocks, scan), so those files are
+//! byte for byte what earlier releases wrote and read; version 2 for explicit multi-index and
+//! combined plans; version 3 for an index with named entries, whatever its plan. Readers take
+//! all three.
 //!
 //! Tables are not stored: loading rebuilds them, so a buffer cannot smuggle in a table that
 //! disagrees with its fingerprints. Loading checks every field and that the length is exactly
@@ -27,19 +30,20 @@
 //! [`Index::from_bytes_limited`] takes the limit from the caller.
 
 use alloc::boxed::Box;
+use alloc::string::String;
 use alloc::vec::Vec;
 use core::hash::Hasher as _;
 
 use super::fallible::try_vec_with_capacity;
 use super::plan::{check_k, Plan, PlanKind};
 use super::segment::Bits;
-use super::{Engine, Index, Inner};
+use super::{Engine, Index, Inner, MAX_NAME_BYTES};
 use crate::error::{BytesProblem, Error};
 use crate::fingerprint::check_fits;
 
 const MAGIC: &[u8; 8] = b"SIMPIDX\0";
 /// The newest version written and read; every version from 1 up to it is read.
-const VERSION: u16 = 2;
+const VERSION: u16 = 3;
 const HEADER: usize = 24;
 const CHECKSUM: usize = 8;
 
@@ -89,8 +93,13 @@ impl Index {
         let fp_bytes = if width <= 64 { 8 } else { 16 };
         let entries = self.entries();
         let mut out = Vec::with_capacity(HEADER + entries.len() * (8 + fp_bytes) + CHECKSUM);
-        // Plan kind, its two numbers, and the oldest version that knows the kind. Widths are at
-        // most 128, so block counts fit a byte.
+        // Names of stored entries only: a name given by id_for_name and never used is dropped.
+        let named: Vec<(u64, &str)> = self
+            .names
+            .iter()
+            .filter(|&(id, _)| self.get(id).is_some())
+            .collect();
+        // Plan kind, its two numbers, and the oldest version that knows the kind; names need 3.
         let (kind, first, second, version) = match self.explicit_plan().map(Plan::kind) {
             None => (0, 0, 0, 1u16),
             Some(PlanKind::Scan) => (2, 0, 0, 1),
@@ -98,17 +107,28 @@ impl Index {
             Some(PlanKind::MultiIndex { substrings }) => (3, substrings, 0, 2),
             Some(PlanKind::Combined { blocks, key_blocks }) => (4, blocks, key_blocks, 2),
         };
+        let version = if named.is_empty() { version } else { 3 };
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&version.to_le_bytes());
         // Widths are at most 128, k at most the width, blocks at most the width.
         let byte = |n: u32| u8::try_from(n).unwrap_or(u8::MAX);
         out.push(byte(width));
         out.push(byte(self.k()));
-        out.extend_from_slice(&[kind, byte(first), byte(second), 0]);
+        out.extend_from_slice(&[kind, byte(first), byte(second), u8::from(version == 3)]);
         out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
         for (id, fp) in &entries {
             out.extend_from_slice(&id.to_le_bytes());
             out.extend_from_slice(&fp.value().to_le_bytes()[..fp_bytes]);
+        }
+        if !named.is_empty() {
+            out.extend_from_slice(&(named.len() as u64).to_le_bytes());
+            for (id, name) in named {
+                out.extend_from_slice(&id.to_le_bytes());
+                // Names are at most MAX_NAME_BYTES long.
+                let len = u32::try_from(name.len()).unwrap_or(u32::MAX);
+                out.extend_from_slice(&len.to_le_bytes());
+                out.extend_from_slice(name.as_bytes());
+            }
         }
         let sum = checksum(&out);
         out.extend_from_slice(&sum.to_le_bytes());
@@ -184,16 +204,29 @@ impl Index {
         check_k(width, k).map_err(bad_header)?;
         let (plan_kind, blocks, key_blocks) =
             (bytes[12], u32::from(bytes[13]), u32::from(bytes[14]));
-        // Byte 14 is reserved in version 1, and means something only for combined plans.
-        if bytes[15] != 0 || (key_blocks != 0 && (version == 1 || plan_kind != 4)) {
+        // Byte 14 is reserved in version 1, and means something only for combined plans; byte
+        // 15 says names follow, which is what version 3 is for.
+        if bytes[15] > 1 || (key_blocks != 0 && (version == 1 || plan_kind != 4)) {
             return Err(bad(BytesProblem::ReservedNotZero));
+        }
+        if (bytes[15] == 1) != (version == 3) {
+            return Err(bad(BytesProblem::NamesWithoutVersion));
         }
         let mut count = [0u8; 8];
         count.copy_from_slice(&bytes[16..24]);
         let count = u64::from_le_bytes(count);
         let fp_bytes: usize = if width <= 64 { 8 } else { 16 };
         let body = (bytes.len() - HEADER - CHECKSUM) as u64;
-        if !body.is_multiple_of(8 + fp_bytes as u64) || body / (8 + fp_bytes as u64) != count {
+        let entry = 8 + fp_bytes as u64;
+        // Version 3: the entries, then at least the names' count.
+        let fits = if version == 3 {
+            count
+                .checked_mul(entry)
+                .is_some_and(|e| e.checked_add(8).is_some_and(|least| least <= body))
+        } else {
+            body.is_multiple_of(entry) && body / entry == count
+        };
+        if !fits {
             return Err(bad(BytesProblem::CountMismatch {
                 count,
                 body,
@@ -223,10 +256,16 @@ impl Index {
         };
         // The length check above bounds count by the buffer's own size, so it fits a usize.
         let n = usize::try_from(count).unwrap_or(usize::MAX);
+        let entries_end = HEADER + n * (8 + fp_bytes);
+        // Names: each kept twice (both ways), with a map node's overhead; at most one per 12
+        // bytes of their section.
+        let names_len = bytes.len() - CHECKSUM - entries_end;
         let need = match &index.inner {
             Inner::Narrow(e) => e.bytes_after_load(n),
             Inner::Wide(e) => e.bytes_after_load(n),
-        };
+        }
+        .saturating_add(names_len.saturating_mul(2))
+        .saturating_add(names_len / 12 * 160);
         if need > max_memory {
             return Err(Error::IndexTooLarge {
                 bytes: need,
@@ -245,14 +284,64 @@ impl Index {
         // One reservation of the whole size first: without the memory, an error now rather
         // than after the entries were read.
         drop(try_vec_with_capacity::<u8>(need)?);
-        let entries = &bytes[HEADER..end];
-        let mut inner = index.inner;
+        let entries = &bytes[HEADER..entries_end];
+        let Index {
+            mut inner,
+            mut names,
+        } = index;
         match &mut inner {
             Inner::Narrow(e) => load(e, entries, width, fp_bytes)?,
             Inner::Wide(e) => load(e, entries, width, fp_bytes)?,
         }
-        Ok(Index { inner })
+        let mut loaded = Index {
+            inner,
+            names: core::mem::take(&mut names),
+        };
+        if version == 3 {
+            read_names(&mut loaded, &bytes[entries_end..end])?;
+        }
+        Ok(loaded)
     }
+}
+
+/// Reads the names section into `index`: a count of at least one, then ids ascending, each an
+/// entry's, each with a UTF-8 name of at most [`MAX_NAME_BYTES`] bytes used once.
+fn read_names(index: &mut Index, mut section: &[u8]) -> Result<(), Error> {
+    let malformed = || bad(BytesProblem::MalformedNames);
+    let mut take = |n: usize| -> Result<&[u8], Error> {
+        let (head, rest) = section.split_at_checked(n).ok_or_else(malformed)?;
+        section = rest;
+        Ok(head)
+    };
+    let le64 = |b: &[u8]| {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(b);
+        u64::from_le_bytes(a)
+    };
+    let count = le64(take(8)?);
+    if count == 0 {
+        return Err(bad(BytesProblem::NamesWithoutVersion));
+    }
+    let mut last: Option<u64> = None;
+    for _ in 0..count {
+        let id = le64(take(8)?);
+        let mut len = [0u8; 4];
+        len.copy_from_slice(take(4)?);
+        let len = usize::try_from(u32::from_le_bytes(len)).unwrap_or(usize::MAX);
+        if len > MAX_NAME_BYTES || last.is_some_and(|l| l >= id) || index.get(id).is_none() {
+            return Err(malformed());
+        }
+        last = Some(id);
+        let name = core::str::from_utf8(take(len)?).map_err(|_| malformed())?;
+        if index.names.id_of(name).is_some() {
+            return Err(malformed());
+        }
+        index.names.restore(id, String::from(name));
+    }
+    if !section.is_empty() {
+        return Err(malformed());
+    }
+    Ok(())
 }
 
 /// Reads the entries into `engine` as one segment: checked (ascending ids, fingerprints

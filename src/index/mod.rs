@@ -12,6 +12,7 @@ pub mod bytes;
 mod clusters;
 mod engine;
 mod fallible;
+mod names;
 pub mod plan;
 mod results;
 mod segment;
@@ -21,6 +22,8 @@ use alloc::vec::Vec;
 
 use self::engine::Engine;
 use self::fallible::{collect, try_vec_with_capacity};
+use self::names::Names;
+pub use self::names::{FIRST_NAMED_ID, MAX_NAME_BYTES};
 use self::plan::{check_k, Plan};
 pub use self::results::{Candidate, Match, Pair, Probe};
 use self::segment::Bits;
@@ -97,6 +100,8 @@ pub struct SegmentInfo {
 #[derive(Clone, Debug)]
 pub struct Index {
     inner: Inner,
+    /// Names of named entries (see [`Index::insert_named`]); empty for an index keyed by numbers.
+    names: Names,
 }
 
 impl Index {
@@ -139,7 +144,10 @@ impl Index {
         } else {
             Inner::Wide(Engine::new(width, k, explicit))
         };
-        Index { inner }
+        Index {
+            inner,
+            names: Names::default(),
+        }
     }
 
     /// The fingerprint width.
@@ -335,7 +343,141 @@ impl Index {
     pub fn remove(&mut self, id: u64) -> Option<Fingerprint> {
         let width = self.width();
         let old = engine!(&mut self.inner, e => e.remove(id).map(Bits::to_u128));
+        if old.is_some() {
+            self.names.forget(id);
+        }
         old.map(|v| Fingerprint::from_parts(v, width))
+    }
+
+    /// Stores `fp` under the name `name` (a URL, a document key): the name gets an id of its
+    /// own, from [`FIRST_NAMED_ID`] up, which answers carry and [`Index::name_of`] turns back
+    /// into the name. Returns the fingerprint the name held before, if any. Names and numeric
+    /// ids mix in one index; the names go with its bytes.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NameTooLong`] for a name of more than [`MAX_NAME_BYTES`] bytes; else as
+    /// [`Index::insert`].
+    ///
+    /// ```
+    /// use simprint::{Fingerprint, Index};
+    /// let mut index = Index::new(64, 3)?;
+    /// index.insert_named("https://example.org/a", Fingerprint::new(0b1011, 64)?)?;
+    /// index.insert(7, Fingerprint::new(0b1010, 64)?)?;
+    /// let found = index.query(Fingerprint::new(0b1011, 64)?)?;
+    /// assert_eq!(index.name_of(found[0].id), Some("https://example.org/a"));
+    /// assert_eq!(found[1].id, 7);
+    /// assert_eq!(index.get_named("https://example.org/a"), index.get(found[0].id));
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn insert_named(
+        &mut self,
+        name: &str,
+        fp: Fingerprint,
+    ) -> Result<Option<Fingerprint>, Error> {
+        self.check(&fp)?;
+        let id = self.id_for_name(name)?;
+        let old = self.insert(id, fp);
+        if old.is_err() && self.get(id).is_none() {
+            // A failed insert leaves no name behind.
+            self.names.forget(id);
+        }
+        old
+    }
+
+    /// The id of `name`, given a new one when it has none (the lowest id from
+    /// [`FIRST_NAMED_ID`] up that no entry uses): for bulk loads of named entries through
+    /// [`Index::insert_many`]. A name no entry is stored under is not kept by
+    /// [`Index::to_bytes`].
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NameTooLong`] for a name of more than [`MAX_NAME_BYTES`] bytes.
+    ///
+    /// ```
+    /// use simprint::{Fingerprint, Index};
+    /// let mut index = Index::new(64, 3)?;
+    /// let ids = ["a", "b", "a"].map(|n| index.id_for_name(n).unwrap());
+    /// assert_eq!(ids, [simprint::index::FIRST_NAMED_ID, simprint::index::FIRST_NAMED_ID + 1, ids[0]]);
+    /// index.insert_many(ids.iter().map(|&id| (id, Fingerprint::new(1, 64).unwrap())))?;
+    /// assert_eq!(index.len(), 2);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn id_for_name(&mut self, name: &str) -> Result<u64, Error> {
+        if name.len() > MAX_NAME_BYTES {
+            return Err(Error::NameTooLong {
+                bytes: name.len(),
+                max: MAX_NAME_BYTES,
+            });
+        }
+        let inner = &self.inner;
+        Ok(self
+            .names
+            .id_for(name, |id| engine!(inner, e => e.get(id).is_some())))
+    }
+
+    /// The id a name is stored under, if it is.
+    ///
+    /// ```
+    /// use simprint::{Fingerprint, Index};
+    /// let mut index = Index::new(64, 3)?;
+    /// index.insert_named("doc", Fingerprint::new(1, 64)?)?;
+    /// assert_eq!(index.id_of("doc"), Some(simprint::index::FIRST_NAMED_ID));
+    /// assert_eq!(index.id_of("other"), None);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    #[must_use]
+    pub fn id_of(&self, name: &str) -> Option<u64> {
+        self.names
+            .id_of(name)
+            .filter(|&id| engine!(&self.inner, e => e.get(id).is_some()))
+    }
+
+    /// The name of the entry stored under `id`, if it was stored by name.
+    ///
+    /// ```
+    /// use simprint::{Fingerprint, Index};
+    /// let mut index = Index::new(64, 3)?;
+    /// index.insert_named("doc", Fingerprint::new(1, 64)?)?;
+    /// index.insert(1, Fingerprint::new(1, 64)?)?;
+    /// assert_eq!(index.name_of(simprint::index::FIRST_NAMED_ID), Some("doc"));
+    /// assert_eq!(index.name_of(1), None);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    #[must_use]
+    pub fn name_of(&self, id: u64) -> Option<&str> {
+        self.names.name_of(id)
+    }
+
+    /// [`Index::get`] by name.
+    ///
+    /// ```
+    /// use simprint::{Fingerprint, Index};
+    /// let mut index = Index::new(64, 3)?;
+    /// index.insert_named("doc", Fingerprint::new(5, 64)?)?;
+    /// assert_eq!(index.get_named("doc"), Some(Fingerprint::new(5, 64)?));
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    #[must_use]
+    pub fn get_named(&self, name: &str) -> Option<Fingerprint> {
+        self.names.id_of(name).and_then(|id| self.get(id))
+    }
+
+    /// [`Index::remove`] by name; the name is forgotten with its entry.
+    ///
+    /// ```
+    /// use simprint::{Fingerprint, Index};
+    /// let mut index = Index::new(64, 3)?;
+    /// index.insert_named("doc", Fingerprint::new(5, 64)?)?;
+    /// assert!(index.remove_named("doc").is_some());
+    /// assert_eq!(index.id_of("doc"), None);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn remove_named(&mut self, name: &str) -> Option<Fingerprint> {
+        let id = self.names.id_of(name)?;
+        let old = self.remove(id);
+        self.names.forget(id);
+        old
     }
 
     /// The fingerprint stored under `id`.
@@ -365,7 +507,8 @@ impl Index {
     /// # Ok::<(), simprint::Error>(())
     /// ```
     pub fn clear(&mut self) {
-        engine!(&mut self.inner, e => e.clear())
+        engine!(&mut self.inner, e => e.clear());
+        self.names.clear();
     }
 
     /// Every stored `(id, fingerprint)`, sorted by id.
@@ -683,7 +826,7 @@ impl Index {
     /// ```
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
-        engine!(&self.inner, e => e.bytes())
+        engine!(&self.inner, e => e.bytes()) + self.names.bytes()
     }
 
     fn explicit_plan(&self) -> Option<&Plan> {

@@ -266,7 +266,7 @@ const bad = [
   ['negative id', () => index.insert(-1, 1n), /id must be a whole number from 0 to 2\^53 - 1, got -1/],
   ['fractional id', () => index.insert(1.5, 1n), /got 1.5/],
   ['huge id', () => index.insert(2 ** 53, 1n), /got 9007199254740992/],
-  ['string id', () => index.insert('a', 1n), /id must be a number, got string/],
+  ['boolean id', () => index.insert(true, 1n), /id must be a number or a string, got boolean/],
   ['number fingerprint', () => index.insert(1, 5), /fingerprint must be a BigInt or a hex string, got number/],
   ['fingerprint too wide', () => index.insert(1, 1n << 64n), /value needs 65 bits but the width is 64/],
   ['query k above width', () => index.query(1n, 65), /k must be between 0 and the width/],
@@ -281,7 +281,7 @@ const bad = [
   ['query limit with a bad k', () => index.query(1n, 65, 0), /k must be between 0 and the width/],
   ['query limit with a bad fingerprint', () => index.query(1n << 64n, 3, 0), /value needs 65 bits/],
   ['mismatched lengths', () => index.insertMany([1, 2], BigUint64Array.from([1n])), /2 ids but 1 fingerprints/],
-  ['ids not an array', () => index.insertMany('1,2', [1n, 2n]), /ids must be a Uint32Array, a Float64Array or an array of numbers, got string/],
+  ['ids not an array', () => index.insertMany('1,2', [1n, 2n]), /ids must be a Uint32Array, a Float64Array or an array of numbers and strings, got string/],
   ['bad id in a Float64Array', () => index.insertMany(Float64Array.from([1, NaN]), [1n, 2n]), /got NaN/],
   ['odd wide array', () => new sp.Index({ width: 128 }).insertMany([1], new BigUint64Array(3)), /length must be even/],
   ['bytes not a Uint8Array', () => sp.Index.fromBytes([1, 2, 3]), /bytes must be a Uint8Array, got an array/],
@@ -301,3 +301,38 @@ for (const [name, call, message] of bad) {
     assert.equal(index.size, 1);
   });
 }
+
+test('string ids: URLs and keys in, the same strings out, through toBytes and fromBytes', () => {
+  const fp = (t) => sp.fingerprint(t);
+  const a = 'SimHash gives near-duplicate documents fingerprints a few bits apart.';
+  const b = 'SimHash gives near duplicate documents fingerprints a few bits apart!';
+  const index = new sp.Index({ k: 3 });
+  assert.equal(index.insert('https://example.org/a', fp(a)), undefined);
+  index.insert(42, fp(a));
+  index.insertMany(['doc-1', 7, 'doc-2'], [fp(b), fp('unrelated words entirely here'), fp(b)]);
+  assert.equal(index.size, 5);
+  const sorted = (ids) => ids.map((id) => `${typeof id}:${id}`).sort();
+  assert.deepEqual(sorted(index.query(fp(a)).map((m) => m.id)),
+    sorted([42, 'doc-1', 'doc-2', 'https://example.org/a']));
+  assert.equal(index.get('doc-1'), fp(b));
+  assert.equal(index.has('doc-9'), false);
+  // "7" the string and 7 the number are two ids.
+  assert.equal(index.has('7'), false);
+  assert.equal(index.has(7), true);
+  // Replacing by name keeps one entry.
+  assert.equal(index.insert('doc-1', fp(a)), fp(b));
+  assert.equal(index.size, 5);
+  const pairs = index.pairs();
+  assert.ok(pairs.some((p) => [p.a, p.b].includes('https://example.org/a') && [p.a, p.b].includes(42)));
+  assert.ok(index.clusters().flat().includes('doc-2'));
+  assert.deepEqual(index.ids(), [7, 42, 'https://example.org/a', 'doc-1', 'doc-2']);
+  const copy = sp.Index.fromBytes(index.toBytes());
+  assert.deepEqual(copy.ids(), index.ids());
+  assert.deepEqual(copy.query(fp(a)), index.query(fp(a)));
+  assert.equal(copy.remove('doc-2'), fp(b));
+  assert.equal(copy.has('doc-2'), false);
+  assert.throws(() => copy.insert('x'.repeat(70000), fp(a)), /a name is 70000 bytes long; at most 65535 are allowed/);
+  assert.throws(() => copy.insert(true, fp(a)), /id must be a number or a string, got boolean/);
+  index.free();
+  copy.free();
+});

@@ -111,7 +111,7 @@ const ACCEPTS = {
   // A fingerprint is a BigInt below 2^width or its hex (toHex's form, for JSON).
   fp64: (v) => (typeof v === 'bigint' && v >= 0n && v < 1n << 64n) || (typeof v === 'string' && /^(0x)?[0-9a-f]{1,16}$/i.test(v)),
   fp128: (v) => (typeof v === 'bigint' && v >= 0n && v < 1n << 128n) || (typeof v === 'string' && /^(0x)?[0-9a-f]{1,32}$/i.test(v)),
-  id: (v) => isWhole(v, 0, Number.MAX_SAFE_INTEGER),
+  id: (v) => isWhole(v, 0, Number.MAX_SAFE_INTEGER) || (typeof v === 'string' && v.length <= 65535),
   optionalK: (v) => absent(v) || isWhole(v, 0, 64),
   indexK: (v) => absent(v) || isWhole(v, 0, 64),
   k: (v) => isWhole(v, 0, 64),

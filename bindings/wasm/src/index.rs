@@ -6,6 +6,7 @@
 //! first — above 64) or an array of BigInts.
 
 use alloc::format;
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use js_sys::Uint8Array;
@@ -82,12 +83,14 @@ export interface IndexPlan {
 }
 
 /** A stored fingerprint found by a query. */
-export interface IndexMatch { id: number; distance: number; }
-/** Two stored fingerprints within k (a < b). */
-export interface IndexPair { a: number; b: number; distance: number; }
+export interface IndexMatch { id: IndexId; distance: number; }
+/** An entry's id: a whole number from 0 to 2^53 - 1, or a string (a URL, a document key). */
+export type IndexId = number | string;
+/** Two stored fingerprints within k (by the ids' order inside the index). */
+export interface IndexPair { a: IndexId; b: IndexId; distance: number; }
 /** A stored fingerprint a query examined (see Index.explainQuery). */
 export interface IndexCandidate {
-  id: number;
+  id: IndexId;
   distance: number;
   /** The segment holding it, or null for the insert buffer (scanned). */
   segment: number | null;
@@ -111,21 +114,38 @@ export interface FromBytesOptions {
 
 const MAX_SAFE_ID: f64 = 9_007_199_254_740_991.0;
 
-pub(crate) fn read_id(value: &JsValue) -> Result<u64, JsError> {
+/// An id as JavaScript gives it: a number, or a string the core keeps as a name.
+pub(crate) enum IdIn {
+    Number(u64),
+    Name(String),
+}
+
+pub(crate) fn read_id(value: &JsValue) -> Result<IdIn, JsError> {
     read_id_at(value, None)
 }
 
 /// An id, called `ids[i]` in messages when it is element `i` of an array, else `id`. (The
 /// name is only formatted on error: bulk reads stay allocation-free.)
-pub(crate) fn read_id_at(value: &JsValue, at: Option<usize>) -> Result<u64, JsError> {
+pub(crate) fn read_id_at(value: &JsValue, at: Option<usize>) -> Result<IdIn, JsError> {
+    if let Some(name) = value.as_string() {
+        return Ok(IdIn::Name(name));
+    }
     let Some(x) = value.as_f64() else {
         return Err(JsError::new(&format!(
-            "{} must be a number, got {}",
+            "{} must be a number or a string, got {}",
             id_name(at),
             type_name(value)
         )));
     };
-    id_from_f64(x, at)
+    id_from_f64(x, at).map(IdIn::Number)
+}
+
+/// An id going out: the name it was stored under, or the number.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum JsId<'a> {
+    Number(f64),
+    Name(&'a str),
 }
 
 pub(crate) fn id_name(at: Option<usize>) -> alloc::string::String {
@@ -149,15 +169,15 @@ pub(crate) fn id_from_f64(x: f64, at: Option<usize>) -> Result<u64, JsError> {
     }
 }
 
-pub(crate) fn read_ids(value: &JsValue) -> Result<Vec<u64>, JsError> {
+pub(crate) fn read_ids(value: &JsValue) -> Result<Vec<IdIn>, JsError> {
     if let Some(a) = typed::read::<u32>("ids", value)? {
-        return Ok(a.into_iter().map(u64::from).collect());
+        return Ok(a.into_iter().map(|n| IdIn::Number(u64::from(n))).collect());
     }
     if let Some(a) = typed::read::<f64>("ids", value)? {
         return a
             .into_iter()
             .enumerate()
-            .map(|(i, x)| id_from_f64(x, Some(i)))
+            .map(|(i, x)| id_from_f64(x, Some(i)).map(IdIn::Number))
             .collect();
     }
     if is_array(value) {
@@ -168,7 +188,7 @@ pub(crate) fn read_ids(value: &JsValue) -> Result<Vec<u64>, JsError> {
             .collect();
     }
     Err(JsError::new(&format!(
-        "ids must be a Uint32Array, a Float64Array or an array of numbers, got {}",
+        "ids must be a Uint32Array, a Float64Array or an array of numbers and strings, got {}",
         type_name(value)
     )))
 }
@@ -327,21 +347,21 @@ fn plan_to_js(p: &Plan, n: usize) -> Result<JsValue, JsError> {
 }
 
 #[derive(Serialize)]
-struct JsMatch {
-    id: f64,
+struct JsMatch<'a> {
+    id: JsId<'a>,
     distance: u32,
 }
 
 #[derive(Serialize)]
-struct JsPair {
-    a: f64,
-    b: f64,
+struct JsPair<'a> {
+    a: JsId<'a>,
+    b: JsId<'a>,
     distance: u32,
 }
 
 #[derive(Serialize)]
-struct JsCandidate {
-    id: f64,
+struct JsCandidate<'a> {
+    id: JsId<'a>,
     distance: u32,
     segment: Option<u32>,
     table: Option<u32>,
@@ -499,17 +519,22 @@ impl Index {
         }
     }
 
-    /// Stores `fingerprint` under `id` (a whole number from 0 to 2^53 - 1), returning the
-    /// fingerprint the id held before, or undefined.
+    /// Stores `fingerprint` under `id` (a whole number from 0 to 2^53 - 1, or a string: a URL,
+    /// a document key), returning the fingerprint the id held before, or undefined. Answers
+    /// give each id back as it was given.
     #[wasm_bindgen(unchecked_return_type = "bigint | undefined")]
     pub fn insert(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "number")] id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "IndexId")] id: JsValue,
         #[wasm_bindgen(unchecked_param_type = "bigint | string")] fingerprint: JsValue,
     ) -> Result<JsValue, JsError> {
         let id = read_id(&id)?;
         let fp = read_value("fingerprint", &fingerprint, self.inner.width())?;
-        let old = self.inner.insert(id, fp).map_err(err)?;
+        let old = match id {
+            IdIn::Number(id) => self.inner.insert(id, fp),
+            IdIn::Name(name) => self.inner.insert_named(&name, fp),
+        }
+        .map_err(err)?;
         Ok(old.map_or(JsValue::UNDEFINED, |f| JsValue::from(f.value())))
     }
 
@@ -521,7 +546,7 @@ impl Index {
     #[wasm_bindgen(js_name = insertMany)]
     pub fn insert_many(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "Uint32Array | Float64Array | number[]")]
+        #[wasm_bindgen(unchecked_param_type = "Uint32Array | Float64Array | IndexId[]")]
         ids: JsValue,
         #[wasm_bindgen(unchecked_param_type = "BigUint64Array | bigint[]")] fingerprints: JsValue,
     ) -> Result<(), JsError> {
@@ -535,8 +560,16 @@ impl Index {
                 fps.len()
             )));
         }
+        // Names get their ids only once everything was read and checked.
+        let mut numbers = Vec::with_capacity(ids.len());
+        for id in ids {
+            numbers.push(match id {
+                IdIn::Number(id) => id,
+                IdIn::Name(name) => self.inner.id_for_name(&name).map_err(err)?,
+            });
+        }
         self.inner
-            .insert_many(ids.into_iter().zip(fps))
+            .insert_many(numbers.into_iter().zip(fps))
             .map_err(err)
     }
 
@@ -544,34 +577,32 @@ impl Index {
     #[wasm_bindgen(unchecked_return_type = "bigint | undefined")]
     pub fn remove(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "number")] id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "IndexId")] id: JsValue,
     ) -> Result<JsValue, JsError> {
-        let id = read_id(&id)?;
-        Ok(self
-            .inner
-            .remove(id)
-            .map_or(JsValue::UNDEFINED, |f| JsValue::from(f.value())))
+        let old = match read_id(&id)? {
+            IdIn::Number(id) => self.inner.remove(id),
+            IdIn::Name(name) => self.inner.remove_named(&name),
+        };
+        Ok(old.map_or(JsValue::UNDEFINED, |f| JsValue::from(f.value())))
     }
 
     /// The fingerprint stored under `id`, or undefined.
     #[wasm_bindgen(unchecked_return_type = "bigint | undefined")]
     pub fn get(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "number")] id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "IndexId")] id: JsValue,
     ) -> Result<JsValue, JsError> {
-        let id = read_id(&id)?;
         Ok(self
-            .inner
-            .get(id)
+            .stored(&read_id(&id)?)
             .map_or(JsValue::UNDEFINED, |f| JsValue::from(f.value())))
     }
 
     /// True when `id` is stored.
     pub fn has(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "number")] id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "IndexId")] id: JsValue,
     ) -> Result<bool, JsError> {
-        Ok(self.inner.get(read_id(&id)?).is_some())
+        Ok(self.stored(&read_id(&id)?).is_some())
     }
 
     /// Removes everything (the width, k and plan stay).
@@ -597,7 +628,7 @@ impl Index {
         let out: Vec<JsMatch> = found
             .iter()
             .map(|m| JsMatch {
-                id: m.id as f64,
+                id: self.id_out(m.id),
                 distance: m.distance,
             })
             .collect();
@@ -619,7 +650,7 @@ impl Index {
         let out: Vec<JsCandidate> = seen
             .iter()
             .map(|c| JsCandidate {
-                id: c.id as f64,
+                id: self.id_out(c.id),
                 distance: c.distance,
                 segment: c.segment,
                 table: c.table,
@@ -669,8 +700,8 @@ impl Index {
         let out: Vec<JsPair> = pairs
             .iter()
             .map(|p| JsPair {
-                a: p.a as f64,
-                b: p.b as f64,
+                a: self.id_out(p.a),
+                b: self.id_out(p.b),
                 distance: p.distance,
             })
             .collect();
@@ -679,24 +710,26 @@ impl Index {
 
     /// Groups of ids connected by pairs within `k` (default: the index's k): each sorted,
     /// groups sorted by first id; ids with no neighbour are left out.
-    #[wasm_bindgen(unchecked_return_type = "number[][]")]
+    #[wasm_bindgen(unchecked_return_type = "IndexId[][]")]
     pub fn clusters(
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "number")] k: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
         let k = read_k(&k, self.inner.k())?;
         let clusters = self.inner.clusters_within(k).map_err(err)?;
-        let out: Vec<Vec<f64>> = clusters
+        let out: Vec<Vec<JsId>> = clusters
             .iter()
-            .map(|c| c.iter().map(|&id| id as f64).collect())
+            .map(|c| c.iter().map(|&id| self.id_out(id)).collect())
             .collect();
         to_js(&out)
     }
 
-    /// Every stored id, ascending.
-    #[wasm_bindgen(unchecked_return_type = "number[]")]
+    /// Every stored id: the numbers ascending, then the names in the order they were first
+    /// stored.
+    #[wasm_bindgen(unchecked_return_type = "IndexId[]")]
     pub fn ids(&self) -> Result<JsValue, JsError> {
-        let out: Vec<f64> = self.inner.entries().iter().map(|e| e.0 as f64).collect();
+        let entries = self.inner.entries();
+        let out: Vec<JsId> = entries.iter().map(|e| self.id_out(e.0)).collect();
         to_js(&out)
     }
 
@@ -750,8 +783,12 @@ impl Index {
             }
         };
         let inner = simprint::Index::from_bytes_limited(&copy, max_memory).map_err(err)?;
-        if let Some(&(id, _)) = inner.entries().last() {
-            if id as f64 > MAX_SAFE_ID {
+        // Ids past 2^53 - 1 only as names: numbers that large lose their last digits.
+        for (id, _) in inner.entries().into_iter().rev() {
+            if id as f64 <= MAX_SAFE_ID {
+                break;
+            }
+            if inner.name_of(id).is_none() {
                 return Err(JsError::new(&format!(
                     "index bytes: id {id} is above 2^53 - 1, which JavaScript numbers cannot hold exactly"
                 )));
@@ -762,6 +799,25 @@ impl Index {
 }
 
 impl Index {
+    /// The fingerprint stored under an id as JavaScript gives it.
+    fn stored(&self, id: &IdIn) -> Option<Fingerprint> {
+        match id {
+            IdIn::Number(id) => self.inner.get(*id),
+            IdIn::Name(name) => self.inner.get_named(name),
+        }
+    }
+
+    /// An id as JavaScript gets it back: its name, or the number.
+    #[allow(
+        clippy::cast_precision_loss,
+        reason = "numbers are below 2^53 (checked coming in)"
+    )]
+    fn id_out(&self, id: u64) -> JsId<'_> {
+        self.inner
+            .name_of(id)
+            .map_or(JsId::Number(id as f64), JsId::Name)
+    }
+
     /// A query's fingerprint (checked against the width) and `k` (default: the index's).
     fn query_args(
         &self,

@@ -1,0 +1,83 @@
+//! Names for ids: an index keyed by strings (URLs, document keys) as well as by numbers. Each
+//! name is stored under an id of its own, allocated from [`FIRST_NAMED_ID`] up, and the names
+//! travel with the index's bytes.
+
+use alloc::collections::BTreeMap;
+use alloc::string::String;
+
+/// The first id given to a name: 2^53, above every id a JavaScript number holds exactly, so a
+/// program that mixes numeric and named ids in JavaScript never sees them collide.
+///
+/// ```
+/// assert_eq!(simprint::index::FIRST_NAMED_ID, 1 << 53);
+/// ```
+pub const FIRST_NAMED_ID: u64 = 1 << 53;
+
+/// Longest name, in bytes: longer ones are refused, as a key would be anywhere else.
+///
+/// ```
+/// assert_eq!(simprint::index::MAX_NAME_BYTES, 65_535);
+/// ```
+pub const MAX_NAME_BYTES: usize = 65_535;
+
+/// The names of an index's named entries, both ways.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Names {
+    ids: BTreeMap<String, u64>,
+    names: BTreeMap<u64, String>,
+    next: u64,
+}
+
+impl Names {
+    /// About the heap bytes held: each name twice, with a map node's overhead.
+    pub(crate) fn bytes(&self) -> usize {
+        self.names.values().map(|n| 2 * n.len() + 160).sum()
+    }
+
+    pub(crate) fn id_of(&self, name: &str) -> Option<u64> {
+        self.ids.get(name).copied()
+    }
+
+    pub(crate) fn name_of(&self, id: u64) -> Option<&str> {
+        self.names.get(&id).map(String::as_str)
+    }
+
+    /// The id of `name`, given it a new one (the lowest free one from [`FIRST_NAMED_ID`] up,
+    /// skipping ids `taken` says are in use) when it has none.
+    pub(crate) fn id_for(&mut self, name: &str, taken: impl Fn(u64) -> bool) -> u64 {
+        if let Some(id) = self.id_of(name) {
+            return id;
+        }
+        let mut id = self.next.max(FIRST_NAMED_ID);
+        while self.names.contains_key(&id) || taken(id) {
+            id += 1;
+        }
+        self.next = id + 1;
+        self.ids.insert(String::from(name), id);
+        self.names.insert(id, String::from(name));
+        id
+    }
+
+    /// Adds a name read back from bytes (ids and names already checked to be unique).
+    pub(crate) fn restore(&mut self, id: u64, name: String) {
+        self.next = self.next.max(id + 1);
+        self.ids.insert(name.clone(), id);
+        self.names.insert(id, name);
+    }
+
+    /// Forgets the name of `id`, if it has one.
+    pub(crate) fn forget(&mut self, id: u64) {
+        if let Some(name) = self.names.remove(&id) {
+            self.ids.remove(&name);
+        }
+    }
+
+    pub(crate) fn clear(&mut self) {
+        *self = Names::default();
+    }
+
+    /// Every `(id, name)`, by id.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (u64, &str)> {
+        self.names.iter().map(|(&id, name)| (id, name.as_str()))
+    }
+}

@@ -12,7 +12,7 @@
 //! | 15 | 1 | `1` in version 3 (a names section follows the entries), else 0 |
 //! | 16 | 8 | count `n` of entries |
 //! | 24 | `n × (8 + w)` | entries by ascending id: id (`u64`), fingerprint (`w` = 8 bytes for `f ≤ 64`, else 16) |
-//! | | | version 3 only, the names of named entries ([`Index::insert_named`]): count `m` (`u64`, at least 1), then `m` of id (`u64`, ascending, each an entry's), length `l` (`u32`, at most [`MAX_NAME_BYTES`](super::MAX_NAME_BYTES)), `l` bytes of UTF-8 |
+//! | | | version 3 only, the names of named entries ([`Index::insert_named`]): count `m` (`u64`, at least 1), then `m` of id (`u64`, ascending, each an entry's), length `l` (`u32`, at most [`MAX_NAME_BYTES`]), `l` bytes of UTF-8 |
 //! | end − 8 | 8 | SipHash-1-3 (key of 16 zero bytes) of every byte before it |
 //!
 //! A writer uses the oldest version that holds the index: version 1 for an index keyed by

@@ -56,6 +56,24 @@ function longText(bytes) {
   return text.slice(0, bytes);
 }
 
+/** Index options of the index view's plan choice ("multiIndex:5", "permuted:10", "combined:6:2", "scan"). */
+function planOptions(key) {
+  const [kind, a, c] = key.split(':');
+  if (kind === 'multiIndex') return { substrings: Number(a) };
+  if (kind === 'permuted') return { blocks: Number(a) };
+  if (kind === 'combined') return { blocks: Number(a), keyBlocks: Number(c) };
+  assert.equal(key, 'scan');
+  return { scan: true };
+}
+
+/** The choice naming the plan the library describes. */
+const planKey = (p) => (p.kind === 'scan' ? 'scan'
+  : p.kind === 'combined' ? `combined:${p.blocks.length}:${p.tables[0].blocks.length}` : `${p.kind}:${p.blocks.length}`);
+
+/** What the page's chip for one of explainQuery's candidates says: table, bucket, flipped bits. */
+const chipOf = (c) => (c.table == null ? { table: 'scan' } : !c.probe ? { table: String(c.table) }
+  : { table: String(c.table), bucket: String(c.probe.bucket), flipped: c.probe.flipped.join(',') });
+
 /** The fingerprint view's options object for the controls as the test sets them. */
 function fpOptions({ width, tokenizer, wordN = 1, charN = 2, weighting = 'tf', caseFold = true, normalization }) {
   const o = { width, tokenizer, caseFold, weighting };
@@ -530,20 +548,21 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
     assert.ok(rows.at(-1).d < rows[0].d, 'the same edit moves a long text less');
   });
 
-  test('index view: opens with the sample and k = recommendedK; every planted copy finds its original', async () => {
+  test('index view: opens with the sample, k = recommendedK and a multi-index plan; every planted copy finds its original', async () => {
     await open('index');
     const n = sample.documents.length;
     await page.waitForFunction((n) => document.getElementById('ix-count').textContent.startsWith(`(${n} stored`), n);
     await page.waitForFunction(() => document.getElementById('ix-pick').value !== '');
     const fps = new Map(sample.documents.map((d) => [d.id, sp.fingerprint(d.text, { width: 64 })]));
     const byId = new Map(sample.documents.map((d) => [d.id, d]));
+    const ids = sample.documents.map((d) => d.id);
+    const stored = sample.documents.map((d) => fps.get(d.id));
 
     /** The Index the page holds, rebuilt here with the plan it shows. */
     const pageIndex = async () => {
       const k = Number(await page.textContent('#ix-k-value'));
-      const blocks = Number(await page.inputValue('#ix-blocks'));
-      const index = new sp.Index({ width: 64, k, blocks });
-      index.insertMany(sample.documents.map((d) => d.id), sample.documents.map((d) => fps.get(d.id)));
+      const index = new sp.Index({ width: 64, k, ...planOptions(await page.inputValue('#ix-plan-choice')) });
+      index.insertMany(ids, stored);
       index.compact();
       return index;
     };
@@ -558,48 +577,172 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
       const rejected = [...new Map(examined.filter((c) => !c.accepted).map((c) => [c.id, c.distance]))]
         .sort((a, b) => a[1] - b[1] || a[0] - b[0]);
       const shownRejected = await page.locator('#ix-rejected tbody tr[data-id]').evaluateAll((trs) =>
-        trs.map((tr) => [Number(tr.cells[0].textContent), Number(tr.cells[1].textContent), tr.cells[2].textContent]));
-      assert.deepEqual(shownRejected.map(([id, d]) => [id, d]), rejected.slice(0, 60));
-      for (const [id, , tables] of shownRejected) {
-        const where = examined.filter((c) => c.id === id).map((c) => (c.table == null ? 'scan' : `T${c.table}`));
-        assert.equal(tables, where.join(', '));
+        trs.map((tr) => [Number(tr.cells[0].textContent), Number(tr.cells[1].textContent)]));
+      assert.deepEqual(shownRejected, rejected.slice(0, 60));
+      // Each row names the probes that found it: explainQuery's, in its order.
+      for (const table of ['#ix-matches', '#ix-rejected']) {
+        const rows = await page.locator(`${table} tbody tr[data-id]`).evaluateAll((trs) => trs.map((tr) => ({
+          id: Number(tr.dataset.id),
+          chips: [...tr.querySelectorAll('.found-by .chip')].map((c) => ({ ...c.dataset })),
+        })));
+        for (const { id, chips } of rows) {
+          assert.deepEqual(chips, examined.filter((c) => c.id === id).map(chipOf), `${table} #${id}`);
+        }
       }
-      return { want, examined };
+      return { want, examined, q };
     };
 
     // It opens on the reviewer's example, #300, with k at the library's recommendation for it.
     const first = byId.get(Number(await page.inputValue('#ix-pick')));
     assert.equal(first.id, 300);
     assert.equal(await page.inputValue('#ix-query'), first.text);
-    assert.equal(Number(await page.textContent('#ix-k-value')), sp.recommendedK(first.text, 64));
+    const k0 = sp.recommendedK(first.text, 64);
+    assert.equal(Number(await page.textContent('#ix-k-value')), k0);
     assert.equal(await page.isChecked('#ix-k-auto'), true);
+
+    // The plans offered: multi-index hashing beside permuted tables; it opens on 5 substrings.
+    const offered = await page.locator('#ix-plan-choice option').evaluateAll((os) => os.map((o) => o.value));
+    assert.ok(offered.some((v) => v.startsWith('multiIndex:')) && offered.some((v) => v.startsWith('permuted:')), offered.join(' '));
+    assert.equal(await page.inputValue('#ix-plan-choice'), 'multiIndex:5');
+    // The one marked is the plan new Index({ k }) picks for these documents.
+    const auto = new sp.Index({ width: 64, k: k0 });
+    auto.insertMany(ids, stored);
+    const autoPlan = auto.plan();
+    auto.free();
+    assert.deepEqual(await page.locator('#ix-plan-choice option[data-planner]').evaluateAll((os) => os.map((o) => o.value)),
+      [planKey(autoPlan)]);
+    assert.match(await page.textContent('#ix-plan-choice option[data-planner]'), /^★ /);
+    assert.match(await page.textContent('#ix-planner'), new RegExp(`new Index\\(\\{ k: ${k0} \\}\\) with these ${n} documents picks`));
+
     let index = await pageIndex();
-    const { want } = await check(index);
+    const plan = index.segmentPlan(0);
+    assert.equal(plan.kind, 'multiIndex');
+    const { want, examined, q } = await check(index);
     assert.ok(want.some((m) => m.id === first.copyOf), 'the original of the first planted copy is found');
 
-    // The pigeonhole drawing: the query's blocks over the original's, and the tables whose keys agree
-    // are exactly those explainQuery found the original in.
-    const plan = index.plan();
-    const q = fps.get(first.id);
-    const d = sp.hamming(q, fps.get(first.copyOf));
+    // The substrings and their radii drawn as plan() says.
+    const radiusOf = (b) => plan.tables.find((t) => t.blocks[0] === b)?.radius;
+    const segs = await page.locator('#ix-plan .plan-blocks .seg').evaluateAll((xs) => xs.map((x) => ({
+      start: Number(x.dataset.start), len: Number(x.dataset.len), radius: x.dataset.radius, label: x.textContent,
+    })));
+    assert.deepEqual(segs, plan.blocks.map(({ start, len }, b) => ({
+      start, len, radius: String(radiusOf(b) ?? ''), label: `S${b} r${radiusOf(b) ?? '–'}`,
+    })));
+    const rows = await page.locator('#ix-plan .plan-row[data-table]').evaluateAll((rs) => rs.map((r) => ({
+      radius: Number(r.dataset.radius), probes: Number(r.dataset.probes), key: r.querySelector('.seg.in-key').dataset.block,
+      stat: r.querySelector('.plan-stat').textContent,
+    })));
+    assert.equal(rows.length, plan.tables.length);
+    rows.forEach((r, i) => {
+      const t = plan.tables[i];
+      assert.deepEqual([r.radius, r.probes, Number(r.key)], [t.radius, t.probes, t.blocks[0]], `T${i}`);
+      assert.match(r.stat, new RegExp(`^key ${t.keyBits} bits · ${t.radius ? `radius ${t.radius}` : 'exact'} · ${t.probes} probes?`));
+    });
+
+    // The probes: per table the count plan() gives; each listed probe is the query's bucket bits
+    // with its flipped bits flipped, and finds what explainQuery says that probe found.
+    const qBits = sp.toBinary(q, 64);
+    const keyPos = (t) => t.ranges.flatMap(({ start, len }) => Array.from({ length: len }, (_, i) => start + i));
+    const probeRows = await page.locator('#ix-probes .probe-row').evaluateAll((rs) => rs.map((r) => ({
+      table: Number(r.dataset.table),
+      probes: Number(r.dataset.probes),
+      count: r.querySelector('.probe-count').textContent,
+      items: [...r.querySelectorAll('li.probe')].map((li) => ({
+        flipped: li.dataset.flipped, bucket: li.dataset.bucket, bits: li.querySelector('.probe-bits')?.textContent,
+        hits: [...li.querySelectorAll('.hit')].map((h) => Number(h.dataset.id)),
+        more: Number(li.querySelector('.hit-more')?.textContent.slice(1) ?? 0),
+      })),
+    })));
+    assert.equal(probeRows.length, plan.tables.length);
+    for (const row of probeRows) {
+      const t = plan.tables[row.table];
+      assert.equal(row.probes, t.probes);
+      assert.equal(row.count, `${t.probes} probe${t.probes === 1 ? '' : 's'}`);
+      assert.equal(row.items[0].flipped, '', `T${row.table} lists the query's own bucket first`);
+      const pos = keyPos(t).slice(0, t.bucketBits);
+      for (const item of row.items) {
+        const flips = item.flipped ? item.flipped.split(',').map(Number) : [];
+        assert.ok(flips.length <= t.radius);
+        assert.equal(item.bits, pos.map((p) => (flips.includes(p) ? String(1 - Number(qBits[p])) : qBits[p])).join(''));
+        const found = examined.filter((c) => c.table === row.table && c.probe && c.probe.flipped.join(',') === item.flipped);
+        if (found.length) assert.equal(Number(item.bucket), found[0].probe.bucket);
+        assert.equal(item.hits.length + item.more, found.length, `T${row.table}, flipped ${item.flipped}`);
+        for (const id of item.hits) assert.ok(found.some((c) => c.id === id), `T${row.table}: #${id} by ${item.flipped}`);
+      }
+      // Every probe that found a match is listed.
+      for (const c of examined.filter((x) => x.table === row.table && x.accepted)) {
+        assert.ok(row.items.some((it) => it.flipped === c.probe.flipped.join(',') && it.hits.includes(c.id)),
+          `T${row.table} lists the probe that found #${c.id}`);
+      }
+    }
+
+    // The pigeonhole drawing for the multi-index match: per substring the bits that differ
+    // (counted here from toBinary) against its radius; some substring lies within its radius.
+    const m = fps.get(first.copyOf);
+    const mBits = sp.toBinary(m, 64);
+    const d = sp.hamming(q, m);
     assert.match(await page.textContent('#ix-why .why-head'), new RegExp(`#${first.copyOf}.*d = ${d} bits differ, k = ${plan.k}`));
-    assert.equal(await page.locator('#ix-why .why-block').count(), plan.blocks.length);
-    const spoiled = await page.locator('#ix-why .why-block.spoiled').count();
-    assert.ok(spoiled >= 1 && spoiled <= d && spoiled <= plan.k, `${spoiled} spoiled blocks for d = ${d}`);
+    const diffs = plan.blocks.map(({ start, len }) => {
+      let x = 0;
+      for (let i = start; i < start + len; i++) x += qBits[i] !== mBits[i] ? 1 : 0;
+      return x;
+    });
+    const drawn = await page.locator('#ix-why .why-block').evaluateAll((bs) => bs.map((b) => ({
+      diff: Number(b.dataset.diff), radius: b.dataset.radius, within: b.classList.contains('within'),
+    })));
+    assert.deepEqual(drawn, diffs.map((x, b) => ({
+      diff: x, radius: String(radiusOf(b) ?? ''), within: radiusOf(b) != null && x <= radiusOf(b),
+    })));
+    assert.equal(diffs.reduce((a, b) => a + b, 0), d);
+    assert.ok(drawn.some((b) => b.within), 'some substring differs in at most its radius');
     assert.equal(await page.locator('#ix-why .why-bits mark').count(), 2 * d);
-    const foundIn = [...new Set(index.explainQuery(q).filter((c) => c.id === first.copyOf).map((c) => `T${c.table}`))];
+    const bound = plan.tables.reduce((a, t) => a + t.radius + 1, 0);
+    assert.equal(Number(await page.textContent('#ix-why .why-bound')), bound);
+    assert.ok(bound > plan.k);
+    // The tables the argument names are among those explainQuery found the match in, and each
+    // probe that found it flipped exactly the bucket bits where the two differ.
+    const ofMatch = examined.filter((c) => c.id === first.copyOf);
+    const foundIn = [...new Set(ofMatch.map((c) => `T${c.table}`))];
     assert.equal(await page.textContent('#ix-why .why-found'), foundIn.join(', '));
-    assert.match(await page.textContent('#ix-why .why-tables'), new RegExp(`Keys that agree here: ${foundIn.join(', ')} ·`));
+    const within = plan.tables.flatMap((t, i) => (diffs[t.blocks[0]] <= t.radius ? [`T${i}`] : []));
+    assert.equal(await page.textContent('#ix-why .why-guaranteed'), within.join(', '));
+    for (const t of within) assert.ok(foundIn.includes(t), `${t} is within its radius, so its probes reach the match`);
+    for (const c of ofMatch) {
+      const t = plan.tables[c.table];
+      assert.deepEqual(c.probe.flipped, keyPos(t).slice(0, t.bucketBits).filter((p) => qBits[p] !== mBits[p]));
+    }
+    assert.deepEqual(await page.locator('#ix-why .why-tables .chip').evaluateAll((cs) => cs.map((c) => ({ ...c.dataset }))),
+      ofMatch.map(chipOf));
     index.free();
+
+    // The permuted argument on the same match: some table's key agrees exactly.
+    const permuted = offered.find((v) => v.startsWith('permuted:'));
+    await page.selectOption('#ix-plan-choice', permuted);
+    index = await pageIndex();
+    await check(index);
+    const pplan = index.segmentPlan(0);
+    assert.equal(pplan.kind, 'permuted');
+    assert.equal(await page.locator('#ix-why .why-block').count(), pplan.blocks.length);
+    const spoiled = await page.locator('#ix-why .why-block.spoiled').count();
+    assert.ok(spoiled >= 1 && spoiled <= d && spoiled <= pplan.k, `${spoiled} spoiled blocks for d = ${d}`);
+    const pFound = [...new Set(index.explainQuery(q).filter((c) => c.id === first.copyOf).map((c) => `T${c.table}`))];
+    assert.ok(pFound.length > 0);
+    assert.equal(await page.textContent('#ix-why .why-found'), pFound.join(', '));
+    for (const t of (await page.textContent('#ix-why .why-guaranteed')).split(', ')) assert.ok(pFound.includes(t), t);
+    index.free();
+    await page.selectOption('#ix-plan-choice', 'multiIndex:5');
 
     // Every planted copy, through the picker: at the recommended k its original is always found.
     for (const copy of sample.documents.filter((x) => x.copyOf != null)) {
       await page.selectOption('#ix-pick', String(copy.id));
       const k = sp.recommendedK(copy.text, 64);
       await page.waitForFunction((k) => document.getElementById('ix-k-value').textContent === String(k), k);
-      const ids = await page.locator('#ix-matches tbody tr[data-id]').evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.id)));
-      assert.ok(ids.includes(copy.copyOf), `#${copy.id} finds #${copy.copyOf} at k = ${k}`);
+      const found = await page.locator('#ix-matches tbody tr[data-id]').evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.id)));
+      assert.ok(found.includes(copy.copyOf), `#${copy.id} finds #${copy.copyOf} at k = ${k}`);
+      // The argument holds for each: some substring within its radius.
+      assert.ok(await page.locator('#ix-why .why-block.within').count() >= 1, `#${copy.id}: a substring within its radius`);
     }
+    assert.equal(await page.inputValue('#ix-plan-choice'), 'multiIndex:5', 'the plan stays as k moves');
     index = await pageIndex();
     await check(index);
     index.free();
@@ -610,33 +753,38 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
     for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
     assert.equal(await page.textContent('#ix-k-value'), '4');
     assert.equal(await page.isChecked('#ix-k-auto'), false);
-    await page.selectOption('#ix-blocks', '6');
+    await page.selectOption('#ix-plan-choice', 'permuted:6');
     index = await pageIndex();
     assert.equal(index.plan().tables.length, 15);
-    const rows = await page.locator('#ix-plan .plan-row[data-table]').count();
-    assert.equal(rows, 15);
+    assert.equal(await page.locator('#ix-plan .plan-row[data-table]').count(), 15);
     const stats = await page.locator('#ix-plan .plan-row[data-table] .plan-stat').allTextContents();
-    stats.forEach((st, t) => assert.match(st, new RegExp(`^key ${index.plan().tables[t].keyBits} bits`)));
+    stats.forEach((st, t) => assert.match(st, new RegExp(`^key ${index.plan().tables[t].keyBits} bits · exact`)));
     // A typed query: an original with a word changed.
     await fill('#ix-query', sample.documents[7].text.replace(/\b(\w{5,})\b/, 'changed'));
     await check(index);
     index.free();
 
-    // Block colours stay distinct however many blocks the plan has.
+    // Block colours stay distinct however many blocks the plan has (permuted: k + 1 and more).
     for (const k of [9, 17, 24]) {
       await page.locator('#ix-k').evaluate((el, k) => {
         el.value = String(k);
         el.dispatchEvent(new Event('input', { bubbles: true }));
       }, k);
       assert.equal(await page.textContent('#ix-k-value'), String(k));
+      const choice = await page.inputValue('#ix-plan-choice');
+      assert.match(choice, /^permuted:/);
       const colours = await page.locator('#ix-plan .plan-blocks .seg').evaluateAll((segs) =>
         segs.map((s) => `${getComputedStyle(s).backgroundColor} ${getComputedStyle(s).backgroundImage}`));
-      assert.equal(colours.length, Number(await page.inputValue('#ix-blocks')));
+      assert.equal(colours.length, Number(choice.split(':')[1]));
       assert.equal(new Set(colours.map((c) => c.split(' ').slice(0, 3).join(' '))).size, colours.length,
         `${colours.length} blocks, ${new Set(colours).size} colours`);
       const labels = await page.locator('#ix-plan .plan-blocks .seg-label').allTextContents();
       assert.deepEqual(labels, colours.map((_, b) => `B${b}`));
     }
+    // And a multi-index plan's substrings at a large k.
+    await page.selectOption('#ix-plan-choice', 'multiIndex:8');
+    const colours = await page.locator('#ix-plan .plan-blocks .seg').evaluateAll((segs) => segs.map((s) => getComputedStyle(s).backgroundColor));
+    assert.equal(new Set(colours).size, 8);
 
     // Back to the library's recommendation, then a typed document is stored, compacted and found.
     await page.check('#ix-k-auto');
@@ -650,6 +798,10 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
     await page.waitForFunction(() => document.getElementById('ix-timing').dataset.timed === 'true');
     assert.match(await page.textContent('#ix-timing'), /index\.query: [\d.]+ µs per query .*scan\(\) of all \d+: [\d.]+ µs/);
 
+    // A scan has nothing to probe, and says why nothing is missed.
+    await page.selectOption('#ix-plan-choice', 'scan');
+    assert.match(await page.textContent('#ix-probes'), /A scan has no tables/);
+
     // Remove all, then the sample again: the answers go with the documents and come back with them.
     await page.click('#ix-clear');
     assert.match(await page.textContent('#ix-count'), /^\(0 stored/);
@@ -662,17 +814,26 @@ describe('demo page in headless Chromium', { timeout: 60_000 }, () => {
     index.free();
   });
 
-  test('index view at phone width: the table list says how many rows are below', async () => {
+  test('index view at phone width: the table and probe lists say how many rows are below', async () => {
     await open('index', { width: 390, height: 844 });
     await page.waitForFunction(() => document.getElementById('ix-pick').value !== '');
-    const more = page.locator('#ix-plan .plan-more');
-    const tables = await page.locator('#ix-plan .plan-row[data-table]').count();
-    assert.ok(await more.isVisible(), 'the list is cut at phone width, and says so');
-    const [, count, from, to] = /▼ (\d+) more tables? below \(T(\d+)–T(\d+)\)/.exec(await more.textContent());
-    assert.equal(Number(to), tables - 1);
-    assert.equal(Number(count), tables - Number(from));
-    await page.locator('#ix-plan .plan-scroll').evaluate((el) => { el.scrollTop = el.scrollHeight; });
-    await page.waitForFunction(() => document.querySelector('#ix-plan .plan-more').hidden);
+    // The opening plan's probes already run past the box.
+    await page.waitForFunction(() => !document.querySelector('#ix-probes .plan-more').hidden);
+    // A permuted plan of many tables.
+    const many = await page.locator('#ix-plan-choice option').evaluateAll((os) =>
+      os.map((o) => o.value).filter((v) => v.startsWith('permuted:')).at(-1));
+    await page.selectOption('#ix-plan-choice', many);
+    for (const list of ['#ix-plan', '#ix-probes']) {
+      const more = page.locator(`${list} .plan-more`);
+      await page.waitForFunction((sel) => !document.querySelector(sel).hidden, `${list} .plan-more`);
+      const tables = await page.locator(`${list} [data-table]:is(.plan-row, .probe-row)`).count();
+      assert.ok(tables > 10, `${list}: ${tables} tables`);
+      const [, count, from, to] = /▼ (\d+) more tables? below \(T(\d+)–T(\d+)\)/.exec(await more.textContent());
+      assert.equal(Number(to), tables - 1);
+      assert.equal(Number(count), tables - Number(from));
+      await page.locator(`${list} .plan-scroll`).evaluate((el) => { el.scrollTop = el.scrollHeight; });
+      await page.waitForFunction((sel) => document.querySelector(sel).hidden, `${list} .plan-more`);
+    }
   });
 
   test('typing in a page of text updates within a frame', async (t) => {

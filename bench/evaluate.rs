@@ -239,11 +239,10 @@ fn main() {
         .zip(&measures)
         .filter(|(t, &m)| recommended_k(t, 64) != Rule::CHOSEN.k(m))
         .count();
-    if mismatches > 0 {
-        println!(
-            "(recommended_k differs from the rule this evaluation chose on {mismatches} texts)"
-        );
-    }
+    assert_eq!(
+        mismatches, 0,
+        "Rule::CHOSEN must be what recommended_k implements"
+    );
 
     println!("# Detection quality (bench/evaluate.rs)\n");
     println!(

@@ -124,9 +124,10 @@ test('near-duplicates are close, unrelated texts are far', () => {
   const en = sp.fingerprint('The quick brown fox jumps over the lazy dog near the bank of the river');
   assert.ok(sp.hamming(a, b) + 10 <= sp.hamming(a, en), `chinese pair at ${sp.hamming(a, b)}`);
   assert.ok(sp.hamming(a, en) >= 24);
-  assert.equal(sp.recommendedK('你妈妈喊你回家吃饭哦,回家罗回家罗'), 15);
-  assert.equal(sp.recommendedK('An English sentence'), 9);
-  assert.equal(sp.recommendedK('An English sentence', 128), 18);
+  // The core's rule (src/recommend.rs): 11 + 2 · CJK share, one more up to 40 features.
+  assert.equal(sp.recommendedK('你妈妈喊你回家吃饭哦,回家罗回家罗'), 14);
+  assert.equal(sp.recommendedK('An English sentence'), 12);
+  assert.equal(sp.recommendedK('An English sentence', 128), 24);
 });
 
 test('width folding, log-tf weights and IDF from document frequencies', () => {

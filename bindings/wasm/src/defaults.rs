@@ -89,8 +89,9 @@ pub fn defaults() -> Result<JsValue, JsError> {
 }
 
 /// The Hamming distance bound to use for `text` with the default pipeline at `width` bits
-/// (default 64), from the evaluation (docs/evaluation.md): 9 at 64 bits for mostly non-CJK
-/// text, 12 for mostly-CJK text (15 below 300 characters), scaled by width / 64.
+/// (default 64): the core's `recommended_k`, whose doc comment and docs/evaluation.md give
+/// the rule (at 64 bits 11 for text without CJK, 13 for all-CJK text, in between by the CJK
+/// share, one more up to 40 words or CJK characters), scaled by width / 64.
 #[wasm_bindgen(js_name = recommendedK)]
 pub fn recommended_k(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,

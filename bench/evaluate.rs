@@ -196,8 +196,8 @@ struct Search {
 }
 
 /// The largest k the index must serve for a pipeline to become the default: issue 16's bar
-/// is 50 µs a query among 1M fingerprints, and multi-index hashing (branch `mih`) measured
-/// 44 µs at k = 12 and 118 µs at k = 15 (64 bits, random fingerprints, native).
+/// is 50 µs a query among 1M fingerprints, and multi-index hashing (issue 14, docs/index.md)
+/// takes 44 µs at k = 12 and 118 µs at k = 15 (64 bits, random fingerprints, native).
 const INDEX_K: u32 = 12;
 
 fn search_rules(

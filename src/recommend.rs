@@ -32,7 +32,7 @@
 /// Scaled to other widths: `round(k · width / 64)`, at most `width`. Changing what this
 /// returns changes no fingerprint.
 ///
-/// What an [`Index`](crate::Index) costs at these `k` (one run, 2026-11-23, shared 2-core
+/// What an [`Index`](crate::Index) costs around these `k` (one run, 2026-11-23, shared 2-core
 /// x86-64 VM, a million random 64-bit fingerprints, medians; docs/index.md has the tables): at
 /// `k = 9`, 13 µs a query natively and 16 µs in wasm, 76 bytes per fingerprint; at `k = 12`,
 /// 44 and 51 µs, 76 bytes; at `k = 15`, 118 and 135 µs. Clustered real text costs up to twice

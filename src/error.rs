@@ -249,6 +249,14 @@ pub enum PlanProblem {
         /// Blocks the bits are cut into.
         blocks: u32,
     },
+    /// The plan probes more keys per fingerprint than [`Plan::probe_keys`](crate::Plan::probe_keys)
+    /// collects ([`MAX_PROBE_KEYS`](crate::index::MAX_PROBE_KEYS)).
+    TooManyProbeKeys {
+        /// Keys the plan probes.
+        keys: u64,
+        /// Keys allowed.
+        max: u64,
+    },
 }
 
 /// What is wrong with bytes that should hold an index.
@@ -476,6 +484,10 @@ impl fmt::Display for PlanProblem {
             PlanProblem::KeyBlocksOutOfRange { key_blocks, blocks } => write!(
                 f,
                 "blocks per key must be from 1 to the blocks ({blocks}), got {key_blocks}"
+            ),
+            PlanProblem::TooManyProbeKeys { keys, max } => write!(
+                f,
+                "the plan probes {keys} keys per fingerprint; at most {max} are collected"
             ),
         }
     }

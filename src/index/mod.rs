@@ -12,6 +12,8 @@ pub mod bytes;
 mod clusters;
 mod engine;
 mod fallible;
+mod flips;
+mod keys;
 mod names;
 pub mod plan;
 mod results;
@@ -22,6 +24,7 @@ use alloc::vec::Vec;
 
 use self::engine::Engine;
 use self::fallible::{collect, try_vec_with_capacity};
+pub use self::keys::MAX_PROBE_KEYS;
 use self::names::Names;
 pub use self::names::{FIRST_NAMED_ID, MAX_NAME_BYTES};
 use self::plan::{check_k, Plan};

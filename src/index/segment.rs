@@ -17,6 +17,7 @@
 use alloc::vec::Vec;
 
 use super::fallible::{collect, try_vec_with_capacity, zeroed};
+use super::flips::for_each_flip;
 use super::plan::{bucket_bits, folds, Plan, TableSpec};
 use super::results::Probe;
 use crate::error::Error;
@@ -225,29 +226,6 @@ const PROBE_BATCH: usize = 64;
 /// Entries that passed the folded check held before their exact check.
 const SURVIVORS: usize = 64;
 
-/// Calls `visit(flips)` for every mask of at most `radius` set bits among the low `bits` bits:
-/// by number of bits, then ascending (Gosper's next-combination step).
-#[inline]
-#[allow(
-    clippy::cast_possible_truncation,
-    reason = "masks below 2^bits <= 2^26"
-)]
-fn for_each_flip(bits: u32, radius: u32, visit: &mut impl FnMut(u32)) {
-    let end = 1u64 << bits;
-    visit(0);
-    for w in 1..=radius.min(bits) {
-        let mut m: u64 = (1 << w) - 1;
-        while m < end {
-            // m < 2^bits <= 2^26: fits a u32.
-            visit(m as u32);
-            let low = m & m.wrapping_neg();
-            let up = m + low;
-            // `/ low` as a shift: low is a power of two, and a division costs tens of cycles.
-            m = up | ((up ^ m) >> (low.trailing_zeros() + 2));
-        }
-    }
-}
-
 /// A table's entries as its first check reads them.
 #[derive(Clone, Debug)]
 enum Words<B> {
@@ -380,7 +358,7 @@ impl<B: Bits> Table<B> {
             return;
         }
         let own = q.bucket(&self.shape);
-        for_each_flip(self.bits, self.radius.min(k), &mut |flips| {
+        for_each_flip::<u32>(self.bits, self.radius.min(k), &mut |flips| {
             let b = own ^ flips as usize;
             let (start, end) = (self.dir[b], self.dir[b + 1]);
             if start < end {
@@ -752,7 +730,7 @@ impl<B: Bits> Segment<B> {
                 if !go.get() {
                     return;
                 }
-                for_each_flip(table.bits, table.radius.min(k), &mut |flips| {
+                for_each_flip::<u32>(table.bits, table.radius.min(k), &mut |flips| {
                     let other = b ^ flips as usize;
                     // Each pair of buckets once: from the lower one.
                     if other < b {

@@ -290,7 +290,7 @@ struct JsProbe {
 }
 
 /// A plan as JavaScript sees it, sized for `n` fingerprints.
-fn plan_to_js(p: &Plan, n: usize) -> Result<JsValue, JsError> {
+pub(crate) fn plan_to_js(p: &Plan, n: usize) -> Result<JsValue, JsError> {
     use simprint::index::plan::{bucket_bits, folds, probes};
     let blocks: Vec<JsBlock> = p
         .blocks()
@@ -434,49 +434,9 @@ impl Index {
     pub fn new(
         #[wasm_bindgen(unchecked_optional_param_type = "IndexOptions")] options: Option<JsValue>,
     ) -> Result<Index, JsError> {
-        let fields = ["width", "k", "blocks", "keyBlocks", "substrings", "scan"];
-        let (width, k, blocks, key_blocks, substrings, scan) =
-            match Fields::read(&options, &fields)? {
-                Some(o) => (
-                    o.number("width")?,
-                    o.number("k")?,
-                    o.number("blocks")?,
-                    o.number("keyBlocks")?,
-                    o.number("substrings")?,
-                    o.boolean("scan")?,
-                ),
-                None => (None, None, None, None, None, None),
-            };
-        let width = crate::convert::width_from(width)?;
-        let k = k
-            .map(|k| whole("k", k))
-            .transpose()?
-            .unwrap_or(simprint::index::DEFAULT_K);
-        let scan = scan.unwrap_or(false);
-        let explicit =
-            usize::from(blocks.is_some()) + usize::from(substrings.is_some()) + usize::from(scan);
-        if explicit > 1 {
-            return Err(JsError::new(
-                "give at most one of blocks, substrings and scan: true",
-            ));
-        }
-        if key_blocks.is_some() && blocks.is_none() {
-            return Err(JsError::new("keyBlocks needs blocks"));
-        }
-        let plan = match (blocks, key_blocks, substrings) {
-            (Some(b), None, _) => Some(Plan::with_blocks(width, k, whole("blocks", b)?)),
-            (Some(b), Some(c), _) => Some(Plan::combined(
-                width,
-                k,
-                whole("blocks", b)?,
-                whole("keyBlocks", c)?,
-            )),
-            (None, _, Some(m)) => Some(Plan::multi_index(width, k, whole("substrings", m)?)),
-            (None, _, None) if scan => Some(Plan::scan(width, k)),
-            (None, _, None) => None,
-        };
+        let (width, k, plan) = crate::plan::plan_options(&options, &[])?.explicit()?;
         let inner = match plan {
-            Some(plan) => simprint::Index::with_plan(plan.map_err(err)?),
+            Some(plan) => simprint::Index::with_plan(plan),
             None => simprint::Index::new(width, k),
         }
         .map_err(err)?;

@@ -21,6 +21,7 @@ mod guard;
 mod hashes;
 mod index;
 mod options;
+mod plan;
 mod scan;
 mod stream;
 mod typed;

@@ -173,17 +173,17 @@ impl Plan {
         self.inner.probe_count() as f64
     }
 
-    /// Keys a query probes in each table.
-    #[wasm_bindgen(js_name = probeCounts)]
+    /// Keys a query probes in each table, as an array of numbers.
+    #[wasm_bindgen(js_name = probeCounts, unchecked_return_type = "number[]")]
     #[allow(
         clippy::cast_precision_loss,
         reason = "a count of keys, exact below 2^53"
     )]
-    pub fn probe_counts(&self) -> Vec<f64> {
+    pub fn probe_counts(&self) -> Array {
         self.inner
             .probe_counts()
             .into_iter()
-            .map(|n| n as f64)
+            .map(|n| JsValue::from(n as f64))
             .collect()
     }
 

@@ -117,7 +117,35 @@ export function settings(env) {
       ? null
       : { perSecond: rate, burst: whole(env, 'RATE_LIMIT_BURST', Math.max(1, Math.ceil(2 * rate)), 1, 1e7) },
     key: parseKey(env.SIPHASH_KEY),
+    ...keysSettings(env, width),
   };
+  if (s.routing === 'keys' && s.k > MAX_KEYS_K) {
+    throw badConfig(`ROUTING = "keys" routes by K + 1 table keys and needs K <= ${MAX_KEYS_K}, not ${s.k}`);
+  }
   settingsCache.set(env, Object.freeze(s));
   return s;
+}
+
+/** Keys mode routes each document by K + 1 keys, one bit per table in a 31-bit mask. */
+export const MAX_KEYS_K = 30;
+
+/** ROUTING and the keys mode's settings (README.md, "Routing by key"). */
+function keysSettings(env, width) {
+  const routing = env.ROUTING === undefined || env.ROUTING === '' ? 'id' : env.ROUTING;
+  if (routing !== 'id' && routing !== 'keys') {
+    throw badConfig(`ROUTING must be "id" or "keys", not ${JSON.stringify(routing)}`);
+  }
+  // Substrings of about 21 bits, and never keys over 52 bits (SQLite integers, exact doubles).
+  const substrings = Math.min(width, Math.max(Math.ceil(width / 52), Math.round(width / 21), 1));
+  return {
+    routing,
+    objects: whole(env, 'OBJECTS', 16, 1, 4096),
+    memoryDocuments: whole(env, 'MEMORY_DOCUMENTS', 100000, 0, 1e8),
+    storeSubstrings: whole(env, 'STORE_SUBSTRINGS', substrings, Math.ceil(width / 52), width),
+    healAfterMs: whole(env, 'HEAL_AFTER_MS', 10000, 10, 3600000),
+    maxBatchDocuments: whole(env, 'MAX_BATCH_DOCUMENTS', 1000, 1, 10000),
+    // Tests only: the object of this number fails the first write of key entries it gets after
+    // each start, as an object that goes down mid-write would. -1 (the default): never.
+    failFirstPutAt: whole(env, 'TEST_FAIL_FIRST_PUT_AT', -1, -1, 4095),
+  };
 }

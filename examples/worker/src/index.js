@@ -10,16 +10,23 @@
 //   DELETE /documents/:id        -> {id, deleted: true}
 //   GET    /documents?after=&limit=  -> {ids, next}: every stored id, ascending, paged
 //   GET    /stats                -> sizes, memory and settings
+//   POST   /batch                {documents: [{id, text}, …]} -> {stored, conflicts} (ROUTING = "keys" only)
+// ROUTING = "id" (the default) spreads documents over SHARDS objects by id; ROUTING = "keys"
+// over OBJECTS objects by table key (keys-routes.js, routing.js).
 // (With EXPOSE_FINGERPRINTS, answers about one document carry its "fingerprint" too.)
 import { authenticate } from './auth.js';
 import { HttpError, parseDocumentBody } from './body.js';
 import { settings } from './config.js';
 import { SimprintIndex } from './durable-object.js';
 import { checkId, idFromPath } from './ids.js';
+import { SimprintKeys } from './key-store.js';
+import {
+  addDocumentKeys, batchKeys, deleteDocumentKeys, getDocumentKeys, listDocumentsKeys, statsKeys,
+} from './keys-routes.js';
 import { compareIds, MAX_DUPLICATES, mergeDuplicates, shardName, shardOf } from './shards.js';
 import { schemeOf, textSink, toHex } from './simprint.js';
 
-export { SimprintIndex };
+export { SimprintIndex, SimprintKeys };
 
 const json = (body, status = 200, headers = {}) =>
   new Response(JSON.stringify(body), {
@@ -67,15 +74,26 @@ async function route(request, env) {
   }
   if (path === '/stats') {
     allow(request, ['GET']);
-    return stats(at);
+    return s.routing === 'keys' ? statsKeys(at, helpers) : stats(at);
+  }
+  if (path === '/batch') {
+    allow(request, ['POST']);
+    if (s.routing !== 'keys') throw new HttpError(404, 'POST /batch is served with ROUTING = "keys"');
+    return batchKeys(request, at, helpers);
   }
   const id = idFromPath(path);
   if (id !== null) {
     allow(request, ['GET', 'DELETE']);
+    if (s.routing === 'keys') {
+      return request.method === 'GET' ? getDocumentKeys(id, at, helpers) : deleteDocumentKeys(id, at, helpers);
+    }
     return request.method === 'GET' ? getDocument(id, at) : deleteDocument(id, at);
   }
   throw new HttpError(404, `no route ${path}; see POST /documents, POST /check, GET|DELETE /documents/:id`);
 }
+
+// What the keys-mode handlers (keys-routes.js) need from here.
+const helpers = { json: (...args) => json(...args), admitted: (answers) => admitted(answers) };
 
 // ---- rate limits ----
 // With Cloudflare's rate limiting binding bound (RATE_LIMITER, see wrangler.toml), it counts
@@ -126,8 +144,8 @@ const allShards = ({ s }) => Array.from({ length: s.shards }, (_, i) => i);
 
 // ---- handlers ----
 
-async function addDocument(request, at, { store, idRequired }) {
-  const { s } = at;
+/** The request's document, fingerprinted as it streams in: { id, hex, textLength }. */
+async function readDocument(request, s, idRequired) {
   // The body streams through the parser into the sink's fingerprinter; it is never whole in memory.
   const sink = textSink(s.width, s.key);
   let id;
@@ -144,7 +162,15 @@ async function addDocument(request, at, { store, idRequired }) {
   } finally {
     sink.dispose();
   }
-  const call = { id: id ?? null, hex, textLength: sink.units, scheme: await schemeOf(s.width, s.key) };
+  return { id, hex, textLength: sink.units };
+}
+
+async function addDocument(request, at, { store, idRequired }) {
+  const { s } = at;
+  const doc = await readDocument(request, s, idRequired);
+  if (s.routing === 'keys') return addDocumentKeys(doc, at, { store, ...helpers });
+  const { id, hex } = doc;
+  const call = { id: id ?? null, hex, textLength: doc.textLength, scheme: await schemeOf(s.width, s.key) };
 
   let answers;
   if (s.shards === 1) answers = [await shard(at, 0).add({ ...call, store })];
@@ -184,6 +210,7 @@ async function listDocuments(url, at) {
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) {
     throw new HttpError(400, 'limit must be a whole number from 1 to 1000');
   }
+  if (at.s.routing === 'keys') return listDocumentsKeys(after, limit, at, helpers);
   const pages = admitted(await Promise.all(allShards(at).map((i) => shard(at, i).listIds(after, limit))));
   const ids = pages.flatMap((p) => p.ids).sort(compareIds).slice(0, limit);
   return json({ ids, next: ids.length === limit ? ids[ids.length - 1] : null });

@@ -1,7 +1,7 @@
 // simprint in workerd: fingerprinters under the deployment's key, the scheme id of their
 // fingerprints, and the text sink the request parser streams into. The package's `workerd`
 // entry instantiates its .wasm on import (wrangler gives it as a compiled module).
-import { Fingerprinter, Index, fromHex, toHex } from 'simprint';
+import { Fingerprinter, Index, Plan, fromHex, toHex } from 'simprint';
 import { CANARY } from './config.js';
 import { TextSink } from './sink.js';
 
@@ -43,3 +43,26 @@ async function hmacHex(keyHex, message) {
 
 /** A sink for the "text" field of a request, fingerprinting at `width` bits with `key` (see sink.js). */
 export const textSink = (width, key) => new TextSink(fingerprinterFor(width, key));
+
+// Keys mode (routing.js): the plan whose K + 1 table keys route a document to its objects,
+// and the plan an object files its documents under in SQLite once they outgrow memory.
+const plans = new Map();
+
+function planFor(name, options) {
+  let plan = plans.get(name);
+  if (!plan) plans.set(name, (plan = new Plan(options)));
+  return plan;
+}
+
+/** K + 1 substrings, radius 0: a document's routing keys are its K + 1 table keys. */
+export const routingPlan = (width, k) => planFor(`route:${width}:${k}`, { width, k, substrings: k + 1 });
+
+/**
+ * The plan of an object's SQLite tables: `substrings` substrings (keys of about 21 bits at 64
+ * bits: a few thousand probes and a few candidates per million documents), probed within radii.
+ */
+export const storePlan = (width, k, substrings) =>
+  planFor(`store:${width}:${k}:${substrings}`, { width, k, substrings });
+
+/** A BigInt key as lowercase hex, the form routing hashes and SQL stores. */
+export const keyHex = (key) => key.toString(16);

@@ -1,0 +1,314 @@
+// The Worker with ROUTING = "keys" (examples/worker/src/routing.js) in real workerd through
+// Miniflare: 16 and 64 objects, concurrent load with a restart in the middle, every
+// acknowledged document present afterwards, answers equal to a brute-force scan over the
+// stored set, each check touching at most min(K + 1, OBJECTS) objects (counted by the
+// Worker's x-simprint-objects / x-simprint-subrequests headers), and a write that fails half
+// way (one object down) healed by its home object's alarm or by a retry.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import sp from './load.mjs';
+import { bundle, offline, secretsFor } from '../../examples/worker/local.mjs';
+import { hexDistance, homeOf, mergeById, ownerOf, ownersOf } from '../../examples/worker/src/routing.js';
+
+const { tmp, Miniflare, fromToml } = await offline('simprint-edge-');
+const BUNDLE = join(tmp, 'bundle');
+bundle(BUNDLE);
+const secrets = secretsFor(['alpha']);
+const KEY = secrets.key;
+const TOKEN = secrets.tokens.alpha;
+const K = Number(fromToml.bindings.K);
+const ES_MODULES = { type: 'ESModule', include: ['**/*.js'] };
+
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+function start(persist, vars) {
+  return new Miniflare({
+    host: '127.0.0.1',
+    port: 0,
+    cf: false,
+    modules: true,
+    scriptPath: join(BUNDLE, 'index.js'),
+    modulesRoot: BUNDLE,
+    modulesRules: [ES_MODULES, ...fromToml.modulesRules],
+    compatibilityDate: fromToml.compatibilityDate,
+    compatibilityFlags: fromToml.compatibilityFlags,
+    bindings: {
+      ...fromToml.bindings, ...secrets.bindings,
+      EXPOSE_FINGERPRINTS: true, RATE_LIMIT_PER_SECOND: 0, ROUTING: 'keys', HEAL_AFTER_MS: 300, ...vars,
+    },
+    durableObjects: fromToml.durableObjects,
+    durableObjectsPersist: persist,
+  });
+}
+
+/** A runtime persisting under tmp/`name`, restartable. */
+async function runtime(name, vars) {
+  const persist = join(tmp, name);
+  const rt = {
+    async restart() {
+      await rt.mf.dispose();
+      rt.mf = start(persist, vars);
+      rt.base = await rt.mf.ready;
+    },
+    dispose: () => rt.mf.dispose(),
+    async call(method, path, body) {
+      const init = { method, headers: { authorization: `Bearer ${TOKEN}` }, signal: AbortSignal.timeout(60000) };
+      if (body !== undefined) init.body = JSON.stringify(body);
+      const res = await fetch(new URL(path, rt.base), init);
+      const text = await res.text();
+      return {
+        status: res.status,
+        body: JSON.parse(text),
+        objects: Number(res.headers.get('x-simprint-objects')),
+        calls: Number(res.headers.get('x-simprint-subrequests')),
+      };
+    },
+  };
+  rt.mf = start(persist, vars);
+  rt.base = await rt.mf.ready;
+  return rt;
+}
+
+// Deterministic texts in clusters: each cluster a base text and variants with a few words
+// changed, so that many documents are within K of others and many are not.
+function rng(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'sat', 'vo', 'qui', 'der', 'an', 'tor', 'bel', 'ix', 'nu', 'pra', 'sel'];
+const word = (next) => Array.from({ length: 1 + Math.floor(next() * 3) },
+  () => SYLLABLES[Math.floor(next() * SYLLABLES.length)]).join('');
+function corpus(seed, n, prefix) {
+  const next = rng(seed);
+  const docs = [];
+  let base = null;
+  for (let i = 0; i < n; i++) {
+    if (!base || next() < 0.2) base = Array.from({ length: 40 + Math.floor(next() * 40) }, () => word(next));
+    const words = [...base];
+    for (let c = Math.floor(next() * 4); c > 0; c--) words[Math.floor(next() * words.length)] = word(next);
+    docs.push({ id: `${prefix}-${i}`, text: words.join(' ') + '.' });
+  }
+  return docs;
+}
+
+const hex = (text) => sp.toHex(sp.fingerprint(text, { key: KEY }), 64);
+
+/** Runs `jobs` with at most `limit` in flight. */
+async function pool(jobs, limit) {
+  const results = new Array(jobs.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: limit }, async () => {
+    while (next < jobs.length) {
+      const i = next++;
+      results[i] = await jobs[i]();
+    }
+  }));
+  return results;
+}
+
+async function listAll(rt) {
+  const ids = [];
+  let after = '';
+  for (;;) {
+    const { status, body } = await rt.call('GET', `/documents?limit=1000&after=${encodeURIComponent(after)}`);
+    assert.equal(status, 200, JSON.stringify(body));
+    ids.push(...body.ids);
+    if (body.next === null) return ids;
+    after = body.next;
+  }
+}
+
+/** Waits until no write is left pending or deleting (the homes' alarms have run). */
+async function settled(rt, timeoutMs = 20000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const stats = (await rt.call('GET', '/stats')).body;
+    if (stats.unsettled === 0) return stats;
+    if (Date.now() > until) assert.fail(`${stats.unsettled} writes still unsettled after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/**
+ * The stored set (every listed id with its fingerprint, all in state "stored"), then `queries`
+ * checked against a brute-force scan of it: the same ids at the same distances, and each check
+ * within the bound on objects and sub-requests.
+ */
+async function checkAgainstBruteForce(rt, queries, objects) {
+  const ids = await listAll(rt);
+  const stored = new Map();
+  await pool(ids.map((id) => async () => {
+    const got = await rt.call('GET', `/documents/${encodeURIComponent(id)}`);
+    assert.equal(got.status, 200);
+    assert.equal(got.body.state, 'stored', id);
+    stored.set(id, got.body.fingerprint);
+  }), 16);
+  const bound = Math.min(K + 1, objects);
+  let most = 0;
+  let total = 0;
+  await pool(queries.map((text) => async () => {
+    const q = hex(text);
+    const res = await rt.call('POST', '/check', { text });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const want = [...stored].map(([id, fp]) => ({ id, distance: hexDistance(fp, q) }))
+      .filter((m) => m.distance <= K);
+    const merged = mergeById([{ duplicates: want, truncated: false }], 100);
+    assert.deepEqual(res.body.duplicates, merged.duplicates, `check of ${q}`);
+    assert.equal(res.calls, ownersOf(new sp.Plan({ width: 64, k: K, substrings: K + 1 }).keys(q).map((k) => k.toString(16)), objects).size);
+    assert.ok(res.objects <= bound && res.calls <= bound, `${res.objects} objects, ${res.calls} calls > ${bound}`);
+    most = Math.max(most, res.objects);
+    total += res.calls;
+  }), 16);
+  return { stored, most, mean: total / queries.length };
+}
+
+test('routing helpers: owners by (table, key), homes by id, hex distances (Node)', () => {
+  assert.equal(ownerOf(3, 'a', 16), ownerOf(3, 'a', 16));
+  assert.notEqual(ownerOf(0, '1f', 1 << 20), ownerOf(1, '1f', 1 << 20), 'the table is part of the owner');
+  assert.ok(homeOf('x', 64) < 64);
+  assert.equal(hexDistance('ffffffffffffffff', '0000000000000000'), 64);
+  assert.equal(hexDistance('0123456789abcdef', '0123456789abcdee'), 1);
+  const owners = ownersOf(['1', '2', '3'], 1);
+  assert.deepEqual([...owners], [[0, 0b111]], 'one object owns every table');
+});
+
+test('16 objects: concurrent writes with a restart in the middle; acknowledged documents all there, answers exact', async (t) => {
+  const rt = await runtime('edge-16', { OBJECTS: 16, MEMORY_DOCUMENTS: 300 });
+  try {
+    const docs = corpus(16, 1200, 'd');
+    const acknowledged = new Set();
+    const failed = new Set();
+    let restarting = null;
+    let next = 0;
+    const post = async (doc) => {
+      try {
+        return await rt.call('POST', '/documents', doc);
+      } catch (error) {
+        return { error };
+      }
+    };
+    await Promise.all(Array.from({ length: 24 }, async () => {
+      while (next < docs.length) {
+        const doc = docs[next++];
+        if (restarting) await restarting;
+        const res = await post(doc);
+        if (!res.error && (res.status === 200 || res.status === 201)) {
+          assert.equal(res.body.stored, true);
+          assert.ok(res.objects <= Math.min(K + 1, 16) + 2 * 1, 'a write: its owners and its home');
+          acknowledged.add(doc.id);
+        } else failed.add(doc.id);
+        if (!restarting && acknowledged.size >= 400) restarting = rt.restart();
+      }
+    }));
+    await restarting;
+    t.diagnostic(`${acknowledged.size} acknowledged, ${failed.size} cut off by the restart`);
+    assert.ok(failed.size <= 24 && acknowledged.size + failed.size === docs.length);
+    const stats = await settled(rt);
+    t.diagnostic(`after healing: ${stats.documents} stored, ${stats.held} held in objects, ` +
+      `${stats.perObject.filter((o) => !o.inMemory).length} of 16 objects answering from SQLite`);
+    assert.ok(stats.perObject.some((o) => !o.inMemory), 'some object is past MEMORY_DOCUMENTS (the SQLite path)');
+    const listed = new Set(await listAll(rt));
+    for (const id of acknowledged) assert.ok(listed.has(id), `${id} acknowledged but missing`);
+    // A cut-off write was healed forward (stored) or never began (absent); retried, it lands.
+    for (const id of failed) {
+      const doc = docs.find((d) => d.id === id);
+      const retry = await rt.call('POST', '/documents', doc);
+      assert.ok(retry.status === 200 || retry.status === 201, `${id}: ${retry.status} ${JSON.stringify(retry.body)}`);
+    }
+    const queries = corpus(16, 1200, 'q').filter((_, i) => i % 8 === 0).map((d) => d.text);
+    const { stored, most, mean } = await checkAgainstBruteForce(rt, queries, 16);
+    assert.equal(stored.size, docs.length);
+    t.diagnostic(`checks touched at most ${most} objects, ${mean.toFixed(2)} sub-requests on average (bound ${Math.min(K + 1, 16)})`);
+  } finally {
+    await rt.dispose();
+  }
+});
+
+test('64 objects: batch load, replace and delete; answers exact, a check touches at most K + 1 objects', async (t) => {
+  const rt = await runtime('edge-64', { OBJECTS: 64, MEMORY_DOCUMENTS: 1000, MAX_BATCH_DOCUMENTS: 500 });
+  try {
+    const docs = corpus(64, 2000, 'b');
+    for (let i = 0; i < docs.length; i += 500) {
+      const res = await rt.call('POST', '/batch', { documents: docs.slice(i, i + 500) });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.deepEqual(res.body, { stored: 500, conflicts: [] });
+    }
+    // The same batch again changes nothing (idempotent by id and fingerprint).
+    const again = await rt.call('POST', '/batch', { documents: docs.slice(0, 100) });
+    assert.deepEqual(again.body, { stored: 100, conflicts: [] });
+    // Replacing: the old version's entries go, the new one's come.
+    const replaced = await rt.call('POST', '/documents', { id: docs[0].id, text: docs[1500].text });
+    assert.equal(replaced.status, 200);
+    const oldGone = await rt.call('POST', '/check', { text: docs[0].text });
+    assert.ok(!oldGone.body.duplicates.some((d) => d.id === docs[0].id && d.distance === 0));
+    // Deleting: gone from the home and from every owner.
+    for (const d of docs.slice(10, 30)) assert.equal((await rt.call('DELETE', `/documents/${d.id}`)).status, 200);
+    assert.equal((await rt.call('GET', `/documents/${docs[10].id}`)).status, 404);
+    assert.equal((await rt.call('DELETE', `/documents/${docs[10].id}`)).status, 404);
+    const stats = await settled(rt);
+    assert.equal(stats.documents, docs.length - 20);
+    const queries = docs.filter((_, i) => i % 20 === 0).map((d) => d.text);
+    const { stored, most, mean } = await checkAgainstBruteForce(rt, queries, 64);
+    assert.equal(stored.size, docs.length - 20);
+    assert.ok(!stored.has(docs[10].id));
+    t.diagnostic(`checks touched at most ${most} objects, ${mean.toFixed(2)} on average (bound ${K + 1} of 64)`);
+    // Refusals: a batch too large, repeated ids, bad ids, no token.
+    const big = await rt.call('POST', '/batch', { documents: docs.slice(0, 501) });
+    assert.equal(big.status, 413);
+    const twice = await rt.call('POST', '/batch', { documents: [docs[0], docs[0]] });
+    assert.equal(twice.status, 400);
+    const dot = await rt.call('POST', '/batch', { documents: [{ id: '..', text: 'x' }] });
+    assert.equal(dot.status, 400);
+    const anonymous = await fetch(new URL('/batch', rt.base), { method: 'POST', body: '{}' });
+    assert.equal(anonymous.status, 401);
+    await anonymous.text();
+  } finally {
+    await rt.dispose();
+  }
+});
+
+test('one object down mid-write: 503, the record stays pending, the alarm heals it; a retry heals at once', async (t) => {
+  // Object 5 fails the first put it gets after each start.
+  const rt = await runtime('edge-fail', { OBJECTS: 16, TEST_FAIL_FIRST_PUT_AT: 5, HEAL_AFTER_MS: 500 });
+  try {
+    const plan = new sp.Plan({ width: 64, k: K, substrings: K + 1 });
+    const owners = (text) => ownersOf(plan.keys(hex(text)).map((k) => k.toString(16)), 16);
+    const docs = corpus(5, 200, 'f');
+    const victim = docs.find((d) => owners(d.text).has(5));
+    const res = await rt.call('POST', '/documents', victim);
+    assert.equal(res.status, 503, JSON.stringify(res.body));
+    const pending = await rt.call('GET', `/documents/${victim.id}`);
+    assert.equal(pending.body.state, 'pending', 'recorded before any entry was sent, not acknowledged');
+    const healed = await settled(rt);
+    assert.ok(healed.perObject.some((o) => o.healed > 0), 'the home object\'s alarm finished the write');
+    assert.equal((await rt.call('GET', `/documents/${victim.id}`)).body.state, 'stored');
+    const found = await rt.call('POST', '/check', { text: victim.text });
+    assert.ok(found.body.duplicates.some((d) => d.id === victim.id && d.distance === 0));
+    // After a restart object 5 fails once more: this time the client retries at once.
+    await rt.restart();
+    const second = docs.find((d) => d !== victim && owners(d.text).has(5));
+    assert.equal((await rt.call('POST', '/documents', second)).status, 503);
+    const retry = await rt.call('POST', '/documents', second);
+    assert.ok(retry.status === 200 || retry.status === 201, JSON.stringify(retry.body));
+    assert.equal((await rt.call('GET', `/documents/${second.id}`)).body.state, 'stored');
+    // Another version of a pending id is refused until the pending write settles (409).
+    const third = docs.find((d) => d !== victim && d !== second && owners(d.text).has(5));
+    await rt.restart();
+    assert.equal((await rt.call('POST', '/documents', third)).status, 503);
+    const other = await rt.call('POST', '/documents', { id: third.id, text: victim.text });
+    assert.equal(other.status, 409);
+    await settled(rt);
+    const { stored } = await checkAgainstBruteForce(rt, docs.slice(0, 40).map((d) => d.text), 16);
+    assert.deepEqual([...stored.keys()].sort(), [victim.id, second.id, third.id].sort());
+  } finally {
+    await rt.dispose();
+  }
+});

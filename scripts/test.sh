@@ -34,6 +34,9 @@ say "installing the Worker example's dependencies (the packed package, its pinne
 # npm keeps an installed package of the same version: the rebuilt one must replace it.
 rm -rf "$ROOT/examples/worker/node_modules/simprint"
 (cd "$ROOT/examples/worker" && npm install --no-audit --no-fund --no-package-lock --prefer-offline --loglevel=error)
+say "installing the SQL example's dependencies (the packed package, its pinned @duckdb/node-api)"
+rm -rf "$ROOT/examples/sql/node_modules/simprint"
+(cd "$ROOT/examples/sql" && npm install --no-audit --no-fund --no-package-lock --prefer-offline --loglevel=error)
 
 say "wasm-bindgen tests under Node: the core's kernels inside wasm"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \

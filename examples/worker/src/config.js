@@ -140,7 +140,7 @@ function keysSettings(env, width) {
   return {
     routing,
     objects: whole(env, 'OBJECTS', 16, 1, 4096),
-    memoryDocuments: whole(env, 'MEMORY_DOCUMENTS', 100000, 0, 1e8),
+    memoryDocuments: whole(env, 'MEMORY_DOCUMENTS', 20000, 0, 1e8),
     storeSubstrings: whole(env, 'STORE_SUBSTRINGS', substrings, Math.ceil(width / 52), width),
     healAfterMs: whole(env, 'HEAL_AFTER_MS', 10000, 10, 3600000),
     maxBatchDocuments: whole(env, 'MAX_BATCH_DOCUMENTS', 1000, 1, 10000),

@@ -312,3 +312,29 @@ test('one object down mid-write: 503, the record stays pending, the alarm heals 
     await rt.dispose();
   }
 });
+
+test('one object down mid-delete: 503, the document is gone from its home at once, the alarm removes its entries', async () => {
+  const rt = await runtime('edge-fail-delete', { OBJECTS: 16, TEST_FAIL_FIRST_REMOVE_AT: 7, HEAL_AFTER_MS: 500 });
+  try {
+    const plan = new sp.Plan({ width: 64, k: K, substrings: K + 1 });
+    const owners = (text) => ownersOf(plan.keys(hex(text)).map((k) => k.toString(16)), 16);
+    const docs = corpus(7, 200, 'x');
+    const victim = docs.find((d) => owners(d.text).has(7));
+    const kept = docs.find((d) => d !== victim && !owners(d.text).has(7));
+    assert.equal((await rt.call('POST', '/documents', victim)).status, 201);
+    assert.equal((await rt.call('POST', '/documents', kept)).status, 201);
+    const res = await rt.call('DELETE', `/documents/${victim.id}`);
+    assert.equal(res.status, 503, JSON.stringify(res.body));
+    // Not acknowledged, but already no longer a document: its record is "deleting".
+    assert.equal((await rt.call('GET', `/documents/${victim.id}`)).status, 404);
+    await settled(rt);
+    const found = await rt.call('POST', '/check', { text: victim.text });
+    assert.ok(!found.body.duplicates.some((d) => d.id === victim.id), 'every entry removed by the alarm');
+    const stats = (await rt.call('GET', '/stats')).body;
+    assert.equal(stats.held, [...owners(kept.text).keys()].length, 'only the kept document is held, by each of its owners');
+    const { stored } = await checkAgainstBruteForce(rt, docs.slice(0, 20).map((d) => d.text), 16);
+    assert.deepEqual([...stored.keys()], [kept.id]);
+  } finally {
+    await rt.dispose();
+  }
+});

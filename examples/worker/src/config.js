@@ -147,5 +147,7 @@ function keysSettings(env, width) {
     // Tests only: the object of this number fails the first write of key entries it gets after
     // each start, as an object that goes down mid-write would. -1 (the default): never.
     failFirstPutAt: whole(env, 'TEST_FAIL_FIRST_PUT_AT', -1, -1, 4095),
+    // Tests only, the same for the first removal of key entries (a delete or a replace).
+    failFirstRemoveAt: whole(env, 'TEST_FAIL_FIRST_REMOVE_AT', -1, -1, 4095),
   };
 }

@@ -77,6 +77,7 @@ export class SimprintKeys extends DurableObject {
     this.memory = null;
     if (this.held <= s.memoryDocuments) this.fillMemory();
     this.failPut = s.failFirstPutAt; // tests: fail the first put once per start
+    this.failRemove = s.failFirstRemoveAt; // ... and the first removal
     this.candidates = 0;
     this.loadedIn = Date.now() - started;
     this.instance = crypto.randomUUID();
@@ -256,8 +257,12 @@ export class SimprintKeys extends DurableObject {
    * Drops the routing tables in `mask` of each item (`[{ id, hex, mask }]`) if the id is held
    * under that fingerprint (a newer version is left alone); an id with no table left goes.
    */
-  removeEntries({ items, scheme }) {
+  removeEntries({ items, scheme, owner }) {
     this.checkScheme(scheme);
+    if (this.failRemove === owner) {
+      this.failRemove = -1;
+      throw new Error(`object ${owner} fails this removal on purpose (TEST_FAIL_FIRST_REMOVE_AT)`);
+    }
     this.ctx.storage.transactionSync(() => {
       for (const { id, hex, mask } of items) {
         const row = this.sql.exec('SELECT num, fingerprint, tables FROM docs WHERE id = ?', id).toArray()[0];

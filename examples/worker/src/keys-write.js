@@ -40,7 +40,7 @@ export async function deliver({ stub, keysOf, n, scheme, docs, deleting = false 
   await Promise.all([...removals].map(([owner, items]) => {
     touched.add(owner);
     calls++;
-    return stub(owner).removeEntries({ items, scheme });
+    return stub(owner).removeEntries({ items, scheme, owner });
   }));
   if (!deleting) {
     const puts = byOwner(docs, keysOf, n);

@@ -313,7 +313,7 @@ test('one object down mid-write: 503, the record stays pending, the alarm heals 
   }
 });
 
-test('one object down mid-delete: 503, the document is gone from its home at once, the alarm removes its entries', async () => {
+test('one object down mid-delete: 503, gone from its home at once, no rewrite until settled, the alarm removes its entries', async () => {
   const rt = await runtime('edge-fail-delete', { OBJECTS: 16, TEST_FAIL_FIRST_REMOVE_AT: 7, HEAL_AFTER_MS: 500 });
   try {
     const plan = new sp.Plan({ width: 64, k: K, substrings: K + 1 });
@@ -327,6 +327,8 @@ test('one object down mid-delete: 503, the document is gone from its home at onc
     assert.equal(res.status, 503, JSON.stringify(res.body));
     // Not acknowledged, but already no longer a document: its record is "deleting".
     assert.equal((await rt.call('GET', `/documents/${victim.id}`)).status, 404);
+    // Writing the id again while its delete is unsettled would race the delete's removals.
+    assert.equal((await rt.call('POST', '/documents', victim)).status, 409);
     await settled(rt);
     const found = await rt.call('POST', '/check', { text: victim.text });
     assert.ok(!found.body.duplicates.some((d) => d.id === victim.id), 'every entry removed by the alarm');
@@ -334,6 +336,10 @@ test('one object down mid-delete: 503, the document is gone from its home at onc
     assert.equal(stats.held, [...owners(kept.text).keys()].length, 'only the kept document is held, by each of its owners');
     const { stored } = await checkAgainstBruteForce(rt, docs.slice(0, 20).map((d) => d.text), 16);
     assert.deepEqual([...stored.keys()], [kept.id]);
+    // Once settled, the id can be written again, and is found again.
+    assert.equal((await rt.call('POST', '/documents', victim)).status, 201);
+    const back = await rt.call('POST', '/check', { text: victim.text });
+    assert.ok(back.body.duplicates.some((d) => d.id === victim.id && d.distance === 0));
   } finally {
     await rt.dispose();
   }

@@ -315,8 +315,11 @@ export class SimprintKeys extends DurableObject {
           out.push({ id, done: true });
           continue;
         }
-        const unsettled = row.state !== 'stored';
-        if (unsettled && row.fingerprint !== hex && now - row.begun_at < this.s.healAfterMs) {
+        // Another version being written, or a delete under way, owns the entries for now: its
+        // removals and these puts must not interleave. (The same version being written is a
+        // retry: its puts and removals are the same ones, so it may go on beside it.)
+        const busy = row.state === 'deleting' || (row.state === 'pending' && row.fingerprint !== hex);
+        if (busy && now - row.begun_at < this.s.healAfterMs) {
           out.push({ id, conflict: true });
           continue;
         }
@@ -367,10 +370,14 @@ export class SimprintKeys extends DurableObject {
     return { found: true, hex: row.fingerprint, stale: JSON.parse(row.stale) };
   }
 
-  /** Ends a delete whose removals all went through. */
+  /**
+   * Ends a delete whose removals all went through: `{ deleted }`, true when the record went now
+   * or is already gone (the alarm finished it), false when a write has taken the id over.
+   */
   finishDelete({ id, hex }) {
     const gone = this.sql.exec(`DELETE FROM homes WHERE id = ? AND fingerprint = ? AND state = 'deleting' RETURNING id`, id, hex).toArray();
-    return { deleted: gone.length === 1 };
+    if (gone.length === 1) return { deleted: true };
+    return { deleted: this.sql.exec('SELECT 1 FROM homes WHERE id = ?', id).toArray().length === 0 };
   }
 
   /** An alarm HEAL_AFTER_MS from now, unless one is due sooner. */

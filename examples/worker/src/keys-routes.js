@@ -178,8 +178,12 @@ export async function deleteDocumentKeys(id, at, { json, admitted }) {
   if (!begun.found) throw new HttpError(404, `no document ${JSON.stringify(id)}`);
   try {
     await deliver({ stub: t.stub, keysOf: keysOf(s), n: s.objects, scheme, docs: [{ id, hex: begun.hex, stale: begun.stale }], deleting: true });
-    await t.stub(home).finishDelete({ id, hex: begun.hex });
+    const { deleted } = await t.stub(home).finishDelete({ id, hex: begun.hex });
+    // Not deleted: the record left the "deleting" state meanwhile (the alarm finished it, or a
+    // write took it over after HEAL_AFTER_MS). Either way this request did not do it.
+    if (!deleted) throw conflict(id);
   } catch (err) {
+    if (err instanceof HttpError) throw err;
     throw unfinished(err);
   }
   return json({ id, deleted: true }, 200, t.headers());

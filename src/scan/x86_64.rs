@@ -80,28 +80,40 @@ pub(super) fn limit(max: Kernels) -> Kernels {
     chosen
 }
 
+/// How far clearing bits beats counting them in [`super::portable::within64_clearing`], by
+/// level: POPCNT and AVX2 count faster than they clear 3 bits, VPOPCNTQ faster than clearing 1
+/// (a 2^20 scan at k = 1, 3, 6 and 9 for each level, in one run; docs/performance.md).
+const fn clear_up_to(level: Kernels) -> u32 {
+    match level {
+        Kernels::Popcnt => 2,
+        Kernels::Avx2 => 3,
+        Kernels::Avx512 => 0,
+        _ => 6,
+    }
+}
+
 /// For each kernel: a wrapper per level that inlines the portable code with the level's
-/// features enabled, and a function that calls the wrapper of the level in use. `$tune` maps
-/// the level to the kernel's extra arguments (how far bit clearing beats counting).
+/// features enabled, and a function that calls the wrapper of the level in use. A kernel with
+/// `tuned` takes the level's [`clear_up_to`] as its last argument.
 macro_rules! kernels {
     ($(
         $(#[$doc:meta])*
-        fn $name:ident($($arg:ident: $ty:ty),*) => $kernel:ident($($extra:expr),*) $(with $avx512:expr)?;
+        fn $name:ident($($arg:ident: $ty:ty),*) => $kernel:ident $($tuned:ident)?;
     )*) => {$(
         $(#[$doc])*
         #[inline]
         pub(super) fn $name($($arg: $ty),*) {
             #[target_feature(enable = "popcnt")]
             fn popcnt($($arg: $ty),*) {
-                super::portable::$kernel($($arg,)* $($extra),*)
+                super::portable::$kernel($($arg,)* $(kernels!(@$tuned Kernels::Popcnt))?)
             }
             #[target_feature(enable = "avx2,popcnt")]
             fn avx2($($arg: $ty),*) {
-                super::portable::$kernel($($arg,)* $($extra),*)
+                super::portable::$kernel($($arg,)* $(kernels!(@$tuned Kernels::Avx2))?)
             }
             #[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq,popcnt")]
             fn avx512($($arg: $ty),*) {
-                super::portable::$kernel($($arg,)* $($avx512)?)
+                super::portable::$kernel($($arg,)* $(kernels!(@$tuned Kernels::Avx512))?)
             }
             match level() {
                 // SAFETY: `level` returns a level only when the CPU has its features.
@@ -110,22 +122,23 @@ macro_rules! kernels {
                 Kernels::Avx2 => unsafe { avx2($($arg),*) },
                 // SAFETY: as above.
                 Kernels::Popcnt => unsafe { popcnt($($arg),*) },
-                _ => super::portable::$kernel($($arg,)* $($extra),*),
+                _ => super::portable::$kernel($($arg,)* $(kernels!(@$tuned Kernels::Portable))?),
             }
         }
     )*};
+    (@tuned $level:expr) => {
+        clear_up_to($level)
+    };
 }
 
 kernels! {
-    /// [`super::portable::within64`] at the level in use. Bit clearing beats a scalar or
-    /// shuffle-based popcount up to k = 6, and loses to VPOPCNTQ from k = 1.
+    /// [`super::portable::within64`] at the level in use, clearing bits while that is faster.
     fn within64(q: u64, fps: &[u64], k: u32, found: &mut dyn FnMut(usize, u32))
-        => within64_clearing(6) with 0;
+        => within64_clearing tuned;
     /// [`super::portable::within128`] at the level in use.
-    fn within128(q: u128, fps: &[u128], k: u32, found: &mut dyn FnMut(usize, u32))
-        => within128();
+    fn within128(q: u128, fps: &[u128], k: u32, found: &mut dyn FnMut(usize, u32)) => within128;
     /// [`super::portable::within32`] at the level in use.
-    fn within32(q: u32, xs: &[u32], k: u32, found: &mut dyn FnMut(usize)) => within32();
+    fn within32(q: u32, xs: &[u32], k: u32, found: &mut dyn FnMut(usize)) => within32;
     /// [`super::portable::within32_in`] at the level in use.
     fn within32_in(
         q: u32,
@@ -133,7 +146,7 @@ kernels! {
         range: core::ops::Range<usize>,
         k: u32,
         found: &mut dyn FnMut(usize)
-    ) => within32_in();
+    ) => within32_in;
     /// [`super::portable::within64_in`] at the level in use.
     fn within64_in(
         q: u64,
@@ -141,9 +154,9 @@ kernels! {
         range: core::ops::Range<usize>,
         k: u32,
         found: &mut dyn FnMut(usize, u32)
-    ) => within64_in();
+    ) => within64_in;
     /// [`super::portable::distances64`] at the level in use.
-    fn distances64(q: u64, fps: &[u64], out: &mut [u8]) => distances64();
+    fn distances64(q: u64, fps: &[u64], out: &mut [u8]) => distances64;
 }
 
 #[cfg(test)]

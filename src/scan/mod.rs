@@ -109,7 +109,10 @@ pub fn kernels() -> Kernels {
 /// limit_kernels(before);
 /// ```
 #[doc(hidden)]
-#[allow(clippy::must_use_candidate, reason = "called for its effect; the result only informs")]
+#[allow(
+    clippy::must_use_candidate,
+    reason = "called for its effect; the result only informs"
+)]
 pub fn limit_kernels(max: Kernels) -> Kernels {
     #[cfg(target_arch = "x86_64")]
     return x86_64::limit(max);

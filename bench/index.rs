@@ -34,7 +34,7 @@ use simprint::{scan64, Costs, Fingerprint, Index, Plan, PlanKind};
 
 #[path = "common.rs"]
 mod common;
-use common::{home, load_corpus, median, percentile};
+use common::{home, load_corpus, median, percentile, popcnt_scan};
 
 const WIDTH: u32 = 64;
 /// The k measured: `SIMPRINT_KS` (comma-separated), else 3, 6, 9, 12, 15, 18.
@@ -233,26 +233,6 @@ fn describe(plan: &Plan) -> String {
             radii(plan)
         ),
     }
-}
-
-/// A plain scan with the POPCNT instruction enabled for this function only: what an index
-/// must beat (the default x86-64 target predates POPCNT, so elsewhere `count_ones` is a
-/// bit-twiddling sequence).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt")]
-fn count_within_popcnt(q: u64, fps: &[u64], k: u32) -> usize {
-    fps.iter().filter(|&&x| (q ^ x).count_ones() <= k).count()
-}
-
-/// [`count_within_popcnt`] where the CPU has POPCNT, else `None`.
-fn popcnt_scan(q: u64, fps: &[u64], k: u32) -> Option<usize> {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("popcnt") {
-        // SAFETY: the CPU was just checked to have the one feature the function enables.
-        return Some(unsafe { count_within_popcnt(q, fps, k) });
-    }
-    let _ = (q, fps, k);
-    None
 }
 
 /// One k's index over a set and what was measured of it.

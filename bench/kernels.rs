@@ -13,37 +13,16 @@ use simprint::scan::{kernels, limit_kernels, Kernels};
 
 #[path = "common.rs"]
 mod common;
-use common::median;
+use common::{median, popcnt_scan};
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt")]
-fn count_within_popcnt(q: u64, fps: &[u64], k: u32) -> usize {
-    fps.iter().filter(|&&x| (q ^ x).count_ones() <= k).count()
-}
-
-fn popcnt_scan(q: u64, fps: &[u64], k: u32) -> Option<usize> {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("popcnt") {
-        // SAFETY: the CPU was just checked to have the one feature the function enables.
-        return Some(unsafe { count_within_popcnt(q, fps, k) });
-    }
-    let _ = (q, fps, k);
-    None
-}
+#[path = "../tests/support/splitmix64.rs"]
+mod splitmix64;
+use splitmix64::SplitMix64;
 
 fn main() {
     let n = 1usize << 20;
-    let mut state = 0x1234_5678_9abc_def0_u64;
-    // splitmix64
-    let fps: Vec<u64> = (0..n)
-        .map(|_| {
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        })
-        .collect();
+    let mut rng = SplitMix64(0x1234_5678_9abc_def0);
+    let fps: Vec<u64> = (0..n).map(|_| rng.next()).collect();
     let best = kernels();
     let levels: Vec<Kernels> = [
         Kernels::Portable,

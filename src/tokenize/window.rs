@@ -78,6 +78,55 @@ impl<'t> Window<'t> {
         }
     }
 
+    /// Pushes every character of `run` (each its own grapheme cluster, in one slice of
+    /// `base`). The n-grams that lie wholly in the run are emitted as slices of it, found by
+    /// keeping a second position `n − 1` characters behind: no ring, no adjacency check per
+    /// n-gram. Only the first `n − 1` characters, whose n-grams may reach back to items
+    /// pushed before, and the last `n − 1`, which n-grams after the run will reach back to,
+    /// go through the ring.
+    #[inline]
+    pub(super) fn push_run(
+        &mut self,
+        run: &'t str,
+        emit: &mut impl FnMut(&[&'t str], &'static str),
+    ) {
+        debug_assert!(
+            self.separator.is_empty(),
+            "n-grams of characters are not separated"
+        );
+        let bytes = run.as_bytes();
+        let behind = self.n - 1;
+        let mut chars = 0;
+        let mut lag = 0;
+        let mut at = 0;
+        while at < bytes.len() {
+            let end = at + utf8_len(bytes[at]);
+            if chars < behind {
+                self.push(&run[at..end], emit);
+            } else {
+                self.seen += 1;
+                emit(&[&run[lag..end]], self.separator);
+                lag += utf8_len(bytes[lag]);
+            }
+            chars += 1;
+            at = end;
+        }
+        if chars > behind {
+            // The ring as if every character had gone through it: the last `n − 1` of them,
+            // from `lag` on, stored so the newest lands where `seen` says.
+            self.next = (self.seen - behind) % self.n;
+            let mut at = lag;
+            while at < bytes.len() {
+                let end = at + utf8_len(bytes[at]);
+                let slot = self.next;
+                self.buf[slot] = &run[at..end];
+                self.buf[slot + self.n] = &run[at..end];
+                self.next = if slot + 1 == self.n { 0 } else { slot + 1 };
+                at = end;
+            }
+        }
+    }
+
     /// Ends the sequence: a sequence shorter than `n` becomes one feature.
     pub(super) fn flush(&mut self, emit: &mut impl FnMut(&[&'t str], &'static str)) {
         if self.seen > 0 && self.seen < self.n {
@@ -85,5 +134,16 @@ impl<'t> Window<'t> {
         }
         self.seen = 0;
         self.next = 0;
+    }
+}
+
+/// The length of the UTF-8 sequence a lead byte starts.
+#[inline(always)]
+fn utf8_len(lead: u8) -> usize {
+    match lead {
+        0..=0x7F => 1,
+        0x80..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
     }
 }

@@ -34,9 +34,8 @@ pub(super) enum Kind {
     Other,
 }
 
-/// The kind of a non-ASCII character.
-#[inline]
-pub(super) fn kind_of(c: char) -> Kind {
+/// The kind of a character.
+pub(super) const fn kind_of(c: char) -> Kind {
     match c as u32 {
         0..=0x7F => Kind::Ascii,
         0x4E00..=0x9FFF | 0x3400..=0x4DBF => Kind::Ideo,
@@ -73,6 +72,21 @@ pub(super) fn kind_of(c: char) -> Kind {
     }
 }
 
+/// The kinds of U+3000–U+33FF (CJK punctuation, kana, Bopomofo, strokes, katakana
+/// extensions, enclosed CJK), looked up rather than matched: Japanese text is mostly kana.
+static KINDS_3000: [Kind; 0x400] = {
+    let mut table = [Kind::Other; 0x400];
+    let mut i = 0;
+    while i < 0x400 {
+        table[i] = match char::from_u32(0x3000 + i as u32) {
+            Some(c) => kind_of(c),
+            None => Kind::Other,
+        };
+        i += 1;
+    }
+    table
+};
+
 /// The character starting at byte `at` of `text` (a character boundary, not ASCII), its
 /// kind, and its length. Han and kana (lead bytes E3–E9) are decoded inline.
 #[inline(always)]
@@ -83,6 +97,17 @@ fn char_at(text: &str, at: usize) -> (Kind, usize) {
         // U+4000–U+9FFF: all Han but Yijing hexagrams (U+4DC0–U+4DFF).
         let hexagram = lead == 0xE4 && bytes.get(at + 1).is_some_and(|&b| b == 0xB7);
         return (if hexagram { Kind::Other } else { Kind::Ideo }, 3);
+    }
+    if lead == 0xE3 {
+        // U+3000–U+3FFF: the second and third bytes hold the low 12 bits.
+        if let (Some(&b1), Some(&b2)) = (bytes.get(at + 1), bytes.get(at + 2)) {
+            let low = (usize::from(b1 & 0x3F) << 6) | usize::from(b2 & 0x3F);
+            let kind = match KINDS_3000.get(low) {
+                Some(&kind) => kind,
+                None => Kind::Ideo, // U+3400–U+3FFF: CJK extension A
+            };
+            return (kind, 3);
+        }
     }
     match text.get(at..).and_then(|t| t.chars().next()) {
         Some(c) => (kind_of(c), c.len_utf8()),

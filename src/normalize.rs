@@ -154,7 +154,7 @@ pub fn fold(text: &str, normalization: Normalization, case_fold: bool) -> Cow<'_
     }
     match fold_one_pass(text, width, case) {
         Some(folded) => folded,
-        // A Σ that lowercases: its form depends on the letters around it.
+        // A Σ inside a very long word: its form depends on the letters around it.
         None => {
             let widened = if width {
                 Cow::Owned(fold_width(text))
@@ -169,8 +169,8 @@ pub fn fold(text: &str, normalization: Normalization, case_fold: bool) -> Cow<'_
 /// [`fold`] in one pass over the text: ASCII eight bytes at a time (only looking for A–Z),
 /// Han and kana (lead bytes E3–E9) skipped three bytes at a time without decoding, and only
 /// the rest decoded. Unchanged text is copied in whole slices, and A–Z are lowered in bulk
-/// at the end. Borrowed when nothing changes; None when a Σ lowercases (its form depends on
-/// the letters around it: the standard path handles it).
+/// at the end. Borrowed when nothing changes; None when a Σ stands in a word too long to
+/// decide its form locally (see [`sigma_at`]): the standard path handles that text.
 fn fold_one_pass(text: &str, width: bool, case: bool) -> Option<Cow<'_, str>> {
     let bytes = text.as_bytes();
     let len = bytes.len();
@@ -205,12 +205,13 @@ fn fold_one_pass(text: &str, width: bool, case: bool) -> Option<Cow<'_, str>> {
             push_folded(out, c);
             copied = next;
         } else if case && !lowercase_unchanged(c) {
-            if c == 'Σ' {
-                return None;
-            }
             let out = out.get_or_insert_with(|| String::with_capacity(len));
             out.push_str(&text[copied..i]);
-            out.extend(c.to_lowercase());
+            if c == 'Σ' {
+                out.push(sigma_at(text, i)?);
+            } else {
+                out.extend(c.to_lowercase());
+            }
             copied = next;
         }
         i = next;
@@ -231,6 +232,36 @@ fn fold_one_pass(text: &str, width: bool, case: bool) -> Option<Cow<'_, str>> {
         None => Cow::Borrowed(text),
     };
     Some(folded)
+}
+
+/// The lowercase of the Σ at byte `i` of `text`: ς at the end of a word, else σ, as
+/// `str::to_lowercase` decides (Unicode's Final_Sigma: a cased letter before it and none after
+/// it, skipping case-ignorable characters). Those searches stop at ASCII whitespace, which is
+/// neither cased nor case-ignorable, so lowering the text between the whitespace around the Σ
+/// decides it as lowering the whole text would; ς and σ have the same length, so the Σ's
+/// place in that lowered text is the length of what precedes it, lowered. None when that text
+/// is long (a text of Σ without spaces would be lowered over and over): the caller then
+/// lowers the whole text the standard way, once.
+fn sigma_at(text: &str, i: usize) -> Option<char> {
+    const MAX_WORD: usize = 256;
+    let bytes = text.as_bytes();
+    let from = bytes[..i]
+        .iter()
+        .rposition(u8::is_ascii_whitespace)
+        .map_or(0, |p| p + 1);
+    let to = bytes[i..]
+        .iter()
+        .position(u8::is_ascii_whitespace)
+        .map_or(bytes.len(), |p| i + p);
+    if to - from > MAX_WORD {
+        return None;
+    }
+    let before = text.get(from..i)?.to_lowercase().len();
+    text.get(from..to)?
+        .to_lowercase()
+        .get(before..)?
+        .chars()
+        .next()
 }
 
 /// `str::to_lowercase`, faster: ASCII runs are lowercased byte-wise and other characters one
@@ -382,15 +413,13 @@ mod tests {
         expected
     }
 
-    /// Every character but Σ (which takes the standard path), in one text (so each is met at
-    /// every alignment of the eight-byte steps as the text goes on), through each combination
-    /// of the folds.
+    /// Every character, in one text (so each is met at every alignment of the eight-byte steps
+    /// as the text goes on), through each combination of the folds.
     #[test]
     fn fold_of_every_character() {
         let all: String = (0..=0x10FFFFu32)
             .filter_map(char::from_u32)
-            .filter(|&c| c != 'Σ')
-            .flat_map(|c| [c, 'A', c])
+            .flat_map(|c| [c, 'A', c, ' '])
             .collect();
         for (width, case) in [(true, true), (true, false), (false, true)] {
             let normalization = if width {
@@ -401,6 +430,21 @@ mod tests {
             assert!(fold_one_pass(&all, width, case).is_some());
             assert!(fold(&all, normalization, case) == plain_fold(&all, width, case));
         }
+    }
+
+    /// A Σ in a word too long to decide locally, among ordinary Σ: the standard path, once.
+    #[test]
+    fn sigma_in_a_long_word() {
+        let long: String = "ΑΣ".repeat(200);
+        for text in [
+            long.clone(),
+            alloc::format!("x {long} ΑΣ Σ ΣΑ"),
+            "ΑΣ. ΑΣΑ Σ".into(),
+        ] {
+            let folded = fold(&text, Normalization::Width, true);
+            assert_eq!(folded, text.to_lowercase());
+        }
+        assert!(fold_one_pass(&long, true, true).is_none());
     }
 
     /// Fragments of mixed technical text, in upper and lower case, with the width variants
@@ -450,6 +494,14 @@ mod tests {
         "\u{3001}",
         "abcdefgh",
         "ABCDEFGHIJ",
+        "ΟΔΥΣΣΕΥΣ",
+        "ΣΑ",
+        "Σ.",
+        "Σ'",
+        "Σ\u{301}",
+        ".Σ",
+        "Α\u{301}Σ",
+        "\u{3a3}\u{3a3}",
     ];
 
     proptest::proptest! {

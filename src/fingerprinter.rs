@@ -85,7 +85,7 @@ impl Fingerprinter {
     #[must_use]
     pub fn fingerprint(&self, text: &str) -> Fingerprint {
         let text = self.fold(text);
-        let mut sink = self.sink();
+        let mut sink = self.sink_for(text.len());
         self.options.tokenizer.for_each_feature_into(
             &text,
             &mut Feed {
@@ -101,10 +101,19 @@ impl Fingerprinter {
     /// frequencies (each occurrence adds weight 1, the same `V` as one row per feature weighted
     /// by its count, with nothing allocated per feature), else into a table of distinct features.
     pub(crate) fn sink(&self) -> Sink {
+        self.sink_for(0)
+    }
+
+    /// [`Fingerprinter::sink`] for a text of `text_len` bytes (its table sized for it).
+    pub(crate) fn sink_for(&self, text_len: usize) -> Sink {
         if self.idf.is_none() && self.options.weighting == Weighting::TermFrequency {
             Sink::Unit(alloc::boxed::Box::new(UnitCounter::new(self.options.width)))
         } else {
-            Sink::Distinct(self.new_distinct())
+            Sink::Distinct(Distinct::for_text(
+                self.options.width > 64,
+                self.options.weighting != Weighting::Binary,
+                text_len,
+            ))
         }
     }
 

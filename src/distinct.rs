@@ -88,6 +88,13 @@ impl Distinct {
         }
     }
 
+    /// True for a set of 64-bit hashes that counts nothing (binary weights, widths up to 64):
+    /// adding a hash it holds changes nothing.
+    #[inline]
+    pub(crate) fn is_narrow_set(&self) -> bool {
+        matches!(self, Distinct::Narrow(t) if !t.counting)
+    }
+
     /// Counts one occurrence of `hash`.
     #[inline]
     pub(crate) fn add(&mut self, hash: u128) {

@@ -92,6 +92,7 @@ impl Fingerprinter {
                 fingerprinter: self,
                 sink: &mut sink,
                 text: &text,
+                recent: Vec::new(),
             },
         );
         self.finish(sink)
@@ -322,7 +323,13 @@ struct Feed<'a> {
     fingerprinter: &'a Fingerprinter,
     sink: &'a mut Sink,
     text: &'a str,
+    /// For binary weights: the bytes of bigrams hashed recently, direct-mapped by a multiply
+    /// (tagged with the top bit, so 0 is empty); allocated at the first run.
+    recent: Vec<u64>,
 }
+
+/// The most bigrams [`Feed::recent`] holds (32 KB, within the first-level data cache).
+const RECENT_MAX: usize = 1 << 12;
 
 impl<'t> Features<'t> for Feed<'_> {
     #[inline(always)]
@@ -344,6 +351,40 @@ impl<'t> Features<'t> for Feed<'_> {
                 let count = bytes.len() / 3 - 1;
                 let text = self.text.as_bytes();
                 match self.sink {
+                    Sink::Distinct(d) if d.is_narrow_set() => {
+                        // Binary weights: a bigram already in the set changes nothing, and
+                        // Chinese and Japanese repeat theirs (the docs samples: six times each,
+                        // on average). Bigrams met recently are found by their six bytes,
+                        // compared whole, before any hashing or probing of the (much larger,
+                        // cache-missing) set.
+                        if self.recent.is_empty() {
+                            let slots = (self.text.len() / 256).next_power_of_two();
+                            self.recent = alloc::vec![0; slots.clamp(256, RECENT_MAX)];
+                        }
+                        let mask = self.recent.len() - 1;
+                        for k in 0..count {
+                            let at = start + 3 * k;
+                            let hash = match crate::sip13::six_bytes_at(text, at) {
+                                Some(word) => {
+                                    #[allow(
+                                        clippy::cast_possible_truncation,
+                                        reason = "the top bits of a product: any will do"
+                                    )]
+                                    let slot = (word.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40)
+                                        as usize
+                                        & mask;
+                                    let tagged = word | 1 << 63;
+                                    if self.recent[slot] == tagged {
+                                        continue;
+                                    }
+                                    self.recent[slot] = tagged;
+                                    hasher.full_hash_short(6, word)
+                                }
+                                None => hasher.full_hash_at(text, at, 6),
+                            };
+                            d.add(u128::from(hash));
+                        }
+                    }
                     Sink::Unit(counter) => {
                         hasher.bigrams_of_3_byte_chars(text, start, count, |h| {
                             counter.add(hasher.cut(u128::from(h)));

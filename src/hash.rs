@@ -274,6 +274,19 @@ impl FeatureHasher {
         }
     }
 
+    /// The full 64-bit hash of a feature of `len` bytes (below 8) given as one little-endian
+    /// word, its bytes past `len` zero. Widths up to 64 only.
+    #[inline(always)]
+    pub(crate) fn full_hash_short(&self, len: usize, word: u64) -> u64 {
+        crate::sip13::hash_short(self.k0, self.k1, len, word)
+    }
+
+    /// The full 64-bit hash of `bytes[start..start + len]`. Widths up to 64 only.
+    #[inline]
+    pub(crate) fn full_hash_at(&self, bytes: &[u8], start: usize, len: usize) -> u64 {
+        crate::sip13::hash(self.k0, self.k1, bytes, start, len)
+    }
+
     /// [`FeatureHasher::full_hash_joined`] for several parts or 128-bit hashes.
     #[inline(never)]
     fn full_hash_slow(&self, parts: &[&str], separator: &str) -> u128 {

@@ -116,6 +116,20 @@ fn char_at(text: &str, at: usize) -> (Kind, usize) {
     }
 }
 
+/// True when `bytes[at..]` starts with a three-byte CJK character of kind `Ideo` or `Kata`.
+#[inline(always)]
+fn cjk3(bytes: &[u8], at: usize) -> bool {
+    match bytes.get(at..at + 3) {
+        Some(&[0xE4, b1, _]) => b1 != 0xB7,
+        Some(&[0xE5..=0xE9, _, _]) => true,
+        Some(&[0xE3, b1, b2]) => matches!(
+            KINDS_3000.get((usize::from(b1 & 0x3F) << 6) | usize::from(b2 & 0x3F)),
+            Some(Kind::Ideo | Kind::Kata) | None
+        ),
+        _ => false,
+    }
+}
+
 /// True when the character at `at` (or the end of the text) cannot join the character before
 /// it, of kind `before` (a unit candidate): it is not a mark, joiner or format character, and
 /// after katakana it is not ExtendNumLet (`_`, `＿`), which would join it (WB13a).
@@ -202,11 +216,21 @@ pub(crate) fn auto_scan<'t>(text: &'t str, tokens: &mut impl AutoTokens<'t>) {
         if kind == Kind::Sep {
             out.flush_run(tokens);
             tokens.end_of_run();
-        } else if out.run_end == at && out.run_start < out.run_end {
-            out.run_end = next;
         } else {
-            out.flush_run(tokens);
-            (out.run_start, out.run_end) = (at, next);
+            if out.run_end != at || out.run_start == out.run_end {
+                out.flush_run(tokens);
+                out.run_start = at;
+            }
+            // The run goes on over three-byte Han, kana and katakana followed by more of them
+            // (so units: nothing after them can attach or join), without the general checks.
+            let mut end = next;
+            while cjk3(bytes, end) && cjk3(bytes, end + 3) {
+                end += 3;
+            }
+            out.run_end = end;
+            out.done = end;
+            at = end;
+            continue;
         }
         out.done = next;
         at = next;

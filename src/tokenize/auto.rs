@@ -76,9 +76,9 @@ pub(super) const fn kind_of(c: char) -> Kind {
 /// extensions, enclosed CJK), looked up rather than matched: Japanese text is mostly kana.
 static KINDS_3000: [Kind; 0x400] = {
     let mut table = [Kind::Other; 0x400];
-    let mut i = 0;
+    let mut i = 0u32;
     while i < 0x400 {
-        table[i] = match char::from_u32(0x3000 + i as u32) {
+        table[i as usize] = match char::from_u32(0x3000 + i) {
             Some(c) => kind_of(c),
             None => Kind::Other,
         };
@@ -339,7 +339,7 @@ mod tests {
             // The ideograph blocks alike: every 61st and their first and last.
             let u = c as u32;
             let bulk = matches!(u, 0x3401..=0x4DBE | 0x4E01..=0x9FFE | 0x20001..=0x323AE);
-            if bulk && u % 61 != 0 {
+            if bulk && !u.is_multiple_of(61) {
                 continue;
             }
             assert_eq!(

@@ -35,6 +35,74 @@ pub fn load_corpus() -> Result<Vec<(&'static str, String)>, String> {
     Ok(texts)
 }
 
+/// The mixed-text samples: Debian documentation the library was not tuned on, each at most
+/// [`SAMPLE_BYTES`], cut from `scripts/corpus.py`'s folders (`<corpus>/<lang>`) in this order.
+/// `docs-zh` and `docs-ja` are Chinese and Japanese technical writing with commands, options,
+/// paths and code blocks in every few words; `docs-en` is English built the same way, their
+/// yardstick; `man-en` is English man pages alone.
+pub const SAMPLES: &[(&str, &[&str])] = &[
+    ("docs-en", &["reference-code/en", "faq-code/en", "man/en"]),
+    ("man-en", &["man/en"]),
+    ("docs-zh", &["reference-code/zh", "faq-code/zh", "man/zh"]),
+    ("docs-ja", &["reference-code/ja", "faq-code/ja", "man/ja"]),
+];
+
+/// The size of each sample, in bytes of UTF-8.
+pub const SAMPLE_BYTES: usize = 1_000_000;
+
+/// The sample `name` of [`SAMPLES`]: the `.txt` files of its folders, each folder's in name
+/// order, joined by a blank line; the file that would pass [`SAMPLE_BYTES`] is cut at its last
+/// paragraph break before it, and the sample ends there. `bench/samples.mjs` builds the same
+/// bytes for the JavaScript programs.
+pub fn load_sample(name: &str) -> Result<String, String> {
+    let dir = corpus_dir();
+    let (_, folders) = SAMPLES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .ok_or_else(|| format!("no sample called {name}"))?;
+    let mut out = String::new();
+    for folder in *folders {
+        let path = dir.join(folder);
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&path)
+            .map_err(|e| {
+                format!(
+                    "cannot read {}: {e}\nFetch the corpus first with `python3 scripts/corpus.py`.",
+                    path.display()
+                )
+            })?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+            .collect();
+        files.sort();
+        for file in files {
+            let text = std::fs::read_to_string(&file)
+                .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+            let sep = if out.is_empty() { "" } else { "\n\n" };
+            if out.len() + sep.len() + text.len() <= SAMPLE_BYTES {
+                out.push_str(sep);
+                out.push_str(&text);
+                continue;
+            }
+            let room = SAMPLE_BYTES.saturating_sub(out.len() + sep.len());
+            if let Some(cut) = text[..text.floor_char_boundary(room)].rfind("\n\n") {
+                out.push_str(sep);
+                out.push_str(&text[..cut]);
+            }
+            return Ok(out);
+        }
+    }
+    Ok(out)
+}
+
+/// `en.txt` and `zh.txt` (the handbook), then every sample of [`SAMPLES`].
+pub fn load_corpus_and_samples() -> Result<Vec<(&'static str, String)>, String> {
+    let mut texts = load_corpus()?;
+    for (name, _) in SAMPLES {
+        texts.push((name, load_sample(name)?));
+    }
+    Ok(texts)
+}
+
 /// The median of `xs` (the mean of the middle two for an even count).
 pub fn median(xs: &[f64]) -> f64 {
     let mut s = xs.to_vec();
@@ -53,4 +121,24 @@ pub fn percentile(xs: &[f64], p: f64) -> f64 {
     s.sort_by(f64::total_cmp);
     let rank = ((p / 100.0 * s.len() as f64).ceil() as usize).clamp(1, s.len());
     s[rank - 1]
+}
+
+/// A plain scan with the POPCNT instruction enabled for this function only: the reference
+/// a library's scan and index must beat (the default x86-64 target predates POPCNT, so elsewhere `count_ones` is a
+/// bit-twiddling sequence).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn count_within_popcnt(q: u64, fps: &[u64], k: u32) -> usize {
+    fps.iter().filter(|&&x| (q ^ x).count_ones() <= k).count()
+}
+
+/// [`count_within_popcnt`] where the CPU has POPCNT, else `None`.
+pub fn popcnt_scan(q: u64, fps: &[u64], k: u32) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the CPU was just checked to have the one feature the function enables.
+        return Some(unsafe { count_within_popcnt(q, fps, k) });
+    }
+    let _ = (q, fps, k);
+    None
 }

@@ -1,4 +1,5 @@
-// Fingerprinting throughput of the wasm build (pkg/) under Node, on the real-text corpus.
+// Fingerprinting throughput of the wasm build (pkg/) under Node, on the real-text corpus:
+// en.txt, zh.txt and the mixed-text samples (docs-en, man-en, docs-zh, docs-ja).
 //
 //     python3 scripts/corpus.py             # fetch the corpus once
 //     node bench/fingerprint.mjs [SECONDS]  # SECONDS of repeats per case, default 1
@@ -11,6 +12,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 
 import { Fingerprinter, hamming, initSync } from "../pkg/simprint.js";
+import { loadSample, SAMPLES } from "./samples.mjs";
 
 initSync({ module: readFileSync(new URL("../pkg/simprint_bg.wasm", import.meta.url)) });
 
@@ -58,6 +60,8 @@ function measure(run) {
 }
 
 const texts = loadCorpus();
+// The mixed-text samples of bench/samples.mjs (the same bytes as bench/common.rs builds).
+for (const name of Object.keys(SAMPLES)) texts[name] = loadSample(name);
 const rows = [];
 
 for (const [label, options] of [

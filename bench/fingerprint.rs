@@ -1,4 +1,5 @@
-//! Fingerprinting throughput on real text (bytes of UTF-8 input per second), and the
+//! Fingerprinting throughput on real text (bytes of UTF-8 input per second): en.txt, zh.txt and
+//! the mixed-text samples of `common.rs` (docs-en, man-en, docs-zh, docs-ja); and the
 //! Hamming-distance scan.
 //!
 //!     python3 scripts/corpus.py          # fetch the corpus once
@@ -13,9 +14,13 @@ use std::time::Duration;
 use criterion::{Criterion, SamplingMode, Throughput};
 use simprint::{hamming64, Fingerprinter, Options, Tokenizer};
 
+#[path = "../tests/support/splitmix64.rs"]
+mod splitmix64;
+use splitmix64::SplitMix64;
+
 #[path = "common.rs"]
 mod common;
-use common::load_corpus;
+use common::load_corpus_and_samples;
 
 const HAYSTACK_LEN: usize = 1_000_000;
 
@@ -62,17 +67,8 @@ fn fingerprint_benches(c: &mut Criterion, texts: &[(&'static str, String)]) {
 }
 
 fn hamming_bench(c: &mut Criterion) {
-    // splitmix64: fixed, well-spread values without a rand dependency.
-    let mut state = 0x5eed_u64;
-    let haystack: Vec<u64> = (0..HAYSTACK_LEN)
-        .map(|_| {
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        })
-        .collect();
+    let mut rng = SplitMix64(0x5eed);
+    let haystack: Vec<u64> = (0..HAYSTACK_LEN).map(|_| rng.next()).collect();
     let needle = haystack[HAYSTACK_LEN / 2] ^ 0b1011;
 
     let mut group = c.benchmark_group("hamming64");
@@ -95,7 +91,7 @@ fn hamming_bench(c: &mut Criterion) {
 }
 
 fn main() -> ExitCode {
-    let texts = match load_corpus() {
+    let texts = match load_corpus_and_samples() {
         Ok(texts) => texts,
         Err(message) => {
             eprintln!("{message}");

@@ -8,7 +8,9 @@
 //! Environment: `SIMPRINT_KS=3,9` for other k; `SIMPRINT_N=100000` for another size;
 //! `SIMPRINT_PAIRS=all` to time all pairs at every k (default 3 and 9);
 //! `SIMPRINT_PLANS=1` to time every candidate plan at each k on the random set and fit the
-//! planner's cost constants to them (how `PROBE_NS` and `CHECK_NS` were measured).
+//! planner's cost constants to them (how [`simprint::Costs`] were measured);
+//! `SIMPRINT_KERNELS=portable|popcnt|avx2` to run the library's scan kernels at most at that
+//! level (the default is the best the CPU has).
 //!
 //! Plain `Instant` timing, not criterion: latency needs a p99, so each query is timed alone.
 //! The k cases of a set are interleaved round by round, so the machine's noise falls on all of
@@ -17,20 +19,22 @@
 //! peer (bench/peers), and reuses the real-text file while a sample of it still matches a
 //! fresh computation.
 //!
-//! `cargo bench` builds for the baseline x86-64 CPU: the index runs without the POPCNT
-//! instruction. The scan it is compared with is compiled with POPCNT for that one function
-//! (the baseline scan is reported too).
+//! `cargo bench` builds for the baseline x86-64 CPU; the library picks its scan kernels at run
+//! time (POPCNT, AVX2, AVX-512), and the header says which ran. The reference scan is a plain
+//! loop compiled with POPCNT for that one function, as an application without run-time
+//! dispatch would have it; the library's own scan (`scan64`) is reported too.
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use simprint::index::plan::{bucket_bits, folds, probes, CHECK_FOLDED_NS, CHECK_NS, PROBE_NS};
-use simprint::{scan64, Fingerprint, Index, Plan, PlanKind};
+use simprint::index::plan::{bucket_bits, folds, probes};
+use simprint::scan::{kernels, limit_kernels, Kernels};
+use simprint::{scan64, Costs, Fingerprint, Index, Plan, PlanKind};
 
 #[path = "common.rs"]
 mod common;
-use common::{home, load_corpus, median, percentile};
+use common::{home, load_corpus, median, percentile, popcnt_scan};
 
 const WIDTH: u32 = 64;
 /// The k measured: `SIMPRINT_KS` (comma-separated), else 3, 6, 9, 12, 15, 18.
@@ -231,26 +235,6 @@ fn describe(plan: &Plan) -> String {
     }
 }
 
-/// A plain scan with the POPCNT instruction enabled for this function only: what an index
-/// must beat (the default x86-64 target predates POPCNT, so elsewhere `count_ones` is a
-/// bit-twiddling sequence).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt")]
-fn count_within_popcnt(q: u64, fps: &[u64], k: u32) -> usize {
-    fps.iter().filter(|&&x| (q ^ x).count_ones() <= k).count()
-}
-
-/// [`count_within_popcnt`] where the CPU has POPCNT, else `None`.
-fn popcnt_scan(q: u64, fps: &[u64], k: u32) -> Option<usize> {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("popcnt") {
-        // SAFETY: the CPU was just checked to have the one feature the function enables.
-        return Some(unsafe { count_within_popcnt(q, fps, k) });
-    }
-    let _ = (q, fps, k);
-    None
-}
-
 /// One k's index over a set and what was measured of it.
 struct Case {
     k: u32,
@@ -259,7 +243,7 @@ struct Case {
     times: Vec<f64>,
     counts: Vec<u32>,
     popcnt_scan: Vec<f64>,
-    baseline_scan: Vec<f64>,
+    library_scan: Vec<f64>,
     pairs: Option<(f64, u64)>,
     from_bytes_ms: f64,
 }
@@ -284,7 +268,7 @@ fn measure_set(name: &str, fps: &[u64], ks: &[u32], pairs_ks: &[u32]) -> Vec<Cas
                 times: Vec::with_capacity(QUERIES),
                 counts: vec![0; QUERIES],
                 popcnt_scan: Vec::new(),
-                baseline_scan: Vec::new(),
+                library_scan: Vec::new(),
                 pairs: None,
                 from_bytes_ms: f64::NAN,
             }
@@ -322,11 +306,11 @@ fn measure_set(name: &str, fps: &[u64], ks: &[u32], pairs_ks: &[u32]) -> Vec<Cas
             let popcnt = black_box(popcnt_scan(black_box(q), black_box(fps), case.k));
             case.popcnt_scan.push(us(t.elapsed()));
             let t = Instant::now();
-            let baseline = black_box(scan64(black_box(q), black_box(fps), case.k)).len();
-            case.baseline_scan.push(us(t.elapsed()));
+            let library = black_box(scan64(black_box(q), black_box(fps), case.k)).len();
+            case.library_scan.push(us(t.elapsed()));
             let by_index = case.index.query(f).map_or(usize::MAX, |r| r.len());
-            assert_eq!(baseline, by_index, "index and scan disagree on {q:#018x}");
-            assert!(popcnt.is_none_or(|c| c == baseline));
+            assert_eq!(library, by_index, "index and scan disagree on {q:#018x}");
+            assert!(popcnt.is_none_or(|c| c == library));
         }
     }
     for case in &mut cases {
@@ -365,8 +349,8 @@ const ROWS: [&str; 16] = [
     "matches per query (mean)",
     "POPCNT scan median (µs)",
     "POPCNT scan / query median",
-    "baseline scan median (µs)",
-    "baseline scan / query median",
+    "simprint scan median (µs)",
+    "simprint scan / query median",
     "all pairs (ms)",
     "pairs within k",
     "from_bytes (ms)",
@@ -379,7 +363,7 @@ fn column(case: &Case) -> Vec<String> {
     let query = median(&case.times);
     let p99 = percentile(&case.times, 99.0);
     let popcnt = median(&case.popcnt_scan);
-    let baseline = median(&case.baseline_scan);
+    let library = median(&case.library_scan);
     let matches = case.counts.iter().map(|&c| f64::from(c)).sum::<f64>() / QUERIES as f64;
     let (pairs_ms, pairs) = case.pairs.map_or(("-".into(), "-".into()), |(t, c)| {
         (format!("{t:.0}"), c.to_string())
@@ -396,8 +380,8 @@ fn column(case: &Case) -> Vec<String> {
         format!("{matches:.2}"),
         format!("{popcnt:.0}"),
         format!("{:.0}", popcnt / query),
-        format!("{baseline:.0}"),
-        format!("{:.0}", baseline / query),
+        format!("{library:.0}"),
+        format!("{:.0}", library / query),
         pairs_ms,
         pairs,
         format!("{:.0}", case.from_bytes_ms),
@@ -505,15 +489,17 @@ fn fit(points: &[([f64; 3], f64)]) -> [f64; 3] {
 
 /// Every plan the planner weighs at `k` (with at most 8 tables and a cost estimate under a
 /// scan's), built over `fps` and timed on the same queries, round by round; then the fit of
-/// `time = PROBE_NS × probes + CHECK_NS × whole candidates + CHECK_FOLDED_NS × folded
-/// candidates` over them.
+/// `time = probe_ns × probes + check_ns × whole candidates + check_folded_ns × folded
+/// candidates` over them, and `scan_ns` from the library's scan. The plans are those the
+/// portable constants price under a scan, so every kernel level times the same set.
 fn sweep_plans(fps: &[u64], ks: &[u32]) {
     let n = fps.len();
     let qfps: Vec<Fingerprint> = queries(fps, 2000).into_iter().map(fp).collect();
     let mut points = Vec::new();
     let mut rows = Vec::new();
     for &k in ks {
-        let scan_cost = Plan::scan(WIDTH, k).map_or(f64::MAX, |p| p.estimate(n).nanos);
+        let fixed = Costs::PORTABLE;
+        let scan_cost = Plan::scan(WIDTH, k).map_or(f64::MAX, |p| p.estimate_with(n, fixed).nanos);
         let mut plans: Vec<Plan> = Vec::new();
         for b in k + 1..=k + 3 {
             plans.extend(Plan::with_blocks(WIDTH, k, b));
@@ -530,7 +516,7 @@ fn sweep_plans(fps: &[u64], ks: &[u32]) {
                 );
             }
         }
-        plans.retain(|p| p.tables().len() <= 8 && p.estimate(n).nanos < scan_cost);
+        plans.retain(|p| p.tables().len() <= 8 && p.estimate_with(n, fixed).nanos < scan_cost);
         plans.dedup_by(|a, b| a.tables() == b.tables());
         let auto = Plan::auto(WIDTH, k, n);
         let indexes: Vec<Index> = plans
@@ -554,7 +540,7 @@ fn sweep_plans(fps: &[u64], ks: &[u32]) {
             }
         }
         for (plan, t) in plans.iter().zip(&times) {
-            let e = plan.estimate(n);
+            let e = plan.estimate_with(n, Costs::here());
             let measured = median(t);
             points.push((model_terms(plan, n), measured));
             rows.push(vec![
@@ -589,15 +575,41 @@ fn sweep_plans(fps: &[u64], ks: &[u32]) {
         &rows,
     );
     let [probe, check, folded] = fit(&points);
+    // The scan's price per fingerprint: the library's scan at k = 9, median of 200 queries.
+    let scan_ns: Vec<f64> = qfps
+        .iter()
+        .take(200)
+        .map(|q| {
+            let start = Instant::now();
+            black_box(scan64(black_box(q.value() as u64), black_box(fps), 9).len());
+            us(start.elapsed()) * 1000.0 / n as f64
+        })
+        .collect();
     println!(
-        "fit by relative error over {} plans: PROBE_NS = {probe:.1}, CHECK_NS = {check:.2}, \
-         CHECK_FOLDED_NS = {folded:.2} (the planner uses {PROBE_NS}, {CHECK_NS}, \
-         {CHECK_FOLDED_NS})",
-        points.len()
+        "fit by relative error over {} plans with {} kernels: probe_ns = {probe:.1}, \
+         check_ns = {check:.2}, check_folded_ns = {folded:.2}; scan_ns = {:.3} (the planner \
+         uses {:?})",
+        points.len(),
+        kernels(),
+        median(&scan_ns),
+        Costs::here()
     );
 }
 
 fn main() -> ExitCode {
+    if let Ok(level) = std::env::var("SIMPRINT_KERNELS") {
+        let max = match level.as_str() {
+            "portable" => Kernels::Portable,
+            "popcnt" => Kernels::Popcnt,
+            "avx2" => Kernels::Avx2,
+            "avx512" => Kernels::Avx512,
+            other => {
+                eprintln!("SIMPRINT_KERNELS={other}: expected portable, popcnt, avx2 or avx512");
+                return ExitCode::FAILURE;
+            }
+        };
+        limit_kernels(max);
+    }
     let n = size();
     let ks = ks();
     let pairs_ks: Vec<u32> = if std::env::var("SIMPRINT_PAIRS").is_ok_and(|v| v == "all") {
@@ -644,13 +656,10 @@ fn main() -> ExitCode {
          {SCAN_QUERIES}; pairs at k = {pairs_ks:?}"
     );
     println!(
-        "the index built with POPCNT: {}; the POPCNT scan: {}; timer overhead per timed query: \
-         {:.3} µs (median)",
-        if cfg!(target_feature = "popcnt") {
-            "yes"
-        } else {
-            "no (baseline x86-64)"
-        },
+        "scan kernels: {} (the planner prices with {:?}); the POPCNT scan: {}; timer \
+         overhead per timed query: {:.3} µs (median)",
+        kernels(),
+        Costs::here(),
         if popcnt_scan(0, &[0], 0).is_some() {
             "yes"
         } else {

@@ -7,12 +7,16 @@
 //! valgrind --tool=callgrind target/release/examples/profile ~/.cache/simprint/corpus/en.txt 5 features
 //! ```
 //!
-//! Arguments: a UTF-8 file, passes (default 5), and the case: `default` (the default
+//! Arguments: a UTF-8 file or the name of a mixed-text sample of `bench/common.rs`
+//! (`docs-zh`, `docs-ja`, `docs-en`, `man-en`), passes (default 5), and the case: `default` (the default
 //! options), `tf` (`words` with term frequencies), or `features` (gaoya's split — ASCII
 //! whitespace and punctuation — fed to `fingerprint_features` with weight 1). The split for
 //! `features` is made once, before the passes. Divide the total by the passes.
 
 use simprint::{Fingerprinter, Options, Tokenizer, Weighting};
+
+#[path = "common.rs"]
+mod common;
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -23,7 +27,11 @@ fn main() {
         .next()
         .map_or(5, |s| s.parse().expect("passes: a number"));
     let case = args.next().unwrap_or_else(|| "default".into());
-    let text = std::fs::read_to_string(&path).expect("a readable UTF-8 file");
+    let text = if common::SAMPLES.iter().any(|(name, _)| *name == path) {
+        common::load_sample(&path).expect("the corpus of scripts/corpus.py")
+    } else {
+        std::fs::read_to_string(&path).expect("a readable UTF-8 file")
+    };
     let mut options = Options::default();
     if case == "tf" {
         options.weighting = Weighting::TermFrequency;

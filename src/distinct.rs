@@ -71,11 +71,28 @@ impl Distinct {
     /// A set for `wide` (128-bit) or 64-bit hashes, counting occurrences if `counting`
     /// (else every key reports a count of 1).
     pub(crate) fn new(wide: bool, counting: bool) -> Distinct {
+        Distinct::for_text(wide, counting, 0)
+    }
+
+    /// [`Distinct::new`] sized for a text of `text_len` bytes: a table of about one slot per
+    /// 16 bytes (up to [`MAX_START_SLOTS`]), so the table of a long text does not grow (and
+    /// rehash, and fault in fresh pages) ten times over.
+    pub(crate) fn for_text(wide: bool, counting: bool, text_len: usize) -> Distinct {
+        let slots = (text_len / 16)
+            .next_power_of_two()
+            .clamp(MIN_SLOTS, MAX_START_SLOTS);
         if wide {
-            Distinct::Wide(Table::new(counting))
+            Distinct::Wide(Table::new(counting, slots))
         } else {
-            Distinct::Narrow(Table::new(counting))
+            Distinct::Narrow(Table::new(counting, slots))
         }
+    }
+
+    /// True for a set of 64-bit hashes that counts nothing (binary weights, widths up to 64):
+    /// adding a hash it holds changes nothing.
+    #[inline]
+    pub(crate) fn is_narrow_set(&self) -> bool {
+        matches!(self, Distinct::Narrow(t) if !t.counting)
     }
 
     /// Counts one occurrence of `hash`.
@@ -122,11 +139,18 @@ pub(crate) struct Table<K> {
 /// table's load (at most one half) almost never need more than a dozen.
 const MAX_PROBE: usize = 32;
 
+/// The smallest table.
+const MIN_SLOTS: usize = 64;
+
+/// The largest table made before any feature is seen (512 KB of 64-bit keys): what a text of
+/// 1 MB of Chinese needs, at most twice what 1 MB of English needs.
+const MAX_START_SLOTS: usize = 1 << 16;
+
 impl<K: Key> Table<K> {
-    fn new(counting: bool) -> Table<K> {
+    fn new(counting: bool, slots: usize) -> Table<K> {
         Table {
-            keys: vec![K::default(); 64],
-            counts: if counting { vec![0; 64] } else { Vec::new() },
+            keys: vec![K::default(); slots],
+            counts: if counting { vec![0; slots] } else { Vec::new() },
             counting,
             zero: 0,
             len: 0,

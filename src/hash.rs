@@ -251,6 +251,42 @@ impl FeatureHasher {
         self.full_hash_joined(parts, separator)
     }
 
+    /// The full 64-bit hashes of the `count` six-byte slices of `bytes` starting at `start`,
+    /// `start + 3`, …: the bigrams of a run of three-byte characters (Han, kana), in one loop.
+    /// Widths up to 64 only. The hash is inlined with its length known, so each bigram is one
+    /// 8-byte load, masked, and four SipRounds.
+    #[inline]
+    pub(crate) fn bigrams_of_3_byte_chars(
+        &self,
+        bytes: &[u8],
+        start: usize,
+        count: usize,
+        mut f: impl FnMut(u64),
+    ) {
+        for k in 0..count {
+            f(crate::sip13::hash(
+                self.k0,
+                self.k1,
+                bytes,
+                start + 3 * k,
+                6,
+            ));
+        }
+    }
+
+    /// The full 64-bit hash of a feature of `len` bytes (below 8) given as one little-endian
+    /// word, its bytes past `len` zero. Widths up to 64 only.
+    #[inline(always)]
+    pub(crate) fn full_hash_short(&self, len: usize, word: u64) -> u64 {
+        crate::sip13::hash_short(self.k0, self.k1, len, word)
+    }
+
+    /// The full 64-bit hash of `bytes[start..start + len]`. Widths up to 64 only.
+    #[inline]
+    pub(crate) fn full_hash_at(&self, bytes: &[u8], start: usize, len: usize) -> u64 {
+        crate::sip13::hash(self.k0, self.k1, bytes, start, len)
+    }
+
     /// [`FeatureHasher::full_hash_joined`] for several parts or 128-bit hashes.
     #[inline(never)]
     fn full_hash_slow(&self, parts: &[&str], separator: &str) -> u128 {

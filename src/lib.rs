@@ -31,7 +31,9 @@
 //! algorithm, the API side by side with JavaScript's, the index, the evaluation and the
 //! measurements.
 #![no_std]
-#![forbid(unsafe_code)]
+// `deny`, not `forbid`: the one exception is scan::x86_64, which calls the kernels compiled
+// for CPU features that detection has established (its module docs say why).
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 extern crate alloc;
@@ -65,6 +67,7 @@ pub use explain::{explain_hashes, ExplainedFeature, Explanation};
 pub use fingerprint::{check_k, check_width, Fingerprint, MAX_WIDTH};
 pub use fingerprinter::{fingerprint, Fingerprinter};
 pub use hash::{FeatureHasher, Key};
+pub use index::costs::Costs;
 pub use index::plan::{Block, Estimate, Plan, PlanKind, TableSpec, MAX_TABLES};
 pub use index::{Candidate, Index, Match, Pair, Probe, SegmentInfo};
 pub use options::{Normalization, Options, Weighting};

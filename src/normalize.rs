@@ -152,72 +152,116 @@ pub fn fold(text: &str, normalization: Normalization, case_fold: bool) -> Cow<'_
     if !width && !case {
         return Cow::Borrowed(text);
     }
-    // One look at the non-ASCII characters only (ASCII has no width variants, and only
-    // A–Z change in lowercase) tells which folds have anything to do.
-    let seen = NonAscii::of(text, width);
-    let mut out = Cow::Borrowed(text);
-    if width && seen.width_variant {
-        out = Cow::Owned(fold_width(text));
-    }
-    if case {
-        if seen.lowercase_changes {
-            out = Cow::Owned(lowercase(&out));
-        } else if out.bytes().any(|b| b.is_ascii_uppercase()) {
-            // Only A–Z change: one copy lowered in bulk.
-            let mut owned = out.into_owned();
-            owned.make_ascii_lowercase();
-            out = Cow::Owned(owned);
+    match fold_one_pass(text, width, case) {
+        Some(folded) => folded,
+        // A Σ inside a very long word: its form depends on the letters around it.
+        None => {
+            let widened = if width {
+                Cow::Owned(fold_width(text))
+            } else {
+                Cow::Borrowed(text)
+            };
+            Cow::Owned(lowercase(&widened))
         }
     }
-    out
 }
 
-/// What the non-ASCII characters of a text hold, for [`fold`].
-#[derive(Default)]
-struct NonAscii {
-    /// Some character lowercases to something else.
-    lowercase_changes: bool,
-    /// Some character is a width variant (see [`is_width_variant`]).
-    width_variant: bool,
-}
-
-impl NonAscii {
-    /// What `text` holds, for folding widths first if `width`: width variants then only count
-    /// as such, since what they fold to is ASCII or has no case (a test checks every one).
-    fn of(text: &str, width: bool) -> NonAscii {
-        let mut seen = NonAscii::default();
-        let mut at = 0;
-        let bytes = text.as_bytes();
-        while at < bytes.len() {
-            at += crate::ascii_words::first_non_ascii(&bytes[at..]);
-            let Some(&lead) = bytes.get(at) else {
-                break;
-            };
-            // U+3000–U+9FFF (CJK punctuation, kana, ideographs: lead bytes E3–E9) have no
-            // case, and only U+3000 among them is a width variant: no decoding needed.
-            if (0xE3..=0xE9).contains(&lead) {
-                if bytes[at..].starts_with("\u{3000}".as_bytes()) {
-                    seen.width_variant = true;
-                }
-                at += 3;
-                continue;
-            }
-            let Some(c) = text[at..].chars().next() else {
-                break;
-            };
-            at += c.len_utf8();
-            if is_width_variant(c) {
-                seen.width_variant = true;
-                if width {
-                    continue;
-                }
-            }
-            if !lowercase_unchanged(c) {
-                seen.lowercase_changes = true;
-            }
+/// [`fold`] in one pass over the text: ASCII eight bytes at a time (only looking for A–Z),
+/// Han and kana (lead bytes E3–E9) skipped three bytes at a time without decoding, and only
+/// the rest decoded. Unchanged text is copied in whole slices, and A–Z are lowered in bulk
+/// at the end. Borrowed when nothing changes; None when a Σ stands in a word too long to
+/// decide its form locally (see [`sigma_at`]): the standard path handles that text.
+fn fold_one_pass(text: &str, width: bool, case: bool) -> Option<Cow<'_, str>> {
+    let bytes = text.as_bytes();
+    let len = bytes.len();
+    // What has changed so far, from `copied` on not yet copied.
+    let mut out: Option<String> = None;
+    let mut copied = 0;
+    let mut upper = false;
+    let mut i = 0;
+    while i < len {
+        let lead = bytes[i];
+        if lead < 0x80 {
+            // ASCII, eight bytes at a time; A–Z only need finding once (lowered in bulk).
+            let end = i + crate::ascii_words::first_non_ascii(&bytes[i..]);
+            upper = upper || (case && bytes[i..end].iter().any(u8::is_ascii_uppercase));
+            i = end;
+            continue;
         }
-        seen
+        // U+3000–U+9FFF (CJK punctuation, kana, ideographs) have no case, and only U+3000
+        // among them is a width variant.
+        if (0xE3..=0xE9).contains(&lead)
+            && !(lead == 0xE3 && bytes[i..].starts_with(&[0xE3, 0x80, 0x80]))
+        {
+            i += 3;
+            continue;
+        }
+        let c = text[i..].chars().next()?;
+        let next = i + c.len_utf8();
+        if width && is_width_variant(c) {
+            let out = out.get_or_insert_with(|| String::with_capacity(len));
+            out.push_str(&text[copied..i]);
+            // What it folds to is ASCII (lowered below) or caseless (a test checks every one).
+            push_folded(out, c);
+            copied = next;
+        } else if case && !lowercase_unchanged(c) {
+            let out = out.get_or_insert_with(|| String::with_capacity(len));
+            out.push_str(&text[copied..i]);
+            if c == 'Σ' {
+                out.push(sigma_at(text, i)?);
+            } else {
+                out.extend(c.to_lowercase());
+            }
+            copied = next;
+        }
+        i = next;
     }
+    let folded = match out {
+        Some(mut out) => {
+            out.push_str(&text[copied..]);
+            if case {
+                out.make_ascii_lowercase();
+            }
+            Cow::Owned(out)
+        }
+        None if upper => {
+            let mut out = String::from(text);
+            out.make_ascii_lowercase();
+            Cow::Owned(out)
+        }
+        None => Cow::Borrowed(text),
+    };
+    Some(folded)
+}
+
+/// The lowercase of the Σ at byte `i` of `text`: ς at the end of a word, else σ, as
+/// `str::to_lowercase` decides (Unicode's Final_Sigma: a cased letter before it and none after
+/// it, skipping case-ignorable characters). Those searches stop at ASCII whitespace, which is
+/// neither cased nor case-ignorable, so lowering the text between the whitespace around the Σ
+/// decides it as lowering the whole text would; ς and σ have the same length, so the Σ's
+/// place in that lowered text is the length of what precedes it, lowered. None when that text
+/// is long (a text of Σ without spaces would be lowered over and over): the caller then
+/// lowers the whole text the standard way, once.
+fn sigma_at(text: &str, i: usize) -> Option<char> {
+    const MAX_WORD: usize = 256;
+    let bytes = text.as_bytes();
+    let from = bytes[..i]
+        .iter()
+        .rposition(u8::is_ascii_whitespace)
+        .map_or(0, |p| p + 1);
+    let to = bytes[i..]
+        .iter()
+        .position(u8::is_ascii_whitespace)
+        .map_or(bytes.len(), |p| i + p);
+    if to - from > MAX_WORD {
+        return None;
+    }
+    let before = text.get(from..i)?.to_lowercase().len();
+    text.get(from..to)?
+        .to_lowercase()
+        .get(before..)?
+        .chars()
+        .next()
 }
 
 /// `str::to_lowercase`, faster: ASCII runs are lowercased byte-wise and other characters one
@@ -319,8 +363,8 @@ mod tests {
         }
     }
 
-    /// `NonAscii::of` does not look at the case of width variants when widths are folded
-    /// first: what each one folds to is ASCII or has no lowercase.
+    /// `fold_one_pass` does not look at the case of width variants when widths are folded
+    /// first: what each one folds to is ASCII (lowered in bulk) or has no lowercase.
     #[test]
     fn width_variants_fold_to_ascii_or_caseless_text() {
         let variants = (0..=0x10FFFFu32)
@@ -355,6 +399,130 @@ mod tests {
             .filter(|&c| c != 'Σ')
             .collect();
         assert_eq!(lowercase(&all), all.to_lowercase());
+    }
+
+    /// Width folding then `str::to_lowercase`, as the options say: what [`fold`] must equal.
+    fn plain_fold(text: &str, width: bool, case: bool) -> String {
+        let mut expected = String::from(text);
+        if width {
+            expected = fold_width(&expected);
+        }
+        if case {
+            expected = expected.to_lowercase();
+        }
+        expected
+    }
+
+    /// Every character, in one text (so each is met at every alignment of the eight-byte steps
+    /// as the text goes on), through each combination of the folds.
+    #[test]
+    fn fold_of_every_character() {
+        let all: String = (0..=0x10FFFFu32)
+            .filter_map(char::from_u32)
+            .flat_map(|c| [c, 'A', c, ' '])
+            .collect();
+        for (width, case) in [(true, true), (true, false), (false, true)] {
+            let normalization = if width {
+                Normalization::Width
+            } else {
+                Normalization::None
+            };
+            assert!(fold_one_pass(&all, width, case).is_some());
+            assert!(fold(&all, normalization, case) == plain_fold(&all, width, case));
+        }
+    }
+
+    /// A Σ in a word too long to decide locally, among ordinary Σ: the standard path, once.
+    #[test]
+    fn sigma_in_a_long_word() {
+        let long: String = "ΑΣ".repeat(200);
+        for text in [
+            long.clone(),
+            alloc::format!("x {long} ΑΣ Σ ΣΑ"),
+            "ΑΣ. ΑΣΑ Σ".into(),
+        ] {
+            let folded = fold(&text, Normalization::Width, true);
+            assert_eq!(folded, text.to_lowercase());
+        }
+        assert!(fold_one_pass(&long, true, true).is_none());
+    }
+
+    /// Fragments of mixed technical text, in upper and lower case, with the width variants
+    /// and case changes that meet them.
+    const MIXED: &[&str] = &[
+        "安装",
+        "软件包",
+        "インストール",
+        "します",
+        "人々",
+        "apt-get",
+        "INSTALL",
+        "--Help",
+        "/usr/Bin/foo",
+        "https://www.Debian.org/",
+        "Foo_Bar",
+        "3.14",
+        "README",
+        "x",
+        "X",
+        " ",
+        "\n",
+        "。",
+        "、",
+        "，",
+        "：",
+        "（",
+        "）",
+        "Ａ",
+        "ｚ",
+        "１",
+        "ｶ",
+        "ﾞ",
+        "ﾊﾟ",
+        "\u{3000}",
+        "Σ",
+        "σ",
+        "İ",
+        "K",
+        "É",
+        "ß",
+        "Ω",
+        "Ꭰ",
+        "𐐀",
+        "\u{FFE5}",
+        "😀",
+        "\u{3001}",
+        "abcdefgh",
+        "ABCDEFGHIJ",
+        "ΟΔΥΣΣΕΥΣ",
+        "ΣΑ",
+        "Σ.",
+        "Σ'",
+        "Σ\u{301}",
+        ".Σ",
+        "Α\u{301}Σ",
+        "\u{3a3}\u{3a3}",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 2000, ..Default::default() })]
+
+        /// The one-pass fold (eight ASCII bytes at a time, CJK skipped undecoded, slices
+        /// copied whole, bulk lowering, borrowing) equals the plain folds on mixed text long
+        /// enough to cross many eight-byte steps at every alignment.
+        #[test]
+        fn fold_equals_plain_folds_on_mixed_text(
+            fragments in proptest::collection::vec(proptest::sample::select(MIXED), 0..60),
+            width in proptest::bool::ANY,
+            case_fold in proptest::bool::ANY,
+        ) {
+            let text: String = fragments.concat();
+            let normalization = if width { Normalization::Width } else { Normalization::None };
+            let folded = fold(&text, normalization, case_fold);
+            let expected = plain_fold(&text, width, case_fold);
+            proptest::prop_assert_eq!(folded.as_ref(), expected.as_str());
+            proptest::prop_assert_eq!(matches!(folded, Cow::Borrowed(_)), folded == text.as_str());
+        }
     }
 
     proptest::proptest! {

@@ -37,6 +37,8 @@
 /// `k = 9`, 13 µs a query natively and 16 µs in wasm, 76 bytes per fingerprint; at `k = 12`,
 /// 44 and 51 µs, 76 bytes; at `k = 15`, 118 and 135 µs. Clustered real text costs up to twice
 /// that (more matches, fuller buckets). A plain scan of a million takes 260 µs with POPCNT.
+/// Natively with the kernels chosen at run time (AVX-512 here) the queries up to `k = 15` cost
+/// about the same, and from `k = 18` the planner scans instead (docs/index.md, 2026-11-24).
 ///
 /// ```
 /// use simprint::recommended_k;

@@ -39,12 +39,7 @@ fn load(buf: &[u8], at: usize) -> u64 {
 /// If the range is not inside `buf` (a caller bug: callers pass ranges they took from `buf`).
 #[inline(always)]
 pub(crate) fn hash(k0: u64, k1: u64, buf: &[u8], start: usize, len: usize) -> u64 {
-    let mut v = [
-        k0 ^ 0x736f_6d65_7073_6575,
-        k1 ^ 0x646f_7261_6e64_6f6d,
-        k0 ^ 0x6c79_6765_6e65_7261,
-        k1 ^ 0x7465_6462_7974_6573,
-    ];
+    let mut v = self::start(k0, k1);
     let end = start + len;
     let whole_end = start + (len & !7);
     let mut at = start;
@@ -62,6 +57,24 @@ pub(crate) fn hash(k0: u64, k1: u64, buf: &[u8], start: usize, len: usize) -> u6
     } else {
         tail_near_end(buf, at, end)
     };
+    finish(v, len, tail)
+}
+
+/// The state SipHash starts from under the key `(k0, k1)`.
+#[inline(always)]
+fn start(k0: u64, k1: u64) -> [u64; 4] {
+    [
+        k0 ^ 0x736f_6d65_7073_6575,
+        k1 ^ 0x646f_7261_6e64_6f6d,
+        k0 ^ 0x6c79_6765_6e65_7261,
+        k1 ^ 0x7465_6462_7974_6573,
+    ]
+}
+
+/// The last block (`tail`: the message's last `len % 8` bytes, little-endian) and
+/// finalization.
+#[inline(always)]
+fn finish(mut v: [u64; 4], len: usize, tail: u64) -> u64 {
     let b = ((len as u64) << 56) | tail;
     v[3] ^= b;
     round(&mut v);
@@ -71,6 +84,20 @@ pub(crate) fn hash(k0: u64, k1: u64, buf: &[u8], start: usize, len: usize) -> u6
     round(&mut v);
     round(&mut v);
     v[0] ^ v[1] ^ v[2] ^ v[3]
+}
+
+/// SipHash-1-3 under the key `(k0, k1)` of a message of `len` bytes, `len` below 8, given as
+/// one little-endian word (`word`, its bytes past `len` zero): a CJK bigram already loaded.
+#[inline(always)]
+pub(crate) fn hash_short(k0: u64, k1: u64, len: usize, word: u64) -> u64 {
+    debug_assert!(len < 8 && (len == 0 || word >> (8 * len) == 0));
+    finish(start(k0, k1), len, word)
+}
+
+/// The six bytes `buf[at..at + 6]` as a little-endian word, if eight bytes can be read there.
+#[inline(always)]
+pub(crate) fn six_bytes_at(buf: &[u8], at: usize) -> Option<u64> {
+    (at + 8 <= buf.len()).then(|| load(buf, at) & 0xFFFF_FFFF_FFFF)
 }
 
 /// The last partial block `buf[at..end]` (fewer than 8 bytes) when fewer than 8 bytes of
@@ -119,6 +146,27 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn short_messages_as_words() {
+        let buf: Vec<u8> = (0..24u32).map(|i| (i * 53 + 7) as u8).collect();
+        for at in 0..16 {
+            for len in 0..8 {
+                let mut word = [0u8; 8];
+                word[..len].copy_from_slice(&buf[at..at + len]);
+                let word = u64::from_le_bytes(word);
+                assert_eq!(
+                    hash_short(3, 4, len, word),
+                    reference(3, 4, &buf[at..at + len])
+                );
+            }
+            assert_eq!(
+                six_bytes_at(&buf, at).map(|w| hash_short(3, 4, 6, w)),
+                Some(reference(3, 4, &buf[at..at + 6]))
+            );
+        }
+        assert_eq!(six_bytes_at(&buf, 17), None);
     }
 
     proptest::proptest! {

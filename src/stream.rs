@@ -14,7 +14,7 @@ use alloc::vec::Vec;
 use crate::fingerprint::Fingerprint;
 use crate::fingerprinter::{Fingerprinter, Sink};
 use crate::tokenize::{
-    auto_of, chars_of, last_cut, pieces, words_of, AutoToken, CharsState, Tokenizer,
+    auto_of, chars_of, last_cut, pieces, words_of, AutoTokens, CharsState, Tokenizer,
 };
 
 /// The last `n` tokens, owned (chunks do not outlive `update`), emitting each full window.
@@ -267,13 +267,40 @@ impl Stream {
                 Tokenizer::Chars { .. } => {
                     chars_of(piece, chars_state, |g| chars.push(g, &mut emit))
                 }
-                Tokenizer::Auto { .. } => auto_of(piece, |token| match token {
-                    AutoToken::Word(w) => words.push(w, &mut emit),
-                    AutoToken::Cjk(g) => run.push(g, &mut emit),
-                    AutoToken::EndOfRun => run.flush(&mut emit),
-                }),
+                Tokenizer::Auto { .. } => auto_of(
+                    piece,
+                    &mut OwnedAuto {
+                        words,
+                        run,
+                        emit: &mut emit,
+                    },
+                ),
             }
         }
+    }
+}
+
+/// The `auto` tokenizer's owned windows, each feature to `emit`.
+struct OwnedAuto<'a, E> {
+    words: &'a mut OwnedWindow,
+    run: &'a mut OwnedWindow,
+    emit: &'a mut E,
+}
+
+impl<'t, E: FnMut(&[&str], &str)> AutoTokens<'t> for OwnedAuto<'_, E> {
+    fn word(&mut self, w: &'t str) {
+        self.words.push(w, self.emit);
+    }
+    fn cjk(&mut self, g: &'t str) {
+        self.run.push(g, self.emit);
+    }
+    fn cjk_run(&mut self, run: &'t str) {
+        for (at, c) in run.char_indices() {
+            self.run.push(&run[at..at + c.len_utf8()], self.emit);
+        }
+    }
+    fn end_of_run(&mut self) {
+        self.run.flush(self.emit);
     }
 }
 

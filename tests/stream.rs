@@ -75,3 +75,28 @@ proptest::proptest! {
         }
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 200, ..Default::default() })]
+
+    /// Mixed technical text (Chinese and Japanese around commands, options, paths, URLs,
+    /// full-width punctuation, Σ): the stream, which tokenizes piece by piece, gives what the
+    /// one-shot scan of the whole text gives, for any chunking.
+    #[test]
+    fn streaming_mixed_technical_text_equals_one_shot(
+        fragments in proptest::collection::vec(proptest::sample::select(vec![
+            "使用", "安装软件包", "インストール", "します", "人々", "の", "apt-get", "install",
+            "--help", "/usr/bin/foo", "https://www.debian.org/", "foo_bar", "_", "カ", "3.14",
+            "README", "。", "、", "，", "（", "）", "「", "」", "：", " ", "\n", "\u{3000}", "é",
+            "\u{3099}", "Σ", "ΑΣ", "ｶﾞ", "“", "”",
+        ]), 0..40),
+        cuts in proptest::collection::vec(0usize..400, 0..12),
+    ) {
+        let whole: String = fragments.concat();
+        for options in options() {
+            let fp = Fingerprinter::new(options).unwrap();
+            let (streamed, _) = streamed(&fp, whole.as_bytes(), &cuts);
+            proptest::prop_assert_eq!(streamed, fp.fingerprint(&whole), "{:?} {:?} {:?}", options.tokenizer, whole, cuts);
+        }
+    }
+}

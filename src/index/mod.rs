@@ -10,6 +10,7 @@
 
 pub mod bytes;
 mod clusters;
+pub mod costs;
 mod engine;
 mod fallible;
 mod flips;

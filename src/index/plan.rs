@@ -37,6 +37,7 @@ use alloc::vec::Vec;
 use crate::error::{Error, PlanProblem};
 pub(crate) use crate::fingerprint::check_k;
 use crate::fingerprint::Fingerprint;
+use crate::index::costs::Costs;
 
 /// Most tables an explicit plan may ask for (memory grows by about 12 bytes per fingerprint
 /// per table, 20 above 64 bits).
@@ -139,24 +140,6 @@ pub struct Plan {
     tables: Vec<TableSpec>,
 }
 
-/// The cost model's prices, in nanoseconds of one query at a million 64-bit fingerprints on
-/// the machine they were measured on (2 shared cores of an AMD EPYC, baseline x86-64 without
-/// POPCNT): the least-squares fit, by relative error, of `cargo bench --bench index` with
-/// `SIMPRINT_PLANS=1` over every plan of at most 8 tables at k = 3 to 18. The index
-/// documentation gives the fit and the wasm figures. Only their ratios steer the planner, and
-/// the same constants serve natively and in wasm, so both pick the same plans.
-///
-/// A probe: the bucket number, its directory entries and the bucket's cache lines, which at a
-/// million fingerprints come from memory (batched, so several misses overlap).
-pub const PROBE_NS: f64 = 31.0;
-/// A candidate in a table of whole fingerprints: its distance check, a chunk at a time.
-pub const CHECK_NS: f64 = 1.1;
-/// A candidate in a table of folded 32-bit words ([`folds`]): half the bytes, and the check on
-/// four words per vector register.
-pub const CHECK_FOLDED_NS: f64 = 0.5;
-/// A fingerprint of a plain scan, which streams through memory.
-pub const SCAN_NS: f64 = 0.7;
-
 /// What one query against `n` random fingerprints costs under a plan, by the cost model
 /// ([`Plan::estimate`]).
 ///
@@ -172,8 +155,8 @@ pub struct Estimate {
     pub probes: f64,
     /// Fingerprints in them, each checked.
     pub candidates: f64,
-    /// `probes × PROBE_NS + candidates × CHECK_NS` (`CHECK_FOLDED_NS` for tables that fold),
-    /// or `n × SCAN_NS` for a scan.
+    /// `probes × probe_ns + candidates × check_ns` (`check_folded_ns` for tables that fold),
+    /// or `n × scan_ns` for a scan ([`Costs`]).
     pub nanos: f64,
 }
 
@@ -454,16 +437,28 @@ impl Plan {
 
     /// The plan the index uses for `n` fingerprints: of every permuted, multi-index and
     /// combined plan with at most [`max_auto_tables`]`(k)` tables, the one the cost model
-    /// ([`Plan::estimate`]) prices lowest, or a scan when that is cheaper.
+    /// prices lowest with the constants of the kernels this process runs ([`Costs::here`]), or
+    /// a scan when that is cheaper. Plans may differ between CPUs; answers never do.
     ///
     /// ```
     /// use simprint::{Plan, PlanKind};
     /// assert_eq!(Plan::auto(64, 3, 1_000_000).kind(), PlanKind::Permuted { blocks: 4 });
-    /// assert!(matches!(Plan::auto(64, 9, 1_000_000).kind(), PlanKind::MultiIndex { .. }));
     /// assert!(Plan::auto(64, 40, 1_000_000).is_scan()); // no table plan helps at k = 40
     /// ```
     #[must_use]
     pub fn auto(width: u32, k: u32, n: usize) -> Plan {
+        Plan::auto_with(width, k, n, Costs::here())
+    }
+
+    /// [`Plan::auto`] priced with given constants: the same choice on every machine.
+    ///
+    /// ```
+    /// use simprint::{Costs, Plan, PlanKind};
+    /// let plan = Plan::auto_with(64, 9, 1_000_000, Costs::PORTABLE);
+    /// assert!(matches!(plan.kind(), PlanKind::MultiIndex { .. }));
+    /// ```
+    #[must_use]
+    pub fn auto_with(width: u32, k: u32, n: usize, costs: Costs) -> Plan {
         let Ok(scan) = Plan::scan(width, k) else {
             // Only reachable with a bad width or k, which callers check first.
             return Plan {
@@ -475,13 +470,13 @@ impl Plan {
             };
         };
         let max_tables = max_auto_tables(k);
-        let mut best = (scan.estimate(n).nanos, scan);
+        let mut best = (scan.estimate_with(n, costs).nanos, scan);
         let mut consider = |plan: Result<Plan, Error>| {
             let Ok(plan) = plan else { return };
             if plan.tables.len() > max_tables {
                 return;
             }
-            let cost = plan.estimate(n).nanos;
+            let cost = plan.estimate_with(n, costs).nanos;
             // Strictly cheaper: ties keep the earlier, simpler plan.
             if cost < best.0 {
                 best = (cost, plan);
@@ -506,8 +501,8 @@ impl Plan {
         best.1
     }
 
-    /// The cost model's price of one query against `n` random fingerprints: each table visits
-    /// [`probes`]`(d, radius)` buckets of `n / 2^d` fingerprints, `d` = [`bucket_bits`].
+    /// The cost model's price of one query against `n` random fingerprints, with the
+    /// constants of the kernels this process runs ([`Plan::estimate_with`]).
     ///
     /// ```
     /// use simprint::Plan;
@@ -519,12 +514,27 @@ impl Plan {
     /// ```
     #[must_use]
     pub fn estimate(&self, n: usize) -> Estimate {
+        self.estimate_with(n, Costs::here())
+    }
+
+    /// The cost model's price of one query against `n` random fingerprints under `costs`:
+    /// each table visits [`probes`]`(d, radius)` buckets of `n / 2^d` fingerprints, `d` =
+    /// [`bucket_bits`].
+    ///
+    /// ```
+    /// use simprint::{Costs, Plan};
+    /// let e = Plan::scan(64, 9)?.estimate_with(1_000_000, Costs::PORTABLE);
+    /// assert_eq!(e.nanos, 700_000.0);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    #[must_use]
+    pub fn estimate_with(&self, n: usize, costs: Costs) -> Estimate {
         let nf = n as f64;
         if self.is_scan() {
             return Estimate {
                 probes: 0.0,
                 candidates: nf,
-                nanos: nf * SCAN_NS,
+                nanos: nf * costs.scan_ns,
             };
         }
         let (mut probes_sum, mut candidates, mut nanos) = (0.0, 0.0, 0.0);
@@ -539,13 +549,13 @@ impl Plan {
                 (p, p * nf / libm::exp2(f64::from(d)))
             };
             let check = if folds(d, t.radius, self.k) {
-                CHECK_FOLDED_NS
+                costs.check_folded_ns
             } else {
-                CHECK_NS
+                costs.check_ns
             };
             probes_sum += p;
             candidates += c;
-            nanos += p * PROBE_NS + c * check;
+            nanos += p * costs.probe_ns + c * check;
         }
         Estimate {
             probes: probes_sum,

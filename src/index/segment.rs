@@ -688,14 +688,15 @@ impl<B: Bits> Segment<B> {
         // A cell: both the join and the loops around it read it.
         let go = core::cell::Cell::new(true);
         for (t, table) in self.tables.iter().enumerate() {
-            // Entry i against entries `others`, whose buckets are `flips` bits from i's.
+            // Entry i against entries `others`, whose buckets are `flips` bits from i's. The
+            // fingerprints themselves are read only for entries that pass the table's check: a
+            // folded table's words are all the join needs until then, and a table of whole
+            // fingerprints holds them in its own order (no random reads into `fps`).
             let mut join = |i: usize, others: core::ops::Range<usize>, flips: u32| {
                 let start = others.start;
                 let slot_a = table.slots[i] as usize;
-                let x = self.fps[slot_a];
-                let mut pair = |j: usize| {
+                let mut pair = |j: usize, x: B, y: B| {
                     let slot_b = table.slots[start + j] as usize;
-                    let y = self.fps[slot_b];
                     let d = x.distance(y);
                     if d <= k
                         && go.get()
@@ -708,9 +709,15 @@ impl<B: Bits> Segment<B> {
                 };
                 match &table.words {
                     Words::Folded(w) => {
-                        crate::scan::within32(w[i], &w[others], k - flips, &mut pair);
+                        crate::scan::within32(w[i], &w[others], k - flips, &mut |j| {
+                            let slot_b = table.slots[start + j] as usize;
+                            pair(j, self.fps[slot_a], self.fps[slot_b]);
+                        });
                     }
-                    Words::Full(w) => B::within(x, &w[others], k, &mut |j, _| pair(j)),
+                    Words::Full(w) => {
+                        let x = w[i];
+                        B::within(x, &w[others], k, &mut |j, _| pair(j, x, w[start + j]));
+                    }
                 }
             };
             if table.probes_all() {

@@ -1,9 +1,10 @@
 //! Linear scans: one fingerprint against many, the small-`n` path and the index's reference.
 //!
-//! The loops themselves are kernels behind one internal API: `portable` everywhere, and
-//! explicit WebAssembly SIMD128 code (`simd128`) for 64-bit scans when the wasm is built with
-//! `+simd128`.
-//! Both give exactly the distances of `(a ^ b).count_ones()`.
+//! The loops themselves are kernels behind one internal API: `portable` everywhere; on x86-64
+//! the same code compiled for POPCNT, AVX2 and AVX-512 VPOPCNTDQ, the best the CPU has chosen
+//! at run time (`x86_64`); and explicit WebAssembly SIMD128 code (`simd128`) for 64-bit scans
+//! when the wasm is built with `+simd128`. [`kernels`] says which run. All give exactly the
+//! distances of `(a ^ b).count_ones()`.
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -12,10 +13,115 @@ pub(crate) mod portable;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 pub(crate) mod simd128;
 
-#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+#[cfg(target_arch = "x86_64")]
+mod x86_64;
+
+// The kernels behind the internal API: one module per target, each with the same functions.
+#[cfg(not(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+)))]
 use portable as kernel;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 use simd128 as kernel;
+#[cfg(target_arch = "x86_64")]
+use x86_64 as kernel;
+
+/// Which compiled kernels the scans and the index's bucket checks run: they differ in speed
+/// only, never in answers. The index's cost model has constants per kernels
+/// ([`crate::Costs::of`]).
+///
+/// ```
+/// use simprint::scan::{kernels, Kernels};
+/// let k = kernels();
+/// assert!(matches!(k, Kernels::Portable | Kernels::Popcnt | Kernels::Avx2 | Kernels::Avx512 | Kernels::Simd128));
+/// println!("scanning with {}", k.name());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Kernels {
+    /// Plain Rust as the target was built (baseline x86-64: SSE2, no POPCNT instruction).
+    Portable = 1,
+    /// x86-64 with the POPCNT instruction.
+    Popcnt = 2,
+    /// x86-64 with AVX2 (and POPCNT).
+    Avx2 = 3,
+    /// x86-64 with AVX-512 F, VL and VPOPCNTDQ: eight popcounts per instruction.
+    Avx512 = 4,
+    /// WebAssembly built with `+simd128`.
+    Simd128 = 5,
+}
+
+impl Kernels {
+    /// A short lower-case name: `portable`, `popcnt`, `avx2`, `avx512` or `simd128`.
+    ///
+    /// ```
+    /// assert_eq!(simprint::scan::Kernels::Avx2.name(), "avx2");
+    /// ```
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernels::Portable => "portable",
+            Kernels::Popcnt => "popcnt",
+            Kernels::Avx2 => "avx2",
+            Kernels::Avx512 => "avx512",
+            Kernels::Simd128 => "simd128",
+        }
+    }
+}
+
+impl core::fmt::Display for Kernels {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The kernels this process runs: on x86-64 the best the CPU has (detected once), elsewhere
+/// what the target was built with.
+///
+/// ```
+/// // Detection is cached: asking again gives the same answer.
+/// assert_eq!(simprint::scan::kernels(), simprint::scan::kernels());
+/// ```
+#[must_use]
+pub fn kernels() -> Kernels {
+    #[cfg(target_arch = "x86_64")]
+    return x86_64::level();
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    return Kernels::Simd128;
+    #[cfg(not(any(
+        target_arch = "x86_64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )))]
+    return Kernels::Portable;
+}
+
+/// Runs the kernels at `max`, or at the best level below it that the CPU has, for the rest of
+/// the process; returns the kernels now used. For benchmarks and tests that compare levels in
+/// one run (answers never change); elsewhere than x86-64 it changes nothing. Not part of the
+/// API.
+///
+/// ```
+/// use simprint::scan::{kernels, limit_kernels, Kernels};
+/// let before = kernels();
+/// limit_kernels(Kernels::Portable);
+/// assert_eq!(simprint::scan64(0, &[1, 3], 1), [simprint::Hit { index: 0, distance: 1 }]);
+/// limit_kernels(before);
+/// ```
+#[doc(hidden)]
+#[allow(
+    clippy::must_use_candidate,
+    reason = "called for its effect; the result only informs"
+)]
+pub fn limit_kernels(max: Kernels) -> Kernels {
+    #[cfg(target_arch = "x86_64")]
+    return x86_64::limit(max);
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = max;
+        kernels()
+    }
+}
 
 /// A fingerprint found by a scan: its position in the scanned slice and its distance.
 ///
@@ -72,7 +178,10 @@ pub fn scan128(query: u128, fps: &[u128], k: u32) -> Vec<Hit> {
 pub fn distances64(query: u64, fps: &[u64], out: &mut Vec<u8>) {
     out.clear();
     out.resize(fps.len(), 0);
-    // Portable everywhere: explicit SIMD128 was no faster than it under Node.
+    #[cfg(target_arch = "x86_64")]
+    x86_64::distances64(query, fps, out);
+    // Portable elsewhere: explicit SIMD128 was no faster than it under Node.
+    #[cfg(not(target_arch = "x86_64"))]
     portable::distances64(query, fps, out);
 }
 
@@ -88,6 +197,9 @@ pub(crate) fn within64(q: u64, fps: &[u64], k: u32, found: &mut dyn FnMut(usize,
 /// SSE2 and SIMD128 alike.
 #[inline]
 pub(crate) fn within32(q: u32, xs: &[u32], k: u32, found: &mut dyn FnMut(usize)) {
+    #[cfg(target_arch = "x86_64")]
+    x86_64::within32(q, xs, k, found);
+    #[cfg(not(target_arch = "x86_64"))]
     portable::within32(q, xs, k, found);
 }
 
@@ -101,6 +213,9 @@ pub(crate) fn within32_in(
     k: u32,
     found: &mut dyn FnMut(usize),
 ) {
+    #[cfg(target_arch = "x86_64")]
+    x86_64::within32_in(q, all, range, k, found);
+    #[cfg(not(target_arch = "x86_64"))]
     portable::within32_in(q, all, range, k, found);
 }
 
@@ -113,13 +228,19 @@ pub(crate) fn within64_in(
     k: u32,
     found: &mut dyn FnMut(usize, u32),
 ) {
+    #[cfg(target_arch = "x86_64")]
+    x86_64::within64_in(q, all, range, k, found);
+    #[cfg(not(target_arch = "x86_64"))]
     portable::within64_in(q, all, range, k, found);
 }
 
 /// [`within64`] for 128-bit fingerprints.
 #[inline]
 pub(crate) fn within128(q: u128, fps: &[u128], k: u32, found: &mut dyn FnMut(usize, u32)) {
-    // Portable everywhere: explicit SIMD128 was slower than two scalar popcounts under Node.
+    #[cfg(target_arch = "x86_64")]
+    x86_64::within128(q, fps, k, found);
+    // Portable elsewhere: explicit SIMD128 was slower than two scalar popcounts under Node.
+    #[cfg(not(target_arch = "x86_64"))]
     portable::within128(q, fps, k, found);
 }
 

@@ -21,18 +21,37 @@ fn at_most<const K: u32>(x: u64) -> bool {
 }
 
 /// Calls `found(i, distance)` for every `i` (ascending) with `(fps[i] ^ q).count_ones() <= k`.
-#[inline]
+// Always inlined on x86-64, where each level's wrapper must compile its own copy with its
+// features; elsewhere left to the compiler, which keeps the wasm small.
+#[cfg_attr(target_arch = "x86_64", inline(always))]
+#[cfg_attr(not(target_arch = "x86_64"), inline)]
 pub(crate) fn within64(q: u64, fps: &[u64], k: u32, found: &mut dyn FnMut(usize, u32)) {
     // Clearing bits up to k = 6, a popcount above: measured on baseline x86-64, clearing does
     // 2.4e9/s at k = 3, 1.4e9/s at 6 and 1.0e9/s at 8, the vectorized popcount 1.2e9/s.
+    within64_clearing(q, fps, k, found, 6);
+}
+
+/// [`within64`] that clears bits for `k <= clear_up_to` (at most 6) and counts them above:
+/// where the CPU has a vector popcount, counting wins from k = 1.
+// Always inlined on x86-64, where each level's wrapper must compile its own copy with its
+// features; elsewhere left to the compiler, which keeps the wasm small.
+#[cfg_attr(target_arch = "x86_64", inline(always))]
+#[cfg_attr(not(target_arch = "x86_64"), inline)]
+pub(crate) fn within64_clearing(
+    q: u64,
+    fps: &[u64],
+    k: u32,
+    found: &mut dyn FnMut(usize, u32),
+    clear_up_to: u32,
+) {
     match k {
         0 => chunked64(q, fps, k, found, at_most::<0>),
-        1 => chunked64(q, fps, k, found, at_most::<1>),
-        2 => chunked64(q, fps, k, found, at_most::<2>),
-        3 => chunked64(q, fps, k, found, at_most::<3>),
-        4 => chunked64(q, fps, k, found, at_most::<4>),
-        5 => chunked64(q, fps, k, found, at_most::<5>),
-        6 => chunked64(q, fps, k, found, at_most::<6>),
+        1 if clear_up_to >= 1 => chunked64(q, fps, k, found, at_most::<1>),
+        2 if clear_up_to >= 2 => chunked64(q, fps, k, found, at_most::<2>),
+        3 if clear_up_to >= 3 => chunked64(q, fps, k, found, at_most::<3>),
+        4 if clear_up_to >= 4 => chunked64(q, fps, k, found, at_most::<4>),
+        5 if clear_up_to >= 5 => chunked64(q, fps, k, found, at_most::<5>),
+        6 if clear_up_to >= 6 => chunked64(q, fps, k, found, at_most::<6>),
         _ if k < 64 => chunked64(q, fps, k, found, |x| x.count_ones() <= k),
         // Everything is within 64 bits.
         _ => {
@@ -75,7 +94,10 @@ fn exact64(q: u64, fps: &[u64], k: u32, base: usize, found: &mut dyn FnMut(usize
 }
 
 /// [`within64`] for 128-bit fingerprints.
-#[inline]
+// Always inlined on x86-64, where each level's wrapper must compile its own copy with its
+// features; elsewhere left to the compiler, which keeps the wasm small.
+#[cfg_attr(target_arch = "x86_64", inline(always))]
+#[cfg_attr(not(target_arch = "x86_64"), inline)]
 pub(crate) fn within128(q: u128, fps: &[u128], k: u32, found: &mut dyn FnMut(usize, u32)) {
     let mut chunks = fps.chunks_exact(CHUNK);
     let mut base = 0;
@@ -102,7 +124,10 @@ fn exact128(q: u128, fps: &[u128], k: u32, base: usize, found: &mut dyn FnMut(us
 }
 
 /// `out[i] = (fps[i] ^ q).count_ones()`; `out` is exactly as long as `fps`.
-#[inline]
+// Always inlined on x86-64, where each level's wrapper must compile its own copy with its
+// features; elsewhere left to the compiler, which keeps the wasm small.
+#[cfg_attr(target_arch = "x86_64", inline(always))]
+#[cfg_attr(not(target_arch = "x86_64"), inline)]
 pub(crate) fn distances64(q: u64, fps: &[u64], out: &mut [u8]) {
     debug_assert_eq!(fps.len(), out.len());
     // Eight at a time into a small array: LLVM then packs eight distances per store instead
@@ -140,7 +165,10 @@ fn at_most32<const K: u32>(x: u32) -> bool {
 
 /// Calls `found(i)` for every `i` (ascending) with `(xs[i] ^ q).count_ones() <= k`: the
 /// index's first check of a bucket, on 32-bit words (four to an SSE2 or SIMD128 register).
-#[inline]
+// Always inlined on x86-64, where each level's wrapper must compile its own copy with its
+// features; elsewhere left to the compiler, which keeps the wasm small.
+#[cfg_attr(target_arch = "x86_64", inline(always))]
+#[cfg_attr(not(target_arch = "x86_64"), inline)]
 pub(crate) fn within32(q: u32, xs: &[u32], k: u32, found: &mut dyn FnMut(usize)) {
     match k {
         0 => chunked32(q, xs, k, found, at_most32::<0>),
@@ -187,7 +215,10 @@ fn exact32(q: u32, xs: &[u32], k: u32, base: usize, found: &mut dyn FnMut(usize)
 /// has them: a bucket of a few entries is checked in vector registers instead of one by one,
 /// and what lies past it (the next buckets) is never reported. Calls `found(i)` with `i`
 /// counted from `range.start`.
-#[inline]
+// Always inlined on x86-64, where each level's wrapper must compile its own copy with its
+// features; elsewhere left to the compiler, which keeps the wasm small.
+#[cfg_attr(target_arch = "x86_64", inline(always))]
+#[cfg_attr(not(target_arch = "x86_64"), inline)]
 pub(crate) fn within32_in(
     q: u32,
     all: &[u32],
@@ -232,7 +263,10 @@ fn padded32(
 }
 
 /// [`within64`]'s test over `all[range]`, padded to whole chunks of 4 like [`within32_in`].
-#[inline]
+// Always inlined on x86-64, where each level's wrapper must compile its own copy with its
+// features; elsewhere left to the compiler, which keeps the wasm small.
+#[cfg_attr(target_arch = "x86_64", inline(always))]
+#[cfg_attr(not(target_arch = "x86_64"), inline)]
 pub(crate) fn within64_in(
     q: u64,
     all: &[u64],

@@ -5,7 +5,7 @@
 //! `distances64` alike, so those stay scalar or portable.
 //!
 //! Only safe intrinsics: vectors are built with `u64x2` from slice elements (LLVM merges the
-//! two adjacent reads into one `v128.load`), so `forbid(unsafe_code)` holds.
+//! two adjacent reads into one `v128.load`), so no `unsafe` is needed.
 
 use core::arch::wasm32::*;
 

@@ -20,6 +20,7 @@
 #[cfg(test)]
 use unicode_segmentation::UnicodeSegmentation;
 
+mod auto;
 mod pieces;
 mod script;
 mod segments;
@@ -27,10 +28,56 @@ mod window;
 
 pub(crate) use self::pieces::{last_cut, pieces};
 pub(crate) use self::script::is_cjk;
-pub(crate) use self::segments::{auto_of, chars_of, words_of, AutoToken, CharsState};
+pub(crate) use self::segments::{auto_of, chars_of, words_of, AutoTokens, CharsState};
+
 use self::window::Window;
 
 use crate::error::{Error, NSetting};
+
+/// Where features go: `feature(parts, separator)` for each. Any `FnMut(parts, separator)` is
+/// one; the fingerprinter's own sink also takes the n-grams of a CJK run in one call
+/// ([`Features::run_ngrams`]) to hash them in one loop.
+pub(crate) trait Features<'t> {
+    /// One feature: `parts` joined by `separator`.
+    fn feature(&mut self, parts: &[&'t str], separator: &'static str);
+
+    /// Every n-gram of `n` characters lying wholly in `run` (each character its own grapheme
+    /// cluster), in order, each as one slice of `run`; returns how many there were. By
+    /// default one [`Features::feature`] each, found by keeping a second position `n − 1`
+    /// characters behind.
+    #[inline]
+    fn run_ngrams(&mut self, run: &'t str, n: usize) -> usize {
+        ngrams_one_by_one(self, run, n)
+    }
+}
+
+/// [`Features::run_ngrams`] one [`Features::feature`] at a time.
+#[inline]
+pub(crate) fn ngrams_one_by_one<'t>(
+    emit: &mut (impl Features<'t> + ?Sized),
+    run: &'t str,
+    n: usize,
+) -> usize {
+    let bytes = run.as_bytes();
+    let (mut chars, mut lag, mut at) = (0, 0, 0);
+    while at < bytes.len() {
+        let end = at + window::utf8_len(bytes[at]);
+        chars += 1;
+        if chars >= n {
+            emit.feature(&[&run[lag..end]], "");
+            lag += window::utf8_len(bytes[lag]);
+        }
+        at = end;
+    }
+    chars.saturating_sub(n - 1)
+}
+
+impl<'t, F: FnMut(&[&'t str], &'static str)> Features<'t> for F {
+    #[inline(always)]
+    fn feature(&mut self, parts: &[&'t str], separator: &'static str) {
+        self(parts, separator);
+    }
+}
 
 /// The largest n-gram size accepted (bounds the per-call window buffer).
 pub const MAX_N: usize = 64;
@@ -121,41 +168,37 @@ impl Tokenizer {
         text: &'t str,
         mut emit: impl FnMut(&[&'t str], &'static str),
     ) {
+        self.for_each_feature_into(text, &mut emit);
+    }
+
+    /// [`Tokenizer::for_each_feature`] into any [`Features`].
+    pub(crate) fn for_each_feature_into<'t>(&self, text: &'t str, emit: &mut impl Features<'t>) {
         match *self {
             Tokenizer::Words { n } => {
                 let mut words = Window::new(n, " ", text);
                 for piece in pieces(text) {
-                    words_of(piece, |w| words.push(w, &mut emit));
+                    words_of(piece, |w| words.push(w, emit));
                 }
-                words.flush(&mut emit);
+                words.flush(emit);
             }
             Tokenizer::Chars { n } => {
                 let mut chars = Window::new(n, "", text);
                 let mut state = CharsState::default();
                 for piece in pieces(text) {
-                    chars_of(piece, &mut state, |g| chars.push(g, &mut emit));
+                    chars_of(piece, &mut state, |g| chars.push(g, emit));
                 }
-                chars.flush(&mut emit);
+                chars.flush(emit);
             }
             Tokenizer::Auto { word_n, char_n } => {
-                let mut words = Window::new(word_n, " ", text);
-                let mut run = Window::new(char_n, "", text);
-                for piece in pieces(text) {
-                    if word_n == 1 && piece.is_ascii() {
-                        // The default, and most pieces of most text: no CJK run goes on past
-                        // the whitespace before an ASCII piece, and single words need no window.
-                        run.flush(&mut emit);
-                        crate::ascii_words::for_each_word(piece, |w| emit(&[w], " "));
-                        continue;
-                    }
-                    auto_of(piece, |token| match token {
-                        AutoToken::Word(w) => words.push(w, &mut emit),
-                        AutoToken::Cjk(g) => run.push(g, &mut emit),
-                        AutoToken::EndOfRun => run.flush(&mut emit),
-                    });
-                }
-                run.flush(&mut emit);
-                words.flush(&mut emit);
+                let mut features = AutoFeatures {
+                    words: Window::new(word_n, " ", text),
+                    run: Window::new(char_n, "", text),
+                    emit,
+                };
+                // One scan of the whole text: it finds its own cuts, so pieces are not needed.
+                auto_of(text, &mut features);
+                features.run.flush(features.emit);
+                features.words.flush(features.emit);
             }
         }
     }
@@ -213,6 +256,33 @@ impl Tokenizer {
     }
 }
 
+/// The `auto` tokenizer's windows: words into word n-grams, CJK characters into character
+/// n-grams, each feature to `emit`.
+struct AutoFeatures<'t, 'e, E> {
+    words: Window<'t>,
+    run: Window<'t>,
+    emit: &'e mut E,
+}
+
+impl<'t, E: Features<'t>> AutoTokens<'t> for AutoFeatures<'t, '_, E> {
+    #[inline(always)]
+    fn word(&mut self, w: &'t str) {
+        self.words.push(w, self.emit);
+    }
+    #[inline]
+    fn cjk(&mut self, g: &'t str) {
+        self.run.push(g, self.emit);
+    }
+    #[inline]
+    fn cjk_run(&mut self, run: &'t str) {
+        self.run.push_run(run, self.emit);
+    }
+    #[inline]
+    fn end_of_run(&mut self) {
+        self.run.flush(self.emit);
+    }
+}
+
 impl core::str::FromStr for Tokenizer {
     type Err = Error;
 
@@ -256,6 +326,109 @@ impl Default for Tokenizer {
         }
     }
 }
+
+/// Fragments of Chinese and Japanese technical writing (words, kana, katakana, 々), the
+/// ASCII it mixes in (commands, options, paths, URLs, identifiers, numbers), the
+/// punctuation between them, and the rarer characters that interact with them (ExtendNumLet,
+/// marks, joiners, half-width kana, Bopomofo, 〆, supplementary ideographs).
+#[cfg(test)]
+pub(crate) const MIXED: &[&str] = &[
+    "安装",
+    "软件包",
+    "使用",
+    "命令",
+    "配置文件",
+    "的",
+    "是",
+    "系统",
+    "インストール",
+    "します",
+    "パッケージ",
+    "を",
+    "の",
+    "は",
+    "設定",
+    "人々",
+    "々",
+    "ファイル",
+    "する",
+    "ー",
+    "カ",
+    "タ",
+    "apt-get",
+    "install",
+    "--help",
+    "-y",
+    "/usr/bin/foo",
+    "/etc/apt/sources.list",
+    "https://www.debian.org/doc/",
+    "foo_bar",
+    "_",
+    "__init__",
+    "3.14",
+    "v1.2.3",
+    "e.g.",
+    "x86_64",
+    "Debian",
+    "GNU/Linux",
+    "`ls -l`",
+    "$HOME",
+    "~/.bashrc",
+    "a'b",
+    "1,000",
+    "。",
+    "、",
+    "「",
+    "」",
+    "（",
+    "）",
+    "，",
+    "：",
+    ",",
+    ".",
+    ":",
+    "《",
+    "》",
+    "・",
+    "〜",
+    "“",
+    "”",
+    "—",
+    "…",
+    "→",
+    "！",
+    "？",
+    "＿",
+    "Ａ",
+    "１",
+    "ｶﾞ",
+    "ﾞ",
+    " ",
+    " ",
+    " ",
+    "\n",
+    "\t",
+    "\u{3000}",
+    "é",
+    "\u{301}",
+    "\u{3099}",
+    "\u{200d}",
+    "\u{200b}",
+    "ㄅ",
+    "〆",
+    "\u{20000}",
+    "\u{4dc0}",
+    "🙂",
+    "\u{203f}",
+    "ß",
+    "Σ",
+    "〇",
+    "〒",
+    "ゝ",
+    "ヽ",
+    "\u{fe0f}",
+    "\u{a0}",
+];
 
 #[cfg(test)]
 mod tests {
@@ -370,6 +543,24 @@ mod tests {
             ] {
                 proptest::prop_assert_eq!(features_by(true, t, &text), features_by(false, t, &text), "{:?} {:?}", t, text);
             }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 3000, ..Default::default() })]
+
+        /// The `auto` scan (units, runs, cuts, the ASCII scanner, full segmentation around
+        /// what it does not know, n-grams cut from runs) gives the features of plain
+        /// segmentation on text shaped like mixed technical writing, for every window size.
+        #[test]
+        fn auto_scan_equals_unicode_segmentation_on_mixed_text(
+            fragments in proptest::collection::vec(proptest::sample::select(MIXED), 0..40),
+            word_n in 1usize..3,
+            char_n in 1usize..4,
+        ) {
+            let text: String = fragments.concat();
+            let t = Tokenizer::Auto { word_n, char_n };
+            proptest::prop_assert_eq!(features_by(true, t, &text), features_by(false, t, &text), "{:?}", text);
         }
     }
 

@@ -16,7 +16,7 @@ pub(super) fn is_han(c: char) -> bool {
 /// dashes and quotation marks (not ‘ ’ ․ ‧, which join words), bullets and ellipsis, per
 /// mille, primes, guillemets and ※, and the arrows ← ↑ → ↓. A test checks each one against
 /// `unicode-segmentation`.
-pub(super) fn is_alone(c: char) -> bool {
+pub(super) const fn is_alone(c: char) -> bool {
     matches!(c as u32,
         0xA0..=0xA8 | 0xAB | 0xAC | 0xAF..=0xB1 | 0xB4 | 0xB6 | 0xBB | 0xBF
         | 0xD7 | 0xF7

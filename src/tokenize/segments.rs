@@ -45,29 +45,25 @@ pub(crate) fn chars_of<'t>(piece: &'t str, state: &mut CharsState, mut char: imp
     }
 }
 
-/// What the `auto` tokenizer sees in a piece.
-pub(crate) enum AutoToken<'t> {
-    /// A word outside CJK runs.
-    Word(&'t str),
+/// Where the `auto` tokenizer's tokens go, in order. Separate methods rather than one
+/// callback taking an enum: each is small and inlines into the loop that finds its tokens (the
+/// ASCII word scanner's, above all), where one callback matching on every token did not.
+pub(crate) trait AutoTokens<'t> {
+    /// A word outside CJK runs (always after [`AutoTokens::end_of_run`]).
+    fn word(&mut self, w: &'t str);
     /// One character (grapheme cluster) of a CJK run.
-    Cjk(&'t str),
-    /// Something that ends a CJK run (a space, punctuation, a non-CJK word).
-    EndOfRun,
+    fn cjk(&mut self, g: &'t str);
+    /// Several characters of a CJK run in a row, each its own grapheme cluster.
+    fn cjk_run(&mut self, run: &'t str);
+    /// Something that ends a CJK run (a space, punctuation, a non-CJK word); may repeat.
+    fn end_of_run(&mut self);
 }
 
-/// The `auto` tokens of one piece, in order.
-pub(crate) fn auto_of<'t>(piece: &'t str, mut token: impl FnMut(AutoToken<'t>)) {
-    if piece.is_ascii() {
-        // No CJK here, and the whitespace before the piece ended any run.
-        token(AutoToken::EndOfRun);
-        crate::ascii_words::for_each_word(piece, |w| token(AutoToken::Word(w)));
-        return;
-    }
-    split_apart(piece, |part| match part {
-        Part::Han(c) => token(AutoToken::Cjk(c)),
-        Part::Alone => token(AutoToken::EndOfRun),
-        Part::Between(text) => auto_of_segmented(text, &mut token),
-    });
+/// The `auto` tokens of `text` (a piece, or any text that starts and ends where text may be
+/// cut), in order: see [`auto_scan`](super::auto::auto_scan).
+#[inline]
+pub(crate) fn auto_of<'t>(text: &'t str, tokens: &mut impl AutoTokens<'t>) {
+    super::auto::auto_scan(text, tokens);
 }
 
 /// A piece of text cut at the characters that stand alone in UAX #29 segmentation.
@@ -116,21 +112,21 @@ pub(super) fn split_apart<'t>(piece: &'t str, mut part: impl FnMut(Part<'t>)) {
 /// [`auto_of`] by full UAX #29 word and grapheme segmentation. Kept out of line: it is the
 /// rare path, and inlined it kept the per-character loop around it from inlining its callback.
 #[inline(never)]
-pub(super) fn auto_of_segmented<'t>(text: &'t str, token: &mut impl FnMut(AutoToken<'t>)) {
+pub(super) fn auto_of_segmented<'t>(text: &'t str, tokens: &mut impl AutoTokens<'t>) {
     if text.is_ascii() {
-        token(AutoToken::EndOfRun);
-        crate::ascii_words::for_each_word(text, |w| token(AutoToken::Word(w)));
+        tokens.end_of_run();
+        crate::ascii_words::for_each_word(text, |w| tokens.word(w));
         return;
     }
     for segment in text.split_word_bounds() {
         if segment.chars().next().is_some_and(is_cjk) {
             for g in segment.graphemes(true) {
-                token(AutoToken::Cjk(g));
+                tokens.cjk(g);
             }
         } else {
-            token(AutoToken::EndOfRun);
+            tokens.end_of_run();
             if segment.chars().any(char::is_alphanumeric) {
-                token(AutoToken::Word(segment));
+                tokens.word(segment);
             }
         }
     }

@@ -3,6 +3,8 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
+use super::Features;
+
 /// The last `n` items of a sequence, kept so that the window is always one contiguous slice:
 /// item `c` is stored at `c % n` and again at `c % n + n`, so the newest `n` items are
 /// `buf[(c + 1) % n ..][..n]`. One allocation per call, none per feature.
@@ -51,18 +53,18 @@ impl<'t> Window<'t> {
     }
 
     #[inline(always)]
-    pub(super) fn push(&mut self, item: &'t str, emit: &mut impl FnMut(&[&'t str], &'static str)) {
+    pub(super) fn push(&mut self, item: &'t str, emit: &mut impl Features<'t>) {
         self.seen += 1;
         if self.n == 1 {
             // Single tokens (the default for words): no ring to keep, and inlined whole.
-            emit(&[item], self.separator);
+            emit.feature(&[item], self.separator);
         } else {
             self.push_ring(item, emit);
         }
     }
 
     #[inline(never)]
-    fn push_ring(&mut self, item: &'t str, emit: &mut impl FnMut(&[&'t str], &'static str)) {
+    fn push_ring(&mut self, item: &'t str, emit: &mut impl Features<'t>) {
         let slot = self.next;
         self.buf[slot] = item;
         self.buf[slot + self.n] = item;
@@ -72,18 +74,76 @@ impl<'t> Window<'t> {
             let start = self.next;
             let items = &self.buf[start..start + self.n];
             match self.adjacent(items) {
-                Some(joined) => emit(&[joined], ""),
-                None => emit(items, self.separator),
+                Some(joined) => emit.feature(&[joined], ""),
+                None => emit.feature(items, self.separator),
             }
         }
     }
 
+    /// Pushes every character of `run` (each its own grapheme cluster, in one slice of
+    /// `base`). The n-grams that lie wholly in the run go to [`Features::run_ngrams`] in one
+    /// call, as slices of it: no ring, no adjacency check per n-gram. Only the first `n − 1`
+    /// characters, whose n-grams may reach back to items pushed before, and the last `n − 1`,
+    /// which n-grams after the run will reach back to, go through the ring.
+    #[inline]
+    pub(super) fn push_run(&mut self, run: &'t str, emit: &mut impl Features<'t>) {
+        debug_assert!(
+            self.separator.is_empty(),
+            "n-grams of characters are not separated"
+        );
+        let bytes = run.as_bytes();
+        let behind = self.n - 1;
+        let mut at = 0;
+        for _ in 0..behind {
+            if at == bytes.len() {
+                return;
+            }
+            let end = at + utf8_len(bytes[at]);
+            self.push(&run[at..end], emit);
+            at = end;
+        }
+        if at == bytes.len() {
+            return;
+        }
+        self.seen += emit.run_ngrams(run, self.n);
+        // The ring as if every character had gone through it: the last `n − 1` of them,
+        // stored so the newest lands where `seen` says.
+        let mut from = bytes.len();
+        for _ in 0..behind {
+            from -= 1;
+            while bytes[from] & 0xC0 == 0x80 {
+                from -= 1;
+            }
+        }
+        self.next = (self.seen - behind) % self.n;
+        let mut at = from;
+        while at < bytes.len() {
+            let end = at + utf8_len(bytes[at]);
+            let slot = self.next;
+            self.buf[slot] = &run[at..end];
+            self.buf[slot + self.n] = &run[at..end];
+            self.next = if slot + 1 == self.n { 0 } else { slot + 1 };
+            at = end;
+        }
+    }
+
     /// Ends the sequence: a sequence shorter than `n` becomes one feature.
-    pub(super) fn flush(&mut self, emit: &mut impl FnMut(&[&'t str], &'static str)) {
+    pub(super) fn flush(&mut self, emit: &mut impl Features<'t>) {
         if self.seen > 0 && self.seen < self.n {
-            emit(&self.buf[..self.seen], self.separator);
+            emit.feature(&self.buf[..self.seen], self.separator);
         }
         self.seen = 0;
         self.next = 0;
+    }
+}
+
+/// The length of the UTF-8 sequence a lead byte starts.
+#[inline(always)]
+pub(super) fn utf8_len(lead: u8) -> usize {
+    match lead {
+        0..=0x7F => 1,
+        0x80..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
     }
 }

@@ -1,5 +1,8 @@
 //! simprint against the Rust SimHash peers (`gaoya`, `simhash`), natively, in one run on the same
-//! real text (the corpus of `scripts/corpus.py`: en.txt, English, and zh.txt, Chinese).
+//! real text (the corpus of `scripts/corpus.py`: en.txt, English, and zh.txt, Chinese, the
+//! handbook; then the mixed-text samples of `bench/common.rs`: docs-en, man-en, docs-zh and
+//! docs-ja, Debian documentation with code, man pages, and Chinese and Japanese technical text
+//! with commands, options and paths every few words).
 //!
 //!     python3 scripts/corpus.py                                  # fetch the corpus once
 //!     cargo run --release --manifest-path bench/peers/Cargo.toml [SECONDS]
@@ -24,7 +27,7 @@ use simprint::{Fingerprinter, Options, Tokenizer, Weighting};
 // The corpus and the statistics every measurement program shares.
 #[path = "../../common.rs"]
 mod common;
-use common::{corpus_dir, load_corpus, median};
+use common::{corpus_dir, load_corpus_and_samples, median};
 
 /// Timed repeats per case, whatever the time budget.
 const MIN_REPEATS: usize = 9;
@@ -235,7 +238,7 @@ fn main() {
         None => 0.5,
     };
     let budget = Duration::from_secs_f64(seconds);
-    let texts = load_corpus().unwrap_or_else(|e| {
+    let texts = load_corpus_and_samples().unwrap_or_else(|e| {
         eprintln!("{e}");
         std::process::exit(1);
     });
@@ -270,7 +273,8 @@ fn main() {
     );
 
     let mut rows = Vec::new();
-    let mut gaoya_rates = [None, None];
+    // (text, gaoya's rate, simprint default's rate), for the ratios printed after the table.
+    let mut rates_of: Vec<(&str, f64, f64)> = Vec::new();
     for (name, text) in &texts {
         let bytes = text.len() as f64;
         let mut runs: Vec<Run> = cases
@@ -299,7 +303,11 @@ fn main() {
             .iter()
             .position(|c| c.name.starts_with("simhash"))
             .unwrap()];
-        gaoya_rates[usize::from(*name == "zh.txt")] = Some(gaoya);
+        let default = rates[cases
+            .iter()
+            .position(|c| c.name == "simprint default")
+            .unwrap()];
+        rates_of.push((name, gaoya, default));
         for (case, &rate) in cases.iter().zip(&rates) {
             let (total, distinct) = (case.count)(text);
             let (vs_gaoya, vs_simhash) = if case.peer {
@@ -331,15 +339,34 @@ fn main() {
         &rows,
         &[0, 1, 2],
     );
-    if let [Some(en), Some(zh)] = gaoya_rates {
+    let rate = |text: &str| rates_of.iter().find(|r| r.0 == text).copied();
+    if let (Some(en), Some(zh)) = (rate("en.txt"), rate("zh.txt")) {
         println!(
             "\ngaoya native: en.txt {:.1} MB/s, zh.txt {:.1} MB/s. For the ratios under Node:\n  \
-             GAOYA_EN_MBPS={:.1} GAOYA_ZH_MBPS={:.1} node bench/peers.mjs",
-            en / 1e6,
-            zh / 1e6,
-            en / 1e6,
-            zh / 1e6
+             GAOYA_MBPS={} node bench/peers.mjs",
+            en.1 / 1e6,
+            zh.1 / 1e6,
+            rates_of
+                .iter()
+                .map(|(name, gaoya, _)| format!("{name}={:.1}", gaoya / 1e6))
+                .collect::<Vec<_>>()
+                .join(",")
         );
+    }
+    // Issue 19's same-run ratios: mixed text against English built the same way, and English
+    // man pages against gaoya.
+    if let Some(yardstick) = rate("docs-en") {
+        for text in ["docs-zh", "docs-ja", "man-en"] {
+            if let Some(r) = rate(text) {
+                println!(
+                    "simprint default on {text}: {:.1} MB/s, {:.0} % of docs-en's {:.1} MB/s, {:.2}x gaoya",
+                    r.2 / 1e6,
+                    100.0 * r.2 / yardstick.2,
+                    yardstick.2 / 1e6,
+                    r.2 / r.1
+                );
+            }
+        }
     }
 
     // Hamming distance: one query against 2^20 fingerprints, counting those within K.

@@ -1,0 +1,251 @@
+//! The scan kernels on x86-64, chosen at run time: the portable kernels compiled again with
+//! POPCNT, with AVX2, and with AVX-512 VPOPCNTDQ enabled, and the best the CPU has picked
+//! once per process.
+//!
+//! Why not only at build time: the crate is built for baseline x86-64 (SSE2, no POPCNT
+//! instruction), because a binary must run wherever it is copied. There LLVM counts bits with
+//! a dozen shifts and masks per word; the same loop built for AVX-512 VPOPCNTDQ counts eight
+//! words in one instruction, 4 to 7 times faster (docs/performance.md). The kernels are the
+//! portable ones, inlined into each wrapper: every level gives exactly the same answers, in the
+//! same order, and tests compare each level with plain popcounts.
+//!
+//! This is the crate's one module with `unsafe`: calling a `#[target_feature]` function is
+//! unsafe because the CPU must have the feature, which the detection below establishes.
+#![allow(unsafe_code)]
+
+use core::sync::atomic::{AtomicU8, Ordering};
+
+use super::Kernels;
+
+// cpuid checks, including that the OS saves the wide registers (XCR0), done once and cached.
+cpufeatures::new!(cpu_popcnt, "popcnt");
+cpufeatures::new!(cpu_avx2, "avx2", "popcnt");
+cpufeatures::new!(
+    cpu_avx512,
+    "avx512f",
+    "avx512vl",
+    "avx512vpopcntdq",
+    "popcnt"
+);
+
+/// The level in use, as `Kernels as u8`; 0 until first detected.
+static LEVEL: AtomicU8 = AtomicU8::new(0);
+
+/// The best level this CPU has.
+fn detect() -> Kernels {
+    if cpu_avx512::get() {
+        Kernels::Avx512
+    } else if cpu_avx2::get() {
+        Kernels::Avx2
+    } else if cpu_popcnt::get() {
+        Kernels::Popcnt
+    } else {
+        Kernels::Portable
+    }
+}
+
+fn from_u8(level: u8) -> Kernels {
+    match level {
+        2 => Kernels::Popcnt,
+        3 => Kernels::Avx2,
+        4 => Kernels::Avx512,
+        _ => Kernels::Portable,
+    }
+}
+
+/// The level the kernels run at.
+#[inline]
+pub(super) fn level() -> Kernels {
+    match LEVEL.load(Ordering::Relaxed) {
+        0 => {
+            let best = detect();
+            // A racing `limit` keeps its (lower) choice.
+            let _ = LEVEL.compare_exchange(0, best as u8, Ordering::Relaxed, Ordering::Relaxed);
+            from_u8(LEVEL.load(Ordering::Relaxed))
+        }
+        level => from_u8(level),
+    }
+}
+
+/// Runs the kernels at `max` or the best level below it this CPU has (`Simd128` means no
+/// limit). Returns the level now in use.
+pub(super) fn limit(max: Kernels) -> Kernels {
+    let best = detect();
+    let chosen = if (max as u8) < (best as u8) {
+        max
+    } else {
+        best
+    };
+    LEVEL.store(chosen as u8, Ordering::Relaxed);
+    chosen
+}
+
+/// How far clearing bits beats counting them in [`super::portable::within64_clearing`], by
+/// level: POPCNT and AVX2 count faster than they clear 3 bits, VPOPCNTQ faster than clearing 1
+/// (a 2^20 scan at k = 1, 3, 6 and 9 for each level, in one run; docs/performance.md).
+const fn clear_up_to(level: Kernels) -> u32 {
+    match level {
+        Kernels::Popcnt => 2,
+        Kernels::Avx2 => 3,
+        Kernels::Avx512 => 0,
+        _ => 6,
+    }
+}
+
+/// For each kernel: a wrapper per level that inlines the portable code with the level's
+/// features enabled, and a function that calls the wrapper of the level in use. A kernel with
+/// `tuned` takes the level's [`clear_up_to`] as its last argument.
+macro_rules! kernels {
+    ($(
+        $(#[$doc:meta])*
+        fn $name:ident($($arg:ident: $ty:ty),*) => $kernel:ident $($tuned:ident)?;
+    )*) => {$(
+        $(#[$doc])*
+        #[inline]
+        pub(super) fn $name($($arg: $ty),*) {
+            #[target_feature(enable = "popcnt")]
+            fn popcnt($($arg: $ty),*) {
+                super::portable::$kernel($($arg,)* $(kernels!(@$tuned Kernels::Popcnt))?)
+            }
+            #[target_feature(enable = "avx2,popcnt")]
+            fn avx2($($arg: $ty),*) {
+                super::portable::$kernel($($arg,)* $(kernels!(@$tuned Kernels::Avx2))?)
+            }
+            #[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq,popcnt")]
+            fn avx512($($arg: $ty),*) {
+                super::portable::$kernel($($arg,)* $(kernels!(@$tuned Kernels::Avx512))?)
+            }
+            match level() {
+                // SAFETY: `level` returns a level only when the CPU has its features.
+                Kernels::Avx512 => unsafe { avx512($($arg),*) },
+                // SAFETY: as above.
+                Kernels::Avx2 => unsafe { avx2($($arg),*) },
+                // SAFETY: as above.
+                Kernels::Popcnt => unsafe { popcnt($($arg),*) },
+                _ => super::portable::$kernel($($arg,)* $(kernels!(@$tuned Kernels::Portable))?),
+            }
+        }
+    )*};
+    (@tuned $level:expr) => {
+        clear_up_to($level)
+    };
+}
+
+kernels! {
+    /// [`super::portable::within64`] at the level in use, clearing bits while that is faster.
+    fn within64(q: u64, fps: &[u64], k: u32, found: &mut dyn FnMut(usize, u32))
+        => within64_clearing tuned;
+    /// [`super::portable::within128`] at the level in use.
+    fn within128(q: u128, fps: &[u128], k: u32, found: &mut dyn FnMut(usize, u32)) => within128;
+    /// [`super::portable::within32`] at the level in use.
+    fn within32(q: u32, xs: &[u32], k: u32, found: &mut dyn FnMut(usize)) => within32;
+    /// [`super::portable::within32_in`] at the level in use.
+    fn within32_in(
+        q: u32,
+        all: &[u32],
+        range: core::ops::Range<usize>,
+        k: u32,
+        found: &mut dyn FnMut(usize)
+    ) => within32_in;
+    /// [`super::portable::within64_in`] at the level in use.
+    fn within64_in(
+        q: u64,
+        all: &[u64],
+        range: core::ops::Range<usize>,
+        k: u32,
+        found: &mut dyn FnMut(usize, u32)
+    ) => within64_in;
+    /// [`super::portable::distances64`] at the level in use.
+    fn distances64(q: u64, fps: &[u64], out: &mut [u8]) => distances64;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec::Vec;
+
+    /// Every level this CPU has answers exactly as plain popcounts do, for every kernel.
+    #[test]
+    fn every_level_matches_plain_popcounts() {
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let q = next();
+        // Near and far words, so that every chunk path (hit, no hit) runs.
+        let fps: Vec<u64> = (0..1000)
+            .map(|i| match i % 3 {
+                0 => q ^ (next() & next() & next()),
+                1 => q ^ (1 << (next() % 64)),
+                _ => next(),
+            })
+            .collect();
+        let wide: Vec<u128> = fps
+            .iter()
+            .map(|&x| u128::from(x) << 64 | u128::from(x.rotate_left(7)))
+            .collect();
+        let q128 = u128::from(q) << 64 | u128::from(q.rotate_left(7));
+        let narrow: Vec<u32> = fps.iter().map(|&x| x as u32).collect();
+        let before = level();
+        for max in [
+            Kernels::Portable,
+            Kernels::Popcnt,
+            Kernels::Avx2,
+            Kernels::Avx512,
+        ] {
+            let used = limit(max);
+            for k in [0, 1, 3, 5, 6, 7, 9, 12, 18, 31, 40, 64, 70] {
+                let mut got = Vec::new();
+                within64(q, &fps, k, &mut |i, d| got.push((i, d)));
+                let want: Vec<_> = (0..fps.len())
+                    .map(|i| (i, (fps[i] ^ q).count_ones()))
+                    .filter(|&(_, d)| d <= k)
+                    .collect();
+                assert_eq!(got, want, "within64 {used:?} k {k}");
+
+                let mut got = Vec::new();
+                within64_in(q, &fps, 10..700, k, &mut |i, d| got.push((i + 10, d)));
+                let want_in: Vec<_> = want
+                    .iter()
+                    .copied()
+                    .filter(|&(i, _)| (10..700).contains(&i))
+                    .collect();
+                assert_eq!(got, want_in, "within64_in {used:?} k {k}");
+
+                let mut got = Vec::new();
+                within128(q128, &wide, 2 * k, &mut |i, d| got.push((i, d)));
+                let want: Vec<_> = (0..wide.len())
+                    .map(|i| (i, (wide[i] ^ q128).count_ones()))
+                    .filter(|&(_, d)| d <= 2 * k)
+                    .collect();
+                assert_eq!(got, want, "within128 {used:?} k {k}");
+
+                let q32 = q as u32;
+                let want: Vec<_> = (0..narrow.len())
+                    .filter(|&i| (narrow[i] ^ q32).count_ones() <= k)
+                    .collect();
+                let mut got = Vec::new();
+                within32(q32, &narrow, k, &mut |i| got.push(i));
+                assert_eq!(got, want, "within32 {used:?} k {k}");
+                let mut got = Vec::new();
+                within32_in(q32, &narrow, 3..997, k, &mut |i| got.push(i + 3));
+                let want_in: Vec<_> = want
+                    .iter()
+                    .copied()
+                    .filter(|i| (3..997).contains(i))
+                    .collect();
+                assert_eq!(got, want_in, "within32_in {used:?} k {k}");
+            }
+            let mut out = alloc::vec![0; fps.len()];
+            distances64(q, &fps, &mut out);
+            assert!(out
+                .iter()
+                .zip(&fps)
+                .all(|(&d, &x)| u32::from(d) == (x ^ q).count_ones()));
+        }
+        limit(before);
+    }
+}

@@ -32,13 +32,12 @@
 /// Scaled to other widths: `round(k · width / 64)`, at most `width`. Changing what this
 /// returns changes no fingerprint.
 ///
-/// What an [`Index`](crate::Index) costs around these `k` (one run, 2026-11-23, shared 2-core
-/// x86-64 VM, a million random 64-bit fingerprints, medians; docs/index.md has the tables): at
-/// `k = 9`, 13 µs a query natively and 16 µs in wasm, 76 bytes per fingerprint; at `k = 12`,
-/// 44 and 51 µs, 76 bytes; at `k = 15`, 118 and 135 µs. Clustered real text costs up to twice
-/// that (more matches, fuller buckets). A plain scan of a million takes 260 µs with POPCNT.
-/// Natively with the kernels chosen at run time (AVX-512 here) the queries up to `k = 15` cost
-/// about the same, and from `k = 18` the planner scans instead (docs/index.md, 2026-11-24).
+/// What an [`Index`](crate::Index) costs around these `k` (2026-11-24, one 2-core x86-64 VM, a
+/// million random 64-bit fingerprints, medians; docs/index.md has the tables): at `k = 9`,
+/// 13 µs a query natively with the kernels chosen at run time (18 µs with the portable ones)
+/// and 19 µs in wasm, 76 bytes per fingerprint; at `k = 12`, 45, 63 and 63 µs; at `k = 15`,
+/// 119, 170 and 165 µs. Clustered real text costs up to twice that (more matches, fuller
+/// buckets). A plain POPCNT scan of the million takes 506 µs on that machine.
 ///
 /// ```
 /// use simprint::recommended_k;

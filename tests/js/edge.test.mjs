@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import sp from './load.mjs';
 import { bundle, offline, secretsFor } from '../../examples/worker/local.mjs';
 import { hexDistance, homeOf, mergeById, ownerOf, ownersOf } from '../../examples/worker/src/routing.js';
+import { mulberry32 as rng, SYLLABLES } from './support.mjs';
 
 const { tmp, Miniflare, fromToml } = await offline('simprint-edge-');
 const BUNDLE = join(tmp, 'bundle');
@@ -73,17 +74,6 @@ async function runtime(name, vars) {
 
 // Deterministic texts in clusters: each cluster a base text and variants with a few words
 // changed, so that many documents are within K of others and many are not.
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'sat', 'vo', 'qui', 'der', 'an', 'tor', 'bel', 'ix', 'nu', 'pra', 'sel'];
 const word = (next) => Array.from({ length: 1 + Math.floor(next() * 3) },
   () => SYLLABLES[Math.floor(next() * SYLLABLES.length)]).join('');
 function corpus(seed, n, prefix) {

@@ -3,25 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import sp from './load.mjs';
+import { splitmix64 as rng, popcount } from './support.mjs';
 
-// splitmix64 in BigInt: deterministic test data.
-function rng(seed) {
-  let s = BigInt(seed);
-  const M = (1n << 64n) - 1n;
-  return () => {
-    s = (s + 0x9e3779b97f4a7c15n) & M;
-    let z = s;
-    z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & M;
-    z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & M;
-    return z ^ (z >> 31n);
-  };
-}
-
-const popcount = (x) => {
-  let n = 0;
-  for (; x; x &= x - 1n) n++;
-  return n;
-};
 
 test('keys: the blocks of each table concatenated, first block highest', () => {
   const plan = new sp.Plan({ width: 64, k: 9, substrings: 4 });

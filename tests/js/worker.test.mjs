@@ -16,6 +16,7 @@ import { CANARY } from '../../examples/worker/src/config.js';
 import { addressable } from '../../examples/worker/src/ids.js';
 import { compareIds, MAX_DUPLICATES, mergeDuplicates, shardOf } from '../../examples/worker/src/shards.js';
 import { FLUSH_UNITS, TextSink } from '../../examples/worker/src/sink.js';
+import { mulberry32 as rng, SYLLABLES } from './support.mjs';
 
 const { tmp, Miniflare, fromToml } = await offline('simprint-worker-');
 
@@ -146,17 +147,6 @@ const K = Number(fromToml.bindings.K);
 const MAX_BODY = Number(fromToml.bindings.MAX_BODY_BYTES);
 
 // Deterministic pseudo-random numbers (mulberry32) and texts.
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'sat', 'vo', 'qui', 'der', 'an', 'tor', 'bel', 'ix', 'nu', 'pra', 'sel'];
 function randomText(next, words) {
   const out = [];
   for (let i = 0; i < words; i++) {

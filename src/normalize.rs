@@ -193,7 +193,16 @@ fn fold_one_pass(text: &str, width: bool, case: bool) -> Option<Cow<'_, str>> {
         if (0xE3..=0xE9).contains(&lead)
             && !(lead == 0xE3 && bytes[i..].starts_with(&[0xE3, 0x80, 0x80]))
         {
+            // A run of them at once: CJK text is mostly such runs.
             i += 3;
+            while let Some(&lead) = bytes.get(i) {
+                if !(0xE3..=0xE9).contains(&lead)
+                    || (lead == 0xE3 && bytes[i..].starts_with(&[0xE3, 0x80, 0x80]))
+                {
+                    break;
+                }
+                i += 3;
+            }
             continue;
         }
         let c = text[i..].chars().next()?;

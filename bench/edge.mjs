@@ -10,7 +10,7 @@
 // Texts are 30 to 60 words of random syllables; one check in four is a near copy of a stored
 // text (a few words changed), the rest new text.
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
-import http from 'node:http';
+import { client } from './http.mjs';
 import { join } from 'node:path';
 
 import { bundle, offline, secretsFor } from '../examples/worker/local.mjs';
@@ -45,33 +45,7 @@ function start(out, persist, objects) {
   });
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
-function request(base, method, path, body) {
-  return new Promise((resolve, reject) => {
-    const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    const t0 = performance.now();
-    const req = http.request(new URL(path, base), {
-      method,
-      agent,
-      headers: {
-        authorization: AUTHORIZATION,
-        ...(data ? { 'content-type': 'application/json', 'content-length': data.length } : {}),
-      },
-    }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({
-        status: res.statusCode,
-        body: Buffer.concat(chunks).toString(),
-        ms: performance.now() - t0,
-        calls: Number(res.headers['x-simprint-subrequests']),
-        objects: Number(res.headers['x-simprint-objects']),
-      }));
-    });
-    req.on('error', reject);
-    req.end(data);
-  });
-}
+const request = client({ maxSockets: IN_FLIGHT, authorization: AUTHORIZATION });
 
 let seed = 1;
 const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
@@ -191,6 +165,6 @@ try {
     rmSync(join(tmp, `objects-${objects}`), { recursive: true, force: true });
   }
 } finally {
-  agent.destroy();
+  request.close();
   rmSync(tmp, { recursive: true, force: true });
 }

@@ -6,7 +6,7 @@
 //
 //   source scripts/lib.sh && setup_path && node bench/worker.mjs [documents=20000]
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import http from 'node:http';
+import { client } from './http.mjs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
@@ -48,27 +48,7 @@ function start(out, persist) {
   });
 }
 
-// A keep-alive HTTP client: lighter than fetch, so the numbers are more the worker's.
-const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
-function request(base, method, path, body) {
-  return new Promise((resolve, reject) => {
-    const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    const req = http.request(new URL(path, base), {
-      method,
-      agent,
-      headers: {
-        authorization: AUTHORIZATION,
-        ...(data ? { 'content-type': 'application/json', 'content-length': data.length } : {}),
-      },
-    }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString() }));
-    });
-    req.on('error', reject);
-    req.end(data);
-  });
-}
+const request = client({ maxSockets: IN_FLIGHT, authorization: AUTHORIZATION });
 
 async function rate(label, n, job) {
   let next = 0;
@@ -135,6 +115,6 @@ try {
     `${(stats.memoryBytes / stats.documents).toFixed(0)} per document)`);
   await mf.dispose();
 } finally {
-  agent.destroy();
+  request.close();
   rmSync(tmp, { recursive: true, force: true });
 }

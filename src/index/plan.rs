@@ -43,6 +43,16 @@ use crate::index::costs::Costs;
 /// per table, 20 above 64 bits).
 pub const MAX_TABLES: usize = 256;
 
+/// The number of fingerprints a plan is sized for when its caller gives none (the JavaScript
+/// `new Plan({ width, k })`): a million, the size the cost model's constants were measured at.
+///
+/// ```
+/// use simprint::index::plan::DEFAULT_PLAN_SIZE;
+/// let plan = simprint::Plan::auto(64, 3, DEFAULT_PLAN_SIZE);
+/// assert_eq!(plan.tables().len(), 4);
+/// ```
+pub const DEFAULT_PLAN_SIZE: usize = 1_000_000;
+
 /// Most bits a bucket number has (a directory of 2²⁶ buckets is 256 MiB per table).
 pub const MAX_BUCKET_BITS: u32 = 26;
 
@@ -823,6 +833,50 @@ mod tests {
             }
         }
         assert!(Plan::auto(64, 3, 50).is_scan());
+    }
+
+    #[test]
+    fn auto_plans_under_every_costs() {
+        let nan = Costs {
+            probe_ns: f64::NAN,
+            check_ns: f64::NAN,
+            check_folded_ns: f64::NAN,
+            scan_ns: f64::NAN,
+        };
+        let odd = Costs {
+            probe_ns: -1.0,
+            check_ns: f64::INFINITY,
+            check_folded_ns: 0.0,
+            scan_ns: 1e300,
+        };
+        for costs in [
+            Costs::PORTABLE,
+            Costs::POPCNT,
+            Costs::AVX2,
+            Costs::AVX512,
+            nan,
+            odd,
+        ] {
+            for k in 0..=24 {
+                for n in [0, 1_000, 1_000_000, 100_000_000] {
+                    let p = Plan::auto_with(64, k, n, costs);
+                    assert_eq!((p.width(), p.k()), (64, k));
+                    assert!(
+                        p.tables().len() <= max_auto_tables(k),
+                        "{costs:?} k {k} n {n}"
+                    );
+                }
+            }
+        }
+        // The measured constants agree on the paper's setting, and NaN prices fall back to a
+        // scan (never a plan no comparison chose).
+        for costs in [Costs::PORTABLE, Costs::POPCNT, Costs::AVX2, Costs::AVX512] {
+            assert_eq!(
+                Plan::auto_with(64, 3, 1_000_000, costs).kind(),
+                PlanKind::Permuted { blocks: 4 }
+            );
+        }
+        assert!(Plan::auto_with(64, 9, 1_000_000, nan).is_scan());
     }
 
     #[test]

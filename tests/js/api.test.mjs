@@ -388,8 +388,14 @@ test('defaults() are what leaving options out gives', () => {
     assert.equal(sp.fingerprint(text, { tokenizer: 'chars', n: d.n.chars }), sp.fingerprint(text, { tokenizer: 'chars' }));
   }
   const index = new sp.Index();
-  assert.deepEqual({ width: index.width, k: index.k }, d.index);
+  assert.deepEqual({ width: index.width, k: index.k }, { width: d.index.width, k: d.index.k });
   index.free();
+  // A Plan without `size` is planned for defaults().index.planSize fingerprints.
+  assert.equal(d.index.planSize, 1_000_000);
+  const plan = new sp.Plan({ width: 64, k: 9 });
+  assert.equal(plan.describe().size, d.index.planSize);
+  assert.deepEqual(plan.describe(), new sp.Plan({ width: 64, k: 9, size: d.index.planSize }).describe());
+  plan.free();
   // A fresh object each time: changing it changes nothing.
   d.options.width = 8;
   assert.equal(sp.defaults().options.width, 64);

@@ -18,8 +18,8 @@ export interface Defaults {
   options: Required<Omit<Options, "n">>;
   /** The n of each tokenizer that takes `n`. */
   n: { words: number; chars: number };
-  /** A new Index's width and k. */
-  index: { width: number; k: number };
+  /** A new Index's width and k, and the size a `new Plan()` is planned for without `size`. */
+  index: { width: number; k: number; planSize: number };
 }
 "#;
 
@@ -43,9 +43,11 @@ struct JsDefaultN {
 }
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct JsDefaultIndex {
     width: u32,
     k: u32,
+    plan_size: usize,
 }
 
 #[derive(Serialize)]
@@ -56,7 +58,7 @@ struct JsDefaults {
 }
 
 /// The library's defaults, read from the core (so callers and the demo never guess them):
-/// `{ options, n: { words, chars }, index: { width, k } }`.
+/// `{ options, n: { words, chars }, index: { width, k, planSize } }`.
 #[wasm_bindgen(unchecked_return_type = "Defaults")]
 pub fn defaults() -> Result<JsValue, JsError> {
     let o = Options::default();
@@ -82,6 +84,7 @@ pub fn defaults() -> Result<JsValue, JsError> {
         index: JsDefaultIndex {
             width: o.width,
             k: simprint::index::DEFAULT_K,
+            plan_size: simprint::index::plan::DEFAULT_PLAN_SIZE,
         },
     };
     out.serialize(&serde_wasm_bindgen::Serializer::json_compatible())

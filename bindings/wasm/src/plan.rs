@@ -131,7 +131,8 @@ impl Plan {
         #[wasm_bindgen(unchecked_optional_param_type = "PlanOptions")] options: Option<JsValue>,
     ) -> Result<Plan, JsError> {
         let read = plan_options(&options, &["size"])?;
-        let size = crate::convert::size("size", read.size, 1_000_000)?;
+        let size =
+            crate::convert::size("size", read.size, simprint::index::plan::DEFAULT_PLAN_SIZE)?;
         let (width, k, explicit) = read.explicit()?;
         let inner = match explicit {
             Some(plan) => plan,

@@ -394,15 +394,10 @@ impl<B: Bits> Table<B> {
     }
 }
 
-/// XOR of one word per cache line of a probed bucket (see [`Table::touch`]).
+/// Prefetches a probed bucket's words (see [`Table::touch`]).
 #[inline]
 fn touch<W: Copy + Default + core::ops::BitXor<Output = W>>(words: &[W], p: &Probed) -> W {
-    let step = (64 / core::mem::size_of::<W>()).max(1);
-    let mut sum = words[p.end as usize - 1];
-    for i in (p.start as usize..p.end as usize).step_by(step) {
-        sum = sum ^ words[i];
-    }
-    sum
+    crate::scan::prefetch(&words[p.start as usize..p.end as usize])
 }
 
 /// Slots that passed the folded check, waiting for the exact one: collected so their reads

@@ -219,6 +219,25 @@ pub(crate) fn within32_in(
     portable::within32_in(q, all, range, k, found);
 }
 
+/// Starts bringing every cache line of `xs` into cache without waiting for any, so that the
+/// misses of many buckets overlap before they are read. On x86-64 a prefetch instruction per
+/// line, which retires at once; elsewhere (wasm has no prefetch) one read per line, whose
+/// value the caller must keep alive (`black_box`) so the reads are not dropped.
+#[inline]
+pub(crate) fn prefetch<T: Copy + Default + core::ops::BitXor<Output = T>>(xs: &[T]) -> T {
+    #[cfg(target_arch = "x86_64")]
+    {
+        x86_64::prefetch(xs);
+        T::default()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let step = (64 / core::mem::size_of::<T>()).max(1);
+        let last = xs.last().copied().unwrap_or_default();
+        xs.iter().step_by(step).fold(last, |sum, &x| sum ^ x)
+    }
+}
+
 /// [`within32_in`] for 64-bit words.
 #[inline]
 pub(crate) fn within64_in(

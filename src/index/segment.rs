@@ -30,7 +30,6 @@ pub(super) trait Bits:
     fn from_u128(v: u128) -> Self;
     fn to_u128(self) -> u128;
     fn distance(self, other: Self) -> u32;
-    fn xor(self, other: Self) -> Self;
     /// Calls `found(i, distance)` for each `i` (ascending) with `fps[i]` within `k` of `q`:
     /// the scan kernel, so buckets and scans are checked a chunk at a time.
     fn within(q: Self, fps: &[Self], k: u32, found: &mut dyn FnMut(usize, u32));
@@ -67,10 +66,6 @@ impl Bits for u64 {
     #[inline]
     fn distance(self, other: u64) -> u32 {
         (self ^ other).count_ones()
-    }
-    #[inline]
-    fn xor(self, other: u64) -> u64 {
-        self ^ other
     }
     #[inline]
     fn within(q: u64, fps: &[u64], k: u32, found: &mut dyn FnMut(usize, u32)) {
@@ -124,10 +119,6 @@ impl Bits for u128 {
     #[inline]
     fn distance(self, other: u128) -> u32 {
         (self ^ other).count_ones()
-    }
-    #[inline]
-    fn xor(self, other: u128) -> u128 {
-        self ^ other
     }
     #[inline]
     fn within(q: u128, fps: &[u128], k: u32, found: &mut dyn FnMut(usize, u32)) {
@@ -221,10 +212,15 @@ impl KeyShape {
 }
 
 /// Probes whose buckets are located before any is checked (see [`Segment::query`]).
-const PROBE_BATCH: usize = 64;
+const PROBE_BATCH: usize = 128;
 
-/// Entries that passed the folded check held before their exact check.
-const SURVIVORS: usize = 64;
+/// Bytes of buckets prefetched ahead of the one being checked: enough misses in flight to
+/// hide the memory's latency, few enough that the lines are still in L1 when checked (a whole
+/// batch of large buckets at once stalled on full fill buffers at k = 18).
+const PREFETCH_AHEAD: usize = 8 * 1024;
+
+/// Entries that passed a table's check held before the reads that finish them.
+const HITS: usize = 64;
 
 /// A table's entries as its first check reads them.
 #[derive(Clone, Debug)]
@@ -372,13 +368,21 @@ impl<B: Bits> Table<B> {
         });
     }
 
-    /// Reads each cache line of the probed bucket, so the misses of a batch of probes overlap
-    /// rather than wait one after another in the checks that follow.
+    /// Prefetches the probed bucket's words, so the misses of the buckets ahead overlap
+    /// rather than wait one after another in the checks; returns what a portable prefetch
+    /// read (see [`crate::scan::prefetch`]) and the bucket's bytes.
     #[inline]
-    fn touch(&self, p: &Probed) -> u128 {
+    fn touch(&self, p: &Probed) -> (u128, usize) {
+        let range = p.start as usize..p.end as usize;
         match &self.words {
-            Words::Folded(w) => u128::from(touch(w, p)),
-            Words::Full(w) => touch(w, p).to_u128(),
+            Words::Folded(w) => (
+                u128::from(crate::scan::prefetch(&w[range.clone()])),
+                range.len() * 4,
+            ),
+            Words::Full(w) => (
+                crate::scan::prefetch(&w[range.clone()]).to_u128(),
+                range.len() * B::BYTES,
+            ),
         }
     }
 
@@ -394,18 +398,18 @@ impl<B: Bits> Table<B> {
     }
 }
 
-/// Prefetches a probed bucket's words (see [`Table::touch`]).
-#[inline]
-fn touch<W: Copy + Default + core::ops::BitXor<Output = W>>(words: &[W], p: &Probed) -> W {
-    crate::scan::prefetch(&words[p.start as usize..p.end as usize])
-}
-
-/// Slots that passed the folded check, waiting for the exact one: collected so their reads
-/// (slot, then fingerprint) overlap too.
-struct Survivors {
-    slots: [u32; SURVIVORS],
+/// Entries that passed a table's check, waiting for the reads that finish them: each one's
+/// slot, then its id (and, when only a folded check passed, its fingerprint). Held so that
+/// those reads, each a likely miss, overlap rather than follow one another.
+struct Hits {
+    /// (table, position in the table, distance); the distance is `u32::MAX` when only the
+    /// folded check passed.
+    at: [(u32, u32, u32); HITS],
     len: usize,
 }
+
+/// Distance of a hit whose folded check passed but whose exact distance is not yet known.
+const UNKNOWN: u32 = u32::MAX;
 
 /// An immutable group of fingerprints with its tables.
 #[derive(Clone, Debug)]
@@ -555,8 +559,8 @@ impl<B: Bits> Segment<B> {
         if self.tables.is_empty() {
             return self.scan(q, k, found);
         }
-        let mut survivors = Survivors {
-            slots: [0; SURVIVORS],
+        let mut hits = Hits {
+            at: [(0, 0, 0); HITS],
             len: 0,
         };
         // Probes of every table in one batch: the more misses in flight at once, the better.
@@ -567,74 +571,95 @@ impl<B: Bits> Segment<B> {
                 batch[len] = p;
                 len += 1;
                 if len == PROBE_BATCH {
-                    self.check(q, k, &batch, &mut survivors, found);
+                    self.check(q, k, &batch, &mut hits, found);
                     len = 0;
                 }
             });
         }
-        self.check(q, k, &batch[..len], &mut survivors, found);
-        self.resolve(q, k, &mut survivors, found);
+        self.check(q, k, &batch[..len], &mut hits, found);
+        self.resolve(q, k, &mut hits, found);
     }
 
-    /// Checks a batch of probed buckets: touches them all, then reads them from cache.
+    /// Checks a batch of probed buckets in order, with the buckets ahead prefetched up to
+    /// [`PREFETCH_AHEAD`] bytes.
     #[inline]
     fn check(
         &self,
         q: B,
         k: u32,
         probes: &[Probed],
-        survivors: &mut Survivors,
+        hits: &mut Hits,
         found: &mut impl FnMut(u64, u32),
     ) {
         let mut touched = 0u128;
-        for p in probes {
-            touched ^= self.tables[p.table as usize].touch(p);
-        }
-        core::hint::black_box(touched);
-        for p in probes {
+        // Probes `i..ahead` are prefetched; `ahead_bytes` are their buckets' bytes.
+        let (mut ahead, mut ahead_bytes) = (0, 0);
+        for (i, p) in probes.iter().enumerate() {
+            while ahead <= i || (ahead < probes.len() && ahead_bytes < PREFETCH_AHEAD) {
+                let (sum, bytes) = self.tables[probes[ahead].table as usize].touch(&probes[ahead]);
+                touched ^= sum;
+                ahead_bytes += bytes;
+                ahead += 1;
+            }
             let table = &self.tables[p.table as usize];
             let range = p.start as usize..p.end as usize;
-            let slots = &table.slots[range.clone()];
+            let mut hit = |i: usize, d: u32| {
+                #[allow(
+                    clippy::cast_possible_truncation,
+                    reason = "positions in a table are below the segment's u32 count"
+                )]
+                let at = p.start + i as u32;
+                hits.at[hits.len] = (p.table, at, d);
+                hits.len += 1;
+                if hits.len == HITS {
+                    self.resolve(q, k, hits, found);
+                }
+            };
             match &table.words {
                 Words::Folded(words) => {
+                    ahead_bytes -= range.len() * 4;
                     // Everything here differs from q in exactly the flipped bucket bits.
                     let left = k - p.flips.count_ones();
                     let qf = q.fold(table.rest);
-                    crate::scan::within32_in(qf, words, range, left, &mut |i| {
-                        survivors.slots[survivors.len] = slots[i];
-                        survivors.len += 1;
-                        if survivors.len == SURVIVORS {
-                            self.resolve(q, k, survivors, found);
-                        }
-                    });
+                    crate::scan::within32_in(qf, words, range, left, &mut |i| hit(i, UNKNOWN));
                 }
-                Words::Full(words) => B::within_in(q, words, range, k, &mut |i, d| {
-                    let slot = slots[i] as usize;
-                    if !self.is_dead(slot) {
-                        found(self.ids[slot], d);
-                    }
-                }),
+                Words::Full(words) => {
+                    ahead_bytes -= range.len() * B::BYTES;
+                    B::within_in(q, words, range, k, &mut hit);
+                }
             }
         }
+        core::hint::black_box(touched);
     }
 
-    /// The exact check of the slots that passed the folded one.
+    /// Finishes the held hits: reads their slots (prefetching what comes next), then checks
+    /// the folded ones exactly, drops the dead and reports the rest.
     #[inline]
-    fn resolve(&self, q: B, k: u32, survivors: &mut Survivors, found: &mut impl FnMut(u64, u32)) {
-        let slots = &survivors.slots[..survivors.len];
-        let mut touched = B::from_u128(0);
-        for &slot in slots {
-            touched = touched.xor(self.fps[slot as usize]);
+    fn resolve(&self, q: B, k: u32, hits: &mut Hits, found: &mut impl FnMut(u64, u32)) {
+        let held = &mut hits.at[..hits.len];
+        let mut touched = 0u128;
+        for hit in held.iter_mut() {
+            let slot = self.tables[hit.0 as usize].slots[hit.1 as usize];
+            hit.1 = slot;
+            let slot = slot as usize;
+            touched ^= u128::from(crate::scan::prefetch(&self.ids[slot..=slot]));
+            if hit.2 == UNKNOWN {
+                touched ^= crate::scan::prefetch(&self.fps[slot..=slot]).to_u128();
+            }
         }
         core::hint::black_box(touched);
-        for &slot in slots {
+        for &(_, slot, d) in held.iter() {
             let slot = slot as usize;
-            let d = self.fps[slot].distance(q);
+            let d = if d == UNKNOWN {
+                self.fps[slot].distance(q)
+            } else {
+                d
+            };
             if d <= k && !self.is_dead(slot) {
                 found(self.ids[slot], d);
             }
         }
-        survivors.len = 0;
+        hits.len = 0;
     }
 
     /// Like [`Segment::query`] for any `k`, by checking every fingerprint (each id once).

@@ -534,7 +534,7 @@ impl Plan {
     /// ```
     /// use simprint::{Costs, Plan};
     /// let e = Plan::scan(64, 9)?.estimate_with(1_000_000, Costs::PORTABLE);
-    /// assert_eq!(e.nanos, 700_000.0);
+    /// assert_eq!(e.nanos, 1_000_000.0 * Costs::PORTABLE.scan_ns);
     /// # Ok::<(), simprint::Error>(())
     /// ```
     #[must_use]
@@ -854,6 +854,7 @@ mod tests {
             Costs::POPCNT,
             Costs::AVX2,
             Costs::AVX512,
+            Costs::SIMD128,
             nan,
             odd,
         ] {
@@ -870,7 +871,13 @@ mod tests {
         }
         // The measured constants agree on the paper's setting, and NaN prices fall back to a
         // scan (never a plan no comparison chose).
-        for costs in [Costs::PORTABLE, Costs::POPCNT, Costs::AVX2, Costs::AVX512] {
+        for costs in [
+            Costs::PORTABLE,
+            Costs::POPCNT,
+            Costs::AVX2,
+            Costs::AVX512,
+            Costs::SIMD128,
+        ] {
             assert_eq!(
                 Plan::auto_with(64, 3, 1_000_000, costs).kind(),
                 PlanKind::Permuted { blocks: 4 }

@@ -30,6 +30,7 @@ pub(super) trait Bits:
     fn from_u128(v: u128) -> Self;
     fn to_u128(self) -> u128;
     fn distance(self, other: Self) -> u32;
+    fn xor(self, other: Self) -> Self;
     /// Calls `found(i, distance)` for each `i` (ascending) with `fps[i]` within `k` of `q`:
     /// the scan kernel, so buckets and scans are checked a chunk at a time.
     fn within(q: Self, fps: &[Self], k: u32, found: &mut dyn FnMut(usize, u32));
@@ -66,6 +67,10 @@ impl Bits for u64 {
     #[inline]
     fn distance(self, other: u64) -> u32 {
         (self ^ other).count_ones()
+    }
+    #[inline]
+    fn xor(self, other: u64) -> u64 {
+        self ^ other
     }
     #[inline]
     fn within(q: u64, fps: &[u64], k: u32, found: &mut dyn FnMut(usize, u32)) {
@@ -119,6 +124,10 @@ impl Bits for u128 {
     #[inline]
     fn distance(self, other: u128) -> u32 {
         (self ^ other).count_ones()
+    }
+    #[inline]
+    fn xor(self, other: u128) -> u128 {
+        self ^ other
     }
     #[inline]
     fn within(q: u128, fps: &[u128], k: u32, found: &mut dyn FnMut(usize, u32)) {
@@ -242,6 +251,8 @@ struct Table<B> {
     /// The fingerprint bits outside the bucket number (all of them when every bucket is
     /// probed): what `folded` holds.
     rest: u128,
+    /// The fingerprint bits of the bucket number (none when every bucket is probed).
+    bucket_mask: u128,
     /// Bucket `i` is entries `dir[i]..dir[i + 1]`.
     dir: Vec<u32>,
     /// Per entry: what the first check reads.
@@ -319,6 +330,7 @@ impl<B: Bits> Table<B> {
             radius,
             bits: d,
             rest,
+            bucket_mask: mask & !rest,
             dir,
             words,
             slots,
@@ -410,6 +422,18 @@ struct Hits {
 
 /// Distance of a hit whose folded check passed but whose exact distance is not yet known.
 const UNKNOWN: u32 = u32::MAX;
+
+/// True when one of `tables` finds a fingerprint that differs from the query in `diff`
+/// within `k`: its bucket bits differ in no more than the table's radius (every bucket of a
+/// table read whole). A query reports each hit from the first table that finds it, so a
+/// fingerprint near in several tables costs one slot and id read, not one per table.
+#[inline]
+fn reached<B: Bits>(tables: &[Table<B>], diff: B, k: u32) -> bool {
+    let diff = diff.to_u128();
+    tables
+        .iter()
+        .any(|t| (diff & t.bucket_mask).count_ones() <= t.radius.min(k))
+}
 
 /// An immutable group of fingerprints with its tables.
 #[derive(Clone, Debug)]
@@ -603,6 +627,7 @@ impl<B: Bits> Segment<B> {
             }
             let table = &self.tables[p.table as usize];
             let range = p.start as usize..p.end as usize;
+            let earlier = &self.tables[..p.table as usize];
             let mut hit = |i: usize, d: u32| {
                 #[allow(
                     clippy::cast_possible_truncation,
@@ -625,7 +650,13 @@ impl<B: Bits> Segment<B> {
                 }
                 Words::Full(words) => {
                     ahead_bytes -= range.len() * B::BYTES;
-                    B::within_in(q, words, range, k, &mut hit);
+                    let start = range.start;
+                    B::within_in(q, words, range, k, &mut |i, d| {
+                        // A fingerprint an earlier table also reaches is reported there.
+                        if !reached(earlier, words[start + i].xor(q), k) {
+                            hit(i, d);
+                        }
+                    });
                 }
             }
         }
@@ -648,10 +679,14 @@ impl<B: Bits> Segment<B> {
             }
         }
         core::hint::black_box(touched);
-        for &(_, slot, d) in held.iter() {
+        for &(table, slot, d) in held.iter() {
             let slot = slot as usize;
             let d = if d == UNKNOWN {
-                self.fps[slot].distance(q)
+                let fp = self.fps[slot];
+                if reached(&self.tables[..table as usize], fp.xor(q), k) {
+                    continue;
+                }
+                fp.distance(q)
             } else {
                 d
             };

@@ -585,6 +585,9 @@ impl Index {
         let (fp, k) = self.query_args(&fingerprint, &k)?;
         let limit = read_limit(&limit)?;
         let found = self.inner.query_limited(fp, k, limit).map_err(err)?;
+        if found.iter().all(|m| self.inner.name_of(m.id).is_none()) {
+            return Ok(crate::results::numeric_matches(&found));
+        }
         let out: Vec<JsMatch> = found
             .iter()
             .map(|m| JsMatch {

@@ -22,6 +22,7 @@ mod hashes;
 mod index;
 mod options;
 mod plan;
+mod results;
 mod scan;
 mod stream;
 mod typed;

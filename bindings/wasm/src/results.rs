@@ -1,0 +1,27 @@
+//! Query results built in JavaScript from two arrays (see `js/results.js`): one call across
+//! the boundary per query instead of several per match.
+
+use alloc::vec::Vec;
+
+use wasm_bindgen::prelude::*;
+
+use simprint::index::Match;
+
+#[wasm_bindgen(module = "/js/results.js")]
+extern "C" {
+    // Views of wasm memory, read before the call returns: nothing throws in it.
+    #[wasm_bindgen(js_name = matchesOf)]
+    fn matches_of(ids: &[f64], distances: &[u32]) -> JsValue;
+}
+
+/// `[{ id, distance }]` for matches whose ids are numbers (below 2^53, as the bindings take
+/// them).
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "ids from JavaScript are whole numbers below 2^53"
+)]
+pub(crate) fn numeric_matches(found: &[Match]) -> JsValue {
+    let ids: Vec<f64> = found.iter().map(|m| m.id as f64).collect();
+    let distances: Vec<u32> = found.iter().map(|m| m.distance).collect();
+    matches_of(&ids, &distances)
+}

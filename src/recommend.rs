@@ -62,7 +62,12 @@ pub fn recommended_k(text: &str, width: u32) -> u32 {
             in_word = false;
         }
     }
-    let k64 = k64(words, cjk);
+    scale(k64(words, cjk), width)
+}
+
+/// A `k` for 64 bits scaled to `width` (1 to 128; others clamped into it):
+/// `round(k · width / 64)`, halves up, at most `width`.
+pub(crate) fn scale(k64: u32, width: u32) -> u32 {
     let width = width.clamp(1, crate::fingerprint::MAX_WIDTH);
     ((k64 * width + 32) / 64).min(width)
 }

@@ -34,12 +34,28 @@ use self::segment::Bits;
 use crate::error::Error;
 use crate::fingerprint::Fingerprint;
 
-/// The `k` an index is built for when its user gives none (the JavaScript `Index`).
+/// The `k` an index is built for when its user gives none (the JavaScript `Index` and
+/// `Plan`): 11, what [`crate::recommended_k`] gives text without CJK of more than 40 words at
+/// 64 bits, the `k` that finds near-duplicates rather than only near-copies (docs/evaluation.md).
+/// A query among a million fingerprints costs about 10 µs there (docs/index.md).
 ///
 /// ```
-/// assert_eq!(simprint::index::DEFAULT_K, 3);
+/// let text = "SimHash keeps near-duplicate documents close in Hamming distance. ".repeat(5);
+/// assert_eq!(simprint::index::DEFAULT_K, simprint::recommended_k(&text, 64));
 /// ```
-pub const DEFAULT_K: u32 = 3;
+pub const DEFAULT_K: u32 = 11;
+
+/// [`DEFAULT_K`] scaled to `width` bits as [`crate::recommended_k`] scales its `k`:
+/// `round(11 · width / 64)`, at most the width (1 at 5 bits, 22 at 128).
+///
+/// ```
+/// use simprint::index::default_k;
+/// assert_eq!([default_k(64), default_k(128), default_k(5), default_k(1)], [11, 22, 1, 0]);
+/// ```
+#[must_use]
+pub fn default_k(width: u32) -> u32 {
+    crate::recommend::scale(DEFAULT_K, width)
+}
 
 /// Most pairs [`Index::pairs`] and [`Index::pairs_within`] list (4,194,304, about 100 MB of
 /// [`Pair`]s): past it they return [`Error::TooManyPairs`] having held no more than this many.

@@ -83,8 +83,14 @@ for (const width of [64, 128]) {
 }
 
 test('insert, replace, get, has, remove, clear and the same fingerprint under many ids', () => {
-  const index = new sp.Index();
-  assert.equal(index.k, 3);
+  // The defaults: 64 bits and recommendedK of English, scaled to other widths as it scales.
+  for (const [options, width, k] of [[undefined, 64, 11], [{ width: 128 }, 128, 22], [{ width: 5 }, 5, 1]]) {
+    const plain = new sp.Index(options);
+    assert.deepEqual([plain.width, plain.k], [width, k]);
+    assert.equal(new sp.Plan(options ?? {}).describe().k, k);
+    plain.free();
+  }
+  const index = new sp.Index({ k: 3 });
   assert.equal(index.width, 64);
   assert.equal(index.insert(1, 0xffn), undefined);
   assert.equal(index.insert(2, 0xffn), undefined);

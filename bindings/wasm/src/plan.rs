@@ -51,7 +51,7 @@ pub(crate) fn plan_options(
     let k = number("k")?
         .map(|k| whole("k", k))
         .transpose()?
-        .unwrap_or(simprint::index::DEFAULT_K);
+        .unwrap_or_else(|| simprint::index::default_k(width));
     let scan = match &read {
         Some(o) => o.boolean("scan")?.unwrap_or(false),
         None => false,

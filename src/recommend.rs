@@ -33,11 +33,11 @@
 /// returns changes no fingerprint.
 ///
 /// What an [`Index`](crate::Index) costs around these `k` (2026-11-24, one 2-core x86-64 VM, a
-/// million random 64-bit fingerprints, medians; docs/index.md has the tables): at `k = 9`,
-/// 13 µs a query natively with the kernels chosen at run time (18 µs with the portable ones)
-/// and 19 µs in wasm, 76 bytes per fingerprint; at `k = 12`, 45, 63 and 63 µs; at `k = 15`,
-/// 119, 170 and 165 µs. Clustered real text costs up to twice that (more matches, fuller
-/// buckets). A plain POPCNT scan of the million takes 506 µs on that machine.
+/// million random 64-bit fingerprints, medians; docs/index.md has the tables): at `k = 11`,
+/// 20 µs a query natively with the kernels chosen at run time and 47 µs in wasm, 65 bytes per
+/// fingerprint; at `k = 12`, 24 and 62 µs; at `k = 14`, 39 and 102 µs (76 bytes). Clustered
+/// real text costs up to 1.8 times that (more matches, fuller buckets). A plain POPCNT scan of
+/// the million takes about 515 µs on that machine.
 ///
 /// ```
 /// use simprint::recommended_k;

@@ -223,9 +223,13 @@ pub(crate) fn auto_scan<'t>(text: &'t str, tokens: &mut impl AutoTokens<'t>) {
             }
             // The run goes on over three-byte Han, kana and katakana followed by more of them
             // (so units: nothing after them can attach or join), without the general checks.
+            // Each character is looked at once: the one after a taken character is the next
+            // candidate.
             let mut end = next;
-            while cjk3(bytes, end) && cjk3(bytes, end + 3) {
-                end += 3;
+            if cjk3(bytes, end) {
+                while cjk3(bytes, end + 3) {
+                    end += 3;
+                }
             }
             out.run_end = end;
             out.done = end;

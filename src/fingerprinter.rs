@@ -84,8 +84,12 @@ impl Fingerprinter {
     /// ```
     #[must_use]
     pub fn fingerprint(&self, text: &str) -> Fingerprint {
-        let text = self.fold(text);
-        let mut sink = self.sink_for(text.len());
+        let (text, cjk) = crate::normalize::fold_counting(
+            text,
+            self.options.normalization,
+            self.options.case_fold,
+        );
+        let mut sink = self.sink_for(text.len(), cjk);
         self.options.tokenizer.for_each_feature_into(
             &text,
             &mut Feed {
@@ -102,11 +106,12 @@ impl Fingerprinter {
     /// frequencies (each occurrence adds weight 1, the same `V` as one row per feature weighted
     /// by its count, with nothing allocated per feature), else into a table of distinct features.
     pub(crate) fn sink(&self) -> Sink {
-        self.sink_for(0)
+        self.sink_for(0, 0)
     }
 
-    /// [`Fingerprinter::sink`] for a text of `text_len` bytes (its table sized for it).
-    pub(crate) fn sink_for(&self, text_len: usize) -> Sink {
+    /// [`Fingerprinter::sink`] for a text of `text_len` bytes, `cjk` of its characters Han or
+    /// kana (its table sized for it).
+    pub(crate) fn sink_for(&self, text_len: usize, cjk: usize) -> Sink {
         if self.idf.is_none() && self.options.weighting == Weighting::TermFrequency {
             Sink::Unit(alloc::boxed::Box::new(UnitCounter::new(self.options.width)))
         } else {
@@ -114,6 +119,7 @@ impl Fingerprinter {
                 self.options.width > 64,
                 self.options.weighting != Weighting::Binary,
                 text_len,
+                cjk,
             ))
         }
     }

@@ -147,12 +147,24 @@ fn push_folded(out: &mut String, c: char) {
 /// ```
 #[must_use]
 pub fn fold(text: &str, normalization: Normalization, case_fold: bool) -> Cow<'_, str> {
+    fold_counting(text, normalization, case_fold).0
+}
+
+/// [`fold`], and how many three-byte CJK characters (Han, kana: lead bytes E3–E9) its one pass
+/// skipped over: 0 when it made none (nothing to fold, or the standard path). The fingerprinter
+/// sizes its table of distinct features by it, as CJK text has more features per byte.
+pub(crate) fn fold_counting(
+    text: &str,
+    normalization: Normalization,
+    case_fold: bool,
+) -> (Cow<'_, str>, usize) {
     let width = normalization == Normalization::Width;
     let case = case_fold;
     if !width && !case {
-        return Cow::Borrowed(text);
+        return (Cow::Borrowed(text), 0);
     }
-    match fold_one_pass(text, width, case) {
+    let mut cjk = 0;
+    let folded = match fold_one_pass(text, width, case, &mut cjk) {
         Some(folded) => folded,
         // A Σ inside a very long word: its form depends on the letters around it.
         None => {
@@ -163,15 +175,22 @@ pub fn fold(text: &str, normalization: Normalization, case_fold: bool) -> Cow<'_
             };
             Cow::Owned(lowercase(&widened))
         }
-    }
+    };
+    (folded, cjk)
 }
 
 /// [`fold`] in one pass over the text: ASCII eight bytes at a time (only looking for A–Z),
 /// Han and kana (lead bytes E3–E9) skipped three bytes at a time without decoding, and only
 /// the rest decoded. Unchanged text is copied in whole slices, and A–Z are lowered in bulk
 /// at the end. Borrowed when nothing changes; None when a Σ stands in a word too long to
-/// decide its form locally (see [`sigma_at`]): the standard path handles that text.
-fn fold_one_pass(text: &str, width: bool, case: bool) -> Option<Cow<'_, str>> {
+/// decide its form locally (see [`sigma_at`]): the standard path handles that text. Adds the
+/// number of Han and kana characters skipped to `cjk`.
+fn fold_one_pass<'t>(
+    text: &'t str,
+    width: bool,
+    case: bool,
+    cjk: &mut usize,
+) -> Option<Cow<'t, str>> {
     let bytes = text.as_bytes();
     let len = bytes.len();
     // What has changed so far, from `copied` on not yet copied.
@@ -194,6 +213,7 @@ fn fold_one_pass(text: &str, width: bool, case: bool) -> Option<Cow<'_, str>> {
             && !(lead == 0xE3 && bytes[i..].starts_with(&[0xE3, 0x80, 0x80]))
         {
             // A run of them at once: CJK text is mostly such runs.
+            let from = i;
             i += 3;
             while let Some(&lead) = bytes.get(i) {
                 if !(0xE3..=0xE9).contains(&lead)
@@ -203,6 +223,7 @@ fn fold_one_pass(text: &str, width: bool, case: bool) -> Option<Cow<'_, str>> {
                 }
                 i += 3;
             }
+            *cjk += (i - from) / 3;
             continue;
         }
         let c = text[i..].chars().next()?;
@@ -436,7 +457,7 @@ mod tests {
             } else {
                 Normalization::None
             };
-            assert!(fold_one_pass(&all, width, case).is_some());
+            assert!(fold_one_pass(&all, width, case, &mut 0).is_some());
             assert!(fold(&all, normalization, case) == plain_fold(&all, width, case));
         }
     }
@@ -453,7 +474,7 @@ mod tests {
             let folded = fold(&text, Normalization::Width, true);
             assert_eq!(folded, text.to_lowercase());
         }
-        assert!(fold_one_pass(&long, true, true).is_none());
+        assert!(fold_one_pass(&long, true, true, &mut 0).is_none());
     }
 
     /// Fragments of mixed technical text, in upper and lower case, with the width variants

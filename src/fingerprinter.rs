@@ -355,7 +355,7 @@ impl<'t> Features<'t> for Feed<'_> {
         let hasher = &self.fingerprinter.hasher;
         let bytes = run.as_bytes();
         let three_byte =
-            bytes.len().is_multiple_of(3) && bytes.iter().step_by(3).all(|&b| b & 0xF0 == 0xE0);
+            bytes.len().is_multiple_of(3) && bytes.chunks_exact(3).all(|c| c[0] & 0xF0 == 0xE0);
         match crate::hash::offset_in(self.text, run) {
             Some(start) if n == 2 && three_byte && hasher.width() <= 64 => {
                 let count = bytes.len() / 3 - 1;

@@ -115,7 +115,13 @@ impl<'t> Window<'t> {
                 from -= 1;
             }
         }
-        self.next = (self.seen - behind) % self.n;
+        // `n` is 2 by default: no division then.
+        let count = self.seen - behind;
+        self.next = if self.n == 2 {
+            count & 1
+        } else {
+            count % self.n
+        };
         let mut at = from;
         while at < bytes.len() {
             let end = at + utf8_len(bytes[at]);
@@ -128,12 +134,22 @@ impl<'t> Window<'t> {
     }
 
     /// Ends the sequence: a sequence shorter than `n` becomes one feature.
+    ///
+    /// Inlined where it is called: mixed text ends a run at every script switch, and mostly
+    /// there is nothing to flush.
+    #[inline(always)]
     pub(super) fn flush(&mut self, emit: &mut impl Features<'t>) {
         if self.seen > 0 && self.seen < self.n {
-            emit.feature(&self.buf[..self.seen], self.separator);
+            self.flush_short(emit);
         }
         self.seen = 0;
         self.next = 0;
+    }
+
+    /// The feature of a sequence shorter than `n`.
+    #[inline(never)]
+    fn flush_short(&mut self, emit: &mut impl Features<'t>) {
+        emit.feature(&self.buf[..self.seen], self.separator);
     }
 }
 

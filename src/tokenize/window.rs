@@ -93,17 +93,28 @@ impl<'t> Window<'t> {
         );
         let bytes = run.as_bytes();
         let behind = self.n - 1;
-        let mut at = 0;
+        // Where the first `n − 1` characters end (or the run, if shorter).
+        let mut first = 0;
         for _ in 0..behind {
-            if at == bytes.len() {
+            if first < bytes.len() {
+                first += utf8_len(bytes[first]);
+            }
+        }
+        if self.seen == 0 && first < bytes.len() {
+            // Nothing before the run to reach back to (the usual case: a run mostly follows
+            // a flush), and the run goes on past its first `n − 1` characters: they emit
+            // nothing, and the ring is rebuilt below, so they need not go through it.
+            self.seen = behind;
+        } else {
+            let mut at = 0;
+            while at < first {
+                let end = at + utf8_len(bytes[at]);
+                self.push(&run[at..end], emit);
+                at = end;
+            }
+            if first == bytes.len() {
                 return;
             }
-            let end = at + utf8_len(bytes[at]);
-            self.push(&run[at..end], emit);
-            at = end;
-        }
-        if at == bytes.len() {
-            return;
         }
         self.seen += emit.run_ngrams(run, self.n);
         // The ring as if every character had gone through it: the last `n − 1` of them,

@@ -230,6 +230,12 @@ pub(crate) fn auto_scan<'t>(text: &'t str, tokens: &mut impl AutoTokens<'t>) {
                 while cjk3(bytes, end + 3) {
                     end += 3;
                 }
+                // The run's last three-byte character, when ASCII (but `_`, which joins
+                // katakana) or the end of the text follows it, is a unit too: in mixed text
+                // most runs end so, and this saves the general checks.
+                if bytes.get(end + 3).is_none_or(|&b| b < 0x80 && b != b'_') {
+                    end += 3;
+                }
             }
             out.run_end = end;
             out.done = end;

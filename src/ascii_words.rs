@@ -207,8 +207,11 @@ pub(crate) fn first_non_ascii(bytes: &[u8]) -> usize {
         let word = u64::from_le_bytes([
             chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7],
         ]);
-        if word & 0x8080_8080_8080_8080 != 0 {
-            break;
+        let high = word & 0x8080_8080_8080_8080;
+        if high != 0 {
+            // The first byte with its high bit set, found in the word rather than byte by
+            // byte: in mixed text most ASCII runs end within a few bytes.
+            return at + high.trailing_zeros() as usize / 8;
         }
         at += 8;
     }

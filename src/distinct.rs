@@ -18,7 +18,8 @@ use alloc::vec::Vec;
 pub(crate) trait Key: Copy + Eq + Ord + Default {
     fn from_hash(hash: u128) -> Self;
     fn to_hash(self) -> u128;
-    fn slot(self) -> usize;
+    /// 32 well-mixed bits of the key, which place it in the table.
+    fn bits(self) -> u32;
 }
 
 impl Key for u64 {
@@ -39,8 +40,8 @@ impl Key for u64 {
         clippy::cast_possible_truncation,
         reason = "a hash: any of its bits will do"
     )]
-    fn slot(self) -> usize {
-        self as usize
+    fn bits(self) -> u32 {
+        (self >> 32) as u32
     }
 }
 
@@ -54,9 +55,25 @@ impl Key for u128 {
         self
     }
     #[inline]
-    fn slot(self) -> usize {
-        self as usize
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "a hash: any of its bits will do"
+    )]
+    fn bits(self) -> u32 {
+        (self >> 32) as u32
     }
+}
+
+/// The slot a key with [`Key::bits`] `bits` starts its probe at in a table of `slots` slots:
+/// the bits scaled to the table's size by a multiply (which, unlike a mask, allows sizes
+/// between powers of two).
+#[inline(always)]
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "below `slots`, which is a usize"
+)]
+fn home(bits: u32, slots: usize) -> usize {
+    ((u64::from(bits) * slots as u64) >> 32) as usize
 }
 
 /// The distinct full hashes of one text (see the [module docs](self)).
@@ -71,16 +88,26 @@ impl Distinct {
     /// A set for `wide` (128-bit) or 64-bit hashes, counting occurrences if `counting`
     /// (else every key reports a count of 1).
     pub(crate) fn new(wide: bool, counting: bool) -> Distinct {
-        Distinct::for_text(wide, counting, 0)
+        Distinct::for_text(wide, counting, 0, 0)
     }
 
-    /// [`Distinct::new`] sized for a text of `text_len` bytes: a table of about one slot per
-    /// 16 bytes (up to [`MAX_START_SLOTS`]), so the table of a long text does not grow (and
-    /// rehash, and fault in fresh pages) ten times over.
-    pub(crate) fn for_text(wide: bool, counting: bool, text_len: usize) -> Distinct {
-        let slots = (text_len / 16)
-            .next_power_of_two()
-            .clamp(MIN_SLOTS, MAX_START_SLOTS);
+    /// [`Distinct::new`] sized for a text of `text_len` bytes of which `cjk` characters are
+    /// three-byte Han or kana: a table of about one slot per 16 bytes of the rest and one per
+    /// four CJK characters (rounded up to a power of two or 1.5 times one, at most
+    /// [`MAX_START_SLOTS`]), so the table of a long text does not grow (and rehash, and fault
+    /// in fresh pages) over and over. A CJK character starts a bigram where a word takes
+    /// several bytes: the docs samples hold one distinct bigram per 7 (Chinese) to 15
+    /// (Japanese) Han and kana, one distinct word per 80 bytes of English.
+    pub(crate) fn for_text(wide: bool, counting: bool, text_len: usize, cjk: usize) -> Distinct {
+        let rest = text_len.saturating_sub(3 * cjk);
+        let wanted = rest / 16 + cjk / 4;
+        let power = wanted.next_power_of_two();
+        let slots = if power / 4 * 3 >= wanted {
+            power / 4 * 3
+        } else {
+            power
+        }
+        .clamp(MIN_SLOTS, MAX_START_SLOTS);
         if wide {
             Distinct::Wide(Table::new(counting, slots))
         } else {
@@ -142,9 +169,12 @@ const MAX_PROBE: usize = 32;
 /// The smallest table.
 const MIN_SLOTS: usize = 64;
 
-/// The largest table made before any feature is seen (512 KB of 64-bit keys): what a text of
-/// 1 MB of Chinese needs, at most twice what 1 MB of English needs.
-const MAX_START_SLOTS: usize = 1 << 16;
+/// The largest table made before any feature is seen (768 KB of 64-bit keys): what a text
+/// of 1 MB of Chinese technical writing needs (at a half-full table, its 38 000 distinct
+/// features do not fit 2^16 slots). Kept below the size of such a text, so that the folded
+/// copy of the text and the table, freed together, stay below what glibc's allocator then
+/// hands back to the system (and faults in again for the next text).
+const MAX_START_SLOTS: usize = 3 << 15;
 
 impl<K: Key> Table<K> {
     fn new(counting: bool, slots: usize) -> Table<K> {
@@ -169,8 +199,8 @@ impl<K: Key> Table<K> {
         if 2 * (self.len + 1) > self.keys.len() {
             self.grow();
         }
-        let mask = self.keys.len() - 1;
-        let mut i = key.slot() & mask;
+        let slots = self.keys.len();
+        let mut i = home(key.bits(), slots);
         for _ in 0..MAX_PROBE {
             let k = self.keys[i];
             if k == key {
@@ -187,7 +217,10 @@ impl<K: Key> Table<K> {
                 self.len += 1;
                 return;
             }
-            i = (i + 1) & mask;
+            i += 1;
+            if i == slots {
+                i = 0;
+            }
         }
         self.overflow.push(key);
     }
@@ -202,12 +235,14 @@ impl<K: Key> Table<K> {
         } else {
             Vec::new()
         };
-        let mask = size - 1;
         for (at, key) in old_keys.into_iter().enumerate() {
             if key != empty {
-                let mut i = key.slot() & mask;
+                let mut i = home(key.bits(), size);
                 while self.keys[i] != empty {
-                    i = (i + 1) & mask;
+                    i += 1;
+                    if i == size {
+                        i = 0;
+                    }
                 }
                 self.keys[i] = key;
                 if self.counting {
@@ -230,8 +265,17 @@ impl<K: Key> Table<K> {
             if self.zero > 0 {
                 f(0);
             }
-            for &k in &self.keys {
-                if k != K::default() {
+            // Whether a slot is empty is a coin toss at the table's load, so a branch on it
+            // would be mispredicted about every other slot: the keys of each 64 slots are
+            // first gathered without branches, then visited.
+            let mut found = [K::default(); 64];
+            for block in self.keys.chunks(64) {
+                let mut n = 0;
+                for &k in block {
+                    found[n] = k;
+                    n += usize::from(k != K::default());
+                }
+                for &k in &found[..n] {
                     f(k.to_hash());
                 }
             }
@@ -342,7 +386,8 @@ mod tests {
             keys.push(if i % 97 == 0 {
                 0
             } else {
-                u128::from(x % 1500) << 40 | u128::from(x % 1500)
+                // 1500 distinct keys of 64 bits, spread (as a hash's are) by an odd multiplier.
+                u128::from((x % 1500).wrapping_mul(0x9E37_79B9_7F4A_7C15))
             });
         }
         check_all_kinds(&keys, false);
@@ -350,7 +395,8 @@ mod tests {
 
     #[test]
     fn colliding_keys_overflow_and_still_count_right() {
-        // Keys sharing their low 20 bits all start at one slot: crafted collisions.
+        // Keys whose bits 32–63, which place them, are all zero start at one slot: crafted
+        // collisions.
         let mut keys = Vec::new();
         for i in 1..=2000u128 {
             for _ in 0..(i % 3 + 1) {

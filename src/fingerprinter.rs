@@ -84,8 +84,12 @@ impl Fingerprinter {
     /// ```
     #[must_use]
     pub fn fingerprint(&self, text: &str) -> Fingerprint {
-        let text = self.fold(text);
-        let mut sink = self.sink_for(text.len());
+        let (text, cjk) = crate::normalize::fold_counting(
+            text,
+            self.options.normalization,
+            self.options.case_fold,
+        );
+        let mut sink = self.sink_for(text.len(), cjk);
         self.options.tokenizer.for_each_feature_into(
             &text,
             &mut Feed {
@@ -102,11 +106,12 @@ impl Fingerprinter {
     /// frequencies (each occurrence adds weight 1, the same `V` as one row per feature weighted
     /// by its count, with nothing allocated per feature), else into a table of distinct features.
     pub(crate) fn sink(&self) -> Sink {
-        self.sink_for(0)
+        self.sink_for(0, 0)
     }
 
-    /// [`Fingerprinter::sink`] for a text of `text_len` bytes (its table sized for it).
-    pub(crate) fn sink_for(&self, text_len: usize) -> Sink {
+    /// [`Fingerprinter::sink`] for a text of `text_len` bytes, `cjk` of its characters Han or
+    /// kana (its table sized for it).
+    pub(crate) fn sink_for(&self, text_len: usize, cjk: usize) -> Sink {
         if self.idf.is_none() && self.options.weighting == Weighting::TermFrequency {
             Sink::Unit(alloc::boxed::Box::new(UnitCounter::new(self.options.width)))
         } else {
@@ -114,6 +119,7 @@ impl Fingerprinter {
                 self.options.width > 64,
                 self.options.weighting != Weighting::Binary,
                 text_len,
+                cjk,
             ))
         }
     }
@@ -328,8 +334,11 @@ struct Feed<'a> {
     recent: Vec<u64>,
 }
 
-/// The most bigrams [`Feed::recent`] holds (32 KB, within the first-level data cache).
-const RECENT_MAX: usize = 1 << 12;
+/// The most bigrams [`Feed::recent`] holds (128 KB, one slot per 64 bytes of a 1 MB text,
+/// within the second-level cache). Chinese technical text has about 30 000 distinct bigrams per
+/// MB: with 4 096 slots (32 KB, within the first-level cache) too few of them were found, and
+/// with 32 768 the misses cost more than the hashing they saved.
+const RECENT_MAX: usize = 1 << 14;
 
 impl<'t> Features<'t> for Feed<'_> {
     #[inline(always)]
@@ -346,7 +355,7 @@ impl<'t> Features<'t> for Feed<'_> {
         let hasher = &self.fingerprinter.hasher;
         let bytes = run.as_bytes();
         let three_byte =
-            bytes.len().is_multiple_of(3) && bytes.iter().step_by(3).all(|&b| b & 0xF0 == 0xE0);
+            bytes.len().is_multiple_of(3) && bytes.chunks_exact(3).all(|c| c[0] & 0xF0 == 0xE0);
         match crate::hash::offset_in(self.text, run) {
             Some(start) if n == 2 && three_byte && hasher.width() <= 64 => {
                 let count = bytes.len() / 3 - 1;
@@ -359,7 +368,7 @@ impl<'t> Features<'t> for Feed<'_> {
                         // compared whole, before any hashing or probing of the (much larger,
                         // cache-missing) set.
                         if self.recent.is_empty() {
-                            let slots = (self.text.len() / 256).next_power_of_two();
+                            let slots = (self.text.len() / 64).next_power_of_two();
                             self.recent = alloc::vec![0; slots.clamp(256, RECENT_MAX)];
                         }
                         let mask = self.recent.len() - 1;

@@ -130,6 +130,33 @@ fn cjk3(bytes: &[u8], at: usize) -> bool {
     }
 }
 
+/// True when what starts at `at` makes a three-byte CJK character before it a unit, as
+/// [`stands_after`] would say but cheaper: another such character (of kind `Ideo` or `Kata`),
+/// ASCII but `_` (which would join katakana), or the end of the text.
+#[inline(always)]
+fn follows_unit(bytes: &[u8], at: usize) -> bool {
+    cjk3(bytes, at) || bytes.get(at).is_none_or(|&b| b < 0x80 && b != b'_')
+}
+
+/// Where a run of CJK units that takes the character ending at `next` ends: it goes on over
+/// three-byte Han, kana and katakana followed by more of them, or by ASCII (but `_`) or the
+/// end of the text (so units: nothing after them can attach or join), without the general
+/// checks. Each character is looked at once.
+#[inline(always)]
+fn run_end(bytes: &[u8], next: usize) -> usize {
+    let mut end = next;
+    if cjk3(bytes, end) {
+        while cjk3(bytes, end + 3) {
+            end += 3;
+        }
+        // The run's last three-byte character: in mixed text most runs end with ASCII.
+        if bytes.get(end + 3).is_none_or(|&b| b < 0x80 && b != b'_') {
+            end += 3;
+        }
+    }
+    end
+}
+
 /// True when the character at `at` (or the end of the text) cannot join the character before
 /// it, of kind `before` (a unit candidate): it is not a mark, joiner or format character, and
 /// after katakana it is not ExtendNumLet (`_`, `＿`), which would join it (WB13a).
@@ -191,6 +218,16 @@ pub(crate) fn auto_scan<'t>(text: &'t str, tokens: &mut impl AutoTokens<'t>) {
             }
             kata_left = bytes[end - 1] != b'_';
             at = end;
+            if kata_left && cjk3(bytes, at) && follows_unit(bytes, at + 3) {
+                // Han, kana or katakana after ASCII and before more of them or ASCII (most
+                // runs of mixed text start so): a unit, and its run, without the general
+                // checks below (which come to the same).
+                out.region_to(at, tokens);
+                out.run_start = at;
+                at = run_end(bytes, at + 3);
+                out.run_end = at;
+                out.done = at;
+            }
             continue;
         }
         let (kind, n) = char_at(text, at);
@@ -221,12 +258,7 @@ pub(crate) fn auto_scan<'t>(text: &'t str, tokens: &mut impl AutoTokens<'t>) {
                 out.flush_run(tokens);
                 out.run_start = at;
             }
-            // The run goes on over three-byte Han, kana and katakana followed by more of them
-            // (so units: nothing after them can attach or join), without the general checks.
-            let mut end = next;
-            while cjk3(bytes, end) && cjk3(bytes, end + 3) {
-                end += 3;
-            }
+            let end = run_end(bytes, next);
             out.run_end = end;
             out.done = end;
             at = end;

@@ -93,17 +93,28 @@ impl<'t> Window<'t> {
         );
         let bytes = run.as_bytes();
         let behind = self.n - 1;
-        let mut at = 0;
+        // Where the first `n − 1` characters end (or the run, if shorter).
+        let mut first = 0;
         for _ in 0..behind {
-            if at == bytes.len() {
+            if first < bytes.len() {
+                first += utf8_len(bytes[first]);
+            }
+        }
+        if self.seen == 0 && first < bytes.len() {
+            // Nothing before the run to reach back to (the usual case: a run mostly follows
+            // a flush), and the run goes on past its first `n − 1` characters: they emit
+            // nothing, and the ring is rebuilt below, so they need not go through it.
+            self.seen = behind;
+        } else {
+            let mut at = 0;
+            while at < first {
+                let end = at + utf8_len(bytes[at]);
+                self.push(&run[at..end], emit);
+                at = end;
+            }
+            if first == bytes.len() {
                 return;
             }
-            let end = at + utf8_len(bytes[at]);
-            self.push(&run[at..end], emit);
-            at = end;
-        }
-        if at == bytes.len() {
-            return;
         }
         self.seen += emit.run_ngrams(run, self.n);
         // The ring as if every character had gone through it: the last `n − 1` of them,
@@ -115,7 +126,13 @@ impl<'t> Window<'t> {
                 from -= 1;
             }
         }
-        self.next = (self.seen - behind) % self.n;
+        // `n` is 2 by default: no division then.
+        let count = self.seen - behind;
+        self.next = if self.n == 2 {
+            count & 1
+        } else {
+            count % self.n
+        };
         let mut at = from;
         while at < bytes.len() {
             let end = at + utf8_len(bytes[at]);
@@ -128,12 +145,22 @@ impl<'t> Window<'t> {
     }
 
     /// Ends the sequence: a sequence shorter than `n` becomes one feature.
+    ///
+    /// Inlined where it is called: mixed text ends a run at every script switch, and mostly
+    /// there is nothing to flush.
+    #[inline(always)]
     pub(super) fn flush(&mut self, emit: &mut impl Features<'t>) {
         if self.seen > 0 && self.seen < self.n {
-            emit.feature(&self.buf[..self.seen], self.separator);
+            self.flush_short(emit);
         }
         self.seen = 0;
         self.next = 0;
+    }
+
+    /// The feature of a sequence shorter than `n`.
+    #[inline(never)]
+    fn flush_short(&mut self, emit: &mut impl Features<'t>) {
+        emit.feature(&self.buf[..self.seen], self.separator);
     }
 }
 

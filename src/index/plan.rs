@@ -849,15 +849,14 @@ mod tests {
             check_folded_ns: 0.0,
             scan_ns: 1e300,
         };
-        for costs in [
+        let measured = [
             Costs::PORTABLE,
             Costs::POPCNT,
             Costs::AVX2,
             Costs::AVX512,
             Costs::SIMD128,
-            nan,
-            odd,
-        ] {
+        ];
+        for costs in measured.into_iter().chain([nan, odd]) {
             for k in 0..=24 {
                 for n in [0, 1_000, 1_000_000, 100_000_000] {
                     let p = Plan::auto_with(64, k, n, costs);
@@ -871,13 +870,7 @@ mod tests {
         }
         // The measured constants agree on the paper's setting, and NaN prices fall back to a
         // scan (never a plan no comparison chose).
-        for costs in [
-            Costs::PORTABLE,
-            Costs::POPCNT,
-            Costs::AVX2,
-            Costs::AVX512,
-            Costs::SIMD128,
-        ] {
+        for costs in measured {
             assert_eq!(
                 Plan::auto_with(64, 3, 1_000_000, costs).kind(),
                 PlanKind::Permuted { blocks: 4 }

@@ -15,6 +15,7 @@
 //! Removal marks a slot dead; merging segments drops dead slots.
 
 use alloc::vec::Vec;
+use core::ops::Range;
 
 use super::fallible::{collect, try_vec_with_capacity, zeroed};
 use super::flips::for_each_flip;
@@ -42,6 +43,15 @@ pub(super) trait Bits:
         range: core::ops::Range<usize>,
         k: u32,
         found: &mut dyn FnMut(usize, u32),
+    );
+    /// Calls `found(i, j, distance)` for each `xs[i]`, `ys[j]` within `k` (with `after`, only
+    /// `j > i`): the all-pairs join of two buckets (see `scan::cross64`).
+    fn cross(
+        xs: &[Self],
+        ys: &[Self],
+        after: bool,
+        k: u32,
+        found: &mut dyn FnMut(usize, usize, u32),
     );
     /// The bucket of `self` in a table of this key shape (the key's top bits).
     fn bucket(self, shape: &KeyShape) -> usize;
@@ -75,6 +85,16 @@ impl Bits for u64 {
     #[inline]
     fn within(q: u64, fps: &[u64], k: u32, found: &mut dyn FnMut(usize, u32)) {
         crate::scan::within64(q, fps, k, found);
+    }
+    #[inline]
+    fn cross(
+        xs: &[u64],
+        ys: &[u64],
+        after: bool,
+        k: u32,
+        found: &mut dyn FnMut(usize, usize, u32),
+    ) {
+        crate::scan::cross64(xs, ys, after, k, found);
     }
     #[inline]
     fn within_in(
@@ -132,6 +152,19 @@ impl Bits for u128 {
     #[inline]
     fn within(q: u128, fps: &[u128], k: u32, found: &mut dyn FnMut(usize, u32)) {
         crate::scan::within128(q, fps, k, found);
+    }
+    #[inline]
+    fn cross(
+        xs: &[u128],
+        ys: &[u128],
+        after: bool,
+        k: u32,
+        found: &mut dyn FnMut(usize, usize, u32),
+    ) {
+        for (i, &x) in xs.iter().enumerate() {
+            let start = if after { (i + 1).min(ys.len()) } else { 0 };
+            crate::scan::within128(x, &ys[start..], k, &mut |j, d| found(i, start + j, d));
+        }
     }
     #[inline]
     fn within_in(
@@ -749,44 +782,51 @@ impl<B: Bits> Segment<B> {
         // A cell: both the join and the loops around it read it.
         let go = core::cell::Cell::new(true);
         for (t, table) in self.tables.iter().enumerate() {
-            // Entry i against entries `others`, whose buckets are `flips` bits from i's. The
-            // fingerprints themselves are read only for entries that pass the table's check: a
-            // folded table's words are all the join needs until then, and a table of whole
-            // fingerprints holds them in its own order (no random reads into `fps`).
-            let mut join = |i: usize, others: core::ops::Range<usize>, flips: u32| {
-                let start = others.start;
-                let slot_a = table.slots[i] as usize;
-                let mut pair = |j: usize, x: B, y: B| {
-                    let slot_b = table.slots[start + j] as usize;
-                    let d = x.distance(y);
+            // Entries `here` against entries `there`, whose buckets are `flips` bits apart
+            // (with `same`, one bucket: each pair once). The fingerprints themselves are read
+            // only for entries that pass the table's check: a folded table's words are all the
+            // join needs until then, and a table of whole fingerprints holds them in its own
+            // order (no random reads into `fps`), so its two buckets are joined in one call.
+            let mut join = |here: Range<usize>, there: Range<usize>, same: bool, flips: u32| {
+                let (from, to) = (here.start, there.start);
+                let mut pair = |a: usize, c: usize, x: B, y: B, d: u32| {
+                    let (slot_a, slot_c) = (table.slots[a] as usize, table.slots[c] as usize);
                     if d <= k
                         && go.get()
                         && first_table(x, y) == Some(t)
                         && !self.is_dead(slot_a)
-                        && !self.is_dead(slot_b)
+                        && !self.is_dead(slot_c)
                     {
-                        go.set(found(self.ids[slot_a], self.ids[slot_b], d));
+                        go.set(found(self.ids[slot_a], self.ids[slot_c], d));
                     }
                 };
                 match &table.words {
                     Words::Folded(w) => {
-                        crate::scan::within32(w[i], &w[others], k - flips, &mut |j| {
-                            let slot_b = table.slots[start + j] as usize;
-                            pair(j, self.fps[slot_a], self.fps[slot_b]);
-                        });
+                        for a in here {
+                            let start = if same { a + 1 } else { to };
+                            let x = self.fps[table.slots[a] as usize];
+                            let rest = &w[start..there.end];
+                            crate::scan::within32(w[a], rest, k - flips, &mut |j| {
+                                let y = self.fps[table.slots[start + j] as usize];
+                                pair(a, start + j, x, y, x.distance(y));
+                            });
+                        }
                     }
                     Words::Full(w) => {
-                        let x = w[i];
-                        B::within(x, &w[others], k, &mut |j, _| pair(j, x, w[start + j]));
+                        B::cross(&w[here], &w[there], same, k, &mut |i, j, d| {
+                            pair(from + i, to + j, w[from + i], w[to + j], d);
+                        });
                     }
                 }
             };
             if table.probes_all() {
-                for i in 0..table.slots.len() {
+                // Rows a few hundred at a time, so that a stop is seen soon.
+                let n = table.slots.len();
+                for start in (0..n).step_by(256) {
                     if !go.get() {
                         return;
                     }
-                    join(i, i + 1..table.slots.len(), 0);
+                    join(start..(start + 256).min(n), start..n, true, 0);
                 }
                 continue;
             }
@@ -805,12 +845,8 @@ impl<B: Bits> Segment<B> {
                         return;
                     }
                     let there = table.range(other);
-                    if there.is_empty() {
-                        return;
-                    }
-                    for i in here.clone() {
-                        let from = if other == b { i + 1 } else { there.start };
-                        join(i, from..there.end, flips.count_ones());
+                    if !there.is_empty() {
+                        join(here.clone(), there, other == b, flips.count_ones());
                     }
                 });
             }

@@ -310,3 +310,30 @@ fn padded64(
         i += 4;
     }
 }
+
+/// Calls `found(i, j, distance)` for every `xs[i]`, `ys[j]` within `k` of each other, by `i`
+/// then `j`; with `after`, only `j > i` (`xs` and `ys` then start at the same entry): a join
+/// of two buckets, or of one with itself, in one call.
+// x86-64 only: each level's wrapper compiles its own copy; elsewhere `scan::cross64` loops
+// over the target's own `within64`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn cross64(
+    xs: &[u64],
+    ys: &[u64],
+    after: bool,
+    k: u32,
+    found: &mut dyn FnMut(usize, usize, u32),
+    clear_up_to: u32,
+) {
+    for (i, &x) in xs.iter().enumerate() {
+        let start = if after { (i + 1).min(ys.len()) } else { 0 };
+        within64_clearing(
+            x,
+            &ys[start..],
+            k,
+            &mut |j, d| found(i, start + j, d),
+            clear_up_to,
+        );
+    }
+}

@@ -163,6 +163,14 @@ kernels! {
         k: u32,
         found: &mut dyn FnMut(usize, u32)
     ) => within64_in, avx512 avx512::within64_in;
+    /// [`super::portable::cross64`] at the level in use.
+    fn cross64(
+        xs: &[u64],
+        ys: &[u64],
+        after: bool,
+        k: u32,
+        found: &mut dyn FnMut(usize, usize, u32)
+    ) => cross64 tuned, avx512 avx512::cross64;
     /// [`super::portable::distances64`] at the level in use.
     fn distances64(q: u64, fps: &[u64], out: &mut [u8]) => distances64;
 }
@@ -262,6 +270,24 @@ mod avx512 {
             let v = unsafe { _mm512_maskz_loadu_epi64(lanes, rest.as_ptr().cast::<i64>()) };
             let d = _mm512_popcnt_epi64(_mm512_xor_si512(v, qv));
             report(_mm512_cmple_epu64_mask(d, kv) & lanes, base, &mut emit);
+        }
+    }
+
+    /// [`super::super::portable::cross64`] with AVX-512 VPOPCNTDQ: the rows in one call, so
+    /// the per-row cost is the loop, not entering a kernel.
+    #[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq,popcnt")]
+    pub(super) fn cross64(
+        xs: &[u64],
+        ys: &[u64],
+        after: bool,
+        k: u32,
+        found: &mut dyn FnMut(usize, usize, u32),
+    ) {
+        for (i, &x) in xs.iter().enumerate() {
+            let start = if after { (i + 1).min(ys.len()) } else { 0 };
+            within64_in(x, ys, start..ys.len(), k, &mut |j, d| {
+                found(i, start + j, d)
+            });
         }
     }
 
@@ -395,6 +421,29 @@ mod tests {
                     let want_in: Vec<_> =
                         want.iter().copied().filter(|i| range.contains(i)).collect();
                     assert_eq!(got, want_in, "within32_in {used:?} k {k} {range:?}");
+                }
+            }
+            // Joins of two runs and of one run with itself, of lengths around the kernel's
+            // steps (the rows of a bucket pair).
+            for (xs, ys, after) in [
+                (&fps[0..37], &fps[100..261], false),
+                (&fps[300..417], &fps[300..417], true),
+                (&fps[500..501], &fps[500..517], true),
+                (&fps[600..600], &fps[600..610], false),
+            ] {
+                for k in [0, 3, 9, 18, 64] {
+                    let mut got = Vec::new();
+                    cross64(xs, ys, after, k, &mut |i, j, d| got.push((i, j, d)));
+                    let mut want = Vec::new();
+                    for (i, &x) in xs.iter().enumerate() {
+                        for (j, &y) in ys.iter().enumerate() {
+                            let d = (x ^ y).count_ones();
+                            if d <= k && (!after || j > i) {
+                                want.push((i, j, d));
+                            }
+                        }
+                    }
+                    assert_eq!(got, want, "cross64 {used:?} k {k} after {after}");
                 }
             }
             let mut out = alloc::vec![0; fps.len()];

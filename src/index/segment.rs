@@ -804,9 +804,10 @@ impl<B: Bits> Segment<B> {
                     Words::Folded(w) => {
                         for a in here {
                             let start = if same { a + 1 } else { to };
-                            let x = self.fps[table.slots[a] as usize];
                             let rest = &w[start..there.end];
                             crate::scan::within32(w[a], rest, k - flips, &mut |j| {
+                                // Read only for the rare entry that passes.
+                                let x = self.fps[table.slots[a] as usize];
                                 let y = self.fps[table.slots[start + j] as usize];
                                 pair(a, start + j, x, y, x.distance(y));
                             });

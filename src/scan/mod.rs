@@ -240,7 +240,8 @@ pub(crate) fn prefetch<T: Copy + Default + core::ops::BitXor<Output = T>>(xs: &[
 
 /// Calls `found(i, j, distance)` for every `xs[i]`, `ys[j]` within `k` of each other, by `i`
 /// then `j` (with `after`, only `j > i`, the two starting at the same entry): the all-pairs
-/// join of two buckets, or of one with itself.
+/// join of two buckets, or of one with itself. x86-64 only (see the index's all-pairs join).
+#[cfg(target_arch = "x86_64")]
 #[inline]
 pub(crate) fn cross64(
     xs: &[u64],
@@ -249,13 +250,7 @@ pub(crate) fn cross64(
     k: u32,
     found: &mut dyn FnMut(usize, usize, u32),
 ) {
-    #[cfg(target_arch = "x86_64")]
     x86_64::cross64(xs, ys, after, k, found);
-    #[cfg(not(target_arch = "x86_64"))]
-    for (i, &x) in xs.iter().enumerate() {
-        let start = if after { (i + 1).min(ys.len()) } else { 0 };
-        within64(x, &ys[start..], k, &mut |j, d| found(i, start + j, d));
-    }
 }
 
 /// [`within32_in`] for 64-bit words.

@@ -314,8 +314,8 @@ fn padded64(
 /// Calls `found(i, j, distance)` for every `xs[i]`, `ys[j]` within `k` of each other, by `i`
 /// then `j`; with `after`, only `j > i` (`xs` and `ys` then start at the same entry): a join
 /// of two buckets, or of one with itself, in one call.
-// x86-64 only: each level's wrapper compiles its own copy; elsewhere `scan::cross64` loops
-// over the target's own `within64`.
+// x86-64 only: each level's wrapper compiles its own copy. Elsewhere the index joins a row at a
+// time (in wasm a whole-bucket join measured twice as slow).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) fn cross64(

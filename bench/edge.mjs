@@ -13,7 +13,7 @@ import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { client } from './http.mjs';
 import { join } from 'node:path';
 
-import { bundle, offline, secretsFor } from '../examples/worker/local.mjs';
+import { bundle, offline, secretsFor, workerOptions } from '../examples/worker/local.mjs';
 
 const { tmp, Miniflare, fromToml } = await offline('simprint-edge-bench-');
 const secrets = secretsFor(['bench']);
@@ -27,22 +27,13 @@ const IN_FLIGHT = 16;
 const LOADERS = Number(process.env.LOADERS ?? 4); // batches in flight while loading
 
 function start(out, persist, objects) {
-  return new Miniflare({
-    host: '127.0.0.1',
-    port: 0,
-    cf: false,
-    modules: true,
-    scriptPath: join(out, 'index.js'),
-    modulesRoot: out,
-    modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }, ...fromToml.modulesRules],
-    compatibilityDate: fromToml.compatibilityDate,
+  return new Miniflare(workerOptions(fromToml, out, {
     bindings: {
-      ...fromToml.bindings, ...secrets.bindings, RATE_LIMIT_PER_SECOND: 0,
+      ...secrets.bindings, RATE_LIMIT_PER_SECOND: 0,
       ROUTING: 'keys', OBJECTS: objects, MEMORY_DOCUMENTS, MAX_BATCH_DOCUMENTS: BATCH, MAX_BODY_BYTES: 8 << 20,
     },
-    durableObjects: fromToml.durableObjects,
-    durableObjectsPersist: persist,
-  });
+    persist,
+  }));
 }
 
 const request = client({ maxSockets: IN_FLIGHT, authorization: AUTHORIZATION });

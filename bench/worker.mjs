@@ -10,7 +10,7 @@ import { client } from './http.mjs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-import { bundle, offline, secretsFor } from '../examples/worker/local.mjs';
+import { bundle, offline, secretsFor, workerOptions } from '../examples/worker/local.mjs';
 
 const { tmp, Miniflare, fromToml } = await offline('simprint-worker-bench-');
 const secrets = secretsFor(['bench']);
@@ -33,19 +33,10 @@ function bundleSizes(minify) {
 }
 
 function start(out, persist) {
-  return new Miniflare({
-    host: '127.0.0.1',
-    port: 0,
-    cf: false,
-    modules: true,
-    scriptPath: join(out, 'index.js'),
-    modulesRoot: out,
-    modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }, ...fromToml.modulesRules],
-    compatibilityDate: fromToml.compatibilityDate,
-    bindings: { ...fromToml.bindings, ...secrets.bindings, RATE_LIMIT_PER_SECOND: 0 },
-    durableObjects: fromToml.durableObjects,
-    durableObjectsPersist: persist,
-  });
+  return new Miniflare(workerOptions(fromToml, out, {
+    bindings: { ...secrets.bindings, RATE_LIMIT_PER_SECOND: 0 },
+    persist,
+  }));
 }
 
 const request = client({ maxSockets: IN_FLIGHT, authorization: AUTHORIZATION });

@@ -1,6 +1,7 @@
 // Running this Worker on one machine, offline: real workerd through Miniflare's API, with its
 // settings read from wrangler.toml, and the bundle `wrangler deploy` would upload. Shared by
-// tests/js/worker.test.mjs and bench/worker.mjs (Node, with the npm dev dependencies).
+// tests/js/worker.test.mjs, tests/js/edge.test.mjs, bench/worker.mjs and bench/edge.mjs (Node,
+// with the npm dev dependencies).
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -42,6 +43,31 @@ export async function offline(prefix) {
     envFiles: [join(tmp, 'no-such.env')],
   }).workerOptions;
   return { tmp, Miniflare, fromToml };
+}
+
+/**
+ * Miniflare's options to run the bundle in `out` as wrangler.toml configures it: on loopback at
+ * a free port, without the request.cf fetch, `bindings` over the toml's vars, Durable Object
+ * state in `persist`, and any `extra` options (ratelimits) on top. One definition for the tests
+ * and the benchmarks, so that both run the Worker the deployment would.
+ */
+export function workerOptions(fromToml, out, { bindings = {}, persist, ...extra } = {}) {
+  return {
+    host: '127.0.0.1',
+    port: 0,
+    cf: false,
+    modules: true,
+    scriptPath: join(out, 'index.js'),
+    modulesRoot: out,
+    // Miniflare treats .js as CommonJS unless told; the .wasm import is a CompiledWasm module.
+    modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }, ...fromToml.modulesRules],
+    compatibilityDate: fromToml.compatibilityDate,
+    compatibilityFlags: fromToml.compatibilityFlags,
+    bindings: { ...fromToml.bindings, ...bindings },
+    durableObjects: fromToml.durableObjects,
+    durableObjectsPersist: persist,
+    ...extra,
+  };
 }
 
 /**

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import sp from './load.mjs';
-import { bundle, offline, secretsFor } from '../../examples/worker/local.mjs';
+import { bundle, offline, secretsFor, workerOptions } from '../../examples/worker/local.mjs';
 import { hexDistance, homeOf, mergeById, ownerOf, ownersOf } from '../../examples/worker/src/routing.js';
 import { mulberry32 as rng, SYLLABLES } from './support.mjs';
 
@@ -20,28 +20,17 @@ const secrets = secretsFor(['alpha']);
 const KEY = secrets.key;
 const TOKEN = secrets.tokens.alpha;
 const K = Number(fromToml.bindings.K);
-const ES_MODULES = { type: 'ESModule', include: ['**/*.js'] };
 
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 function start(persist, vars) {
-  return new Miniflare({
-    host: '127.0.0.1',
-    port: 0,
-    cf: false,
-    modules: true,
-    scriptPath: join(BUNDLE, 'index.js'),
-    modulesRoot: BUNDLE,
-    modulesRules: [ES_MODULES, ...fromToml.modulesRules],
-    compatibilityDate: fromToml.compatibilityDate,
-    compatibilityFlags: fromToml.compatibilityFlags,
+  return new Miniflare(workerOptions(fromToml, BUNDLE, {
     bindings: {
-      ...fromToml.bindings, ...secrets.bindings,
+      ...secrets.bindings,
       EXPOSE_FINGERPRINTS: true, RATE_LIMIT_PER_SECOND: 0, ROUTING: 'keys', HEAL_AFTER_MS: 300, ...vars,
     },
-    durableObjects: fromToml.durableObjects,
-    durableObjectsPersist: persist,
-  });
+    persist,
+  }));
 }
 
 /** A runtime persisting under tmp/`name`, restartable. */

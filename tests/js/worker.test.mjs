@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import sp from './load.mjs';
-import { bundle, offline, readDevVars, root, secretsFor, workerDir } from '../../examples/worker/local.mjs';
+import { bundle, offline, readDevVars, root, secretsFor, workerDir, workerOptions } from '../../examples/worker/local.mjs';
 import { DocumentParser } from '../../examples/worker/src/body.js';
 import { CANARY } from '../../examples/worker/src/config.js';
 import { addressable } from '../../examples/worker/src/ids.js';
@@ -33,32 +33,18 @@ const KEY = secrets.key;
 const ALPHA = secrets.tokens.alpha;
 const BETA = secrets.tokens.beta;
 
-// Miniflare treats .js as CommonJS unless told; the .wasm import is a CompiledWasm module.
-const ES_MODULES = { type: 'ESModule', include: ['**/*.js'] };
-
 // Most tests check fingerprints and send more requests than the shipped rate limit allows:
 // they run with fingerprints shown and no rate limit, unless `shipped` asks for wrangler.toml's.
 const TEST_VARS = { EXPOSE_FINGERPRINTS: true, RATE_LIMIT_PER_SECOND: 0 };
 
 function start({
-  persist, vars = {}, shipped = false, withSecrets = true, ratelimits,
-  scriptPath = join(BUNDLE, 'index.js'), modulesRoot = BUNDLE,
+  persist, vars = {}, shipped = false, withSecrets = true, ratelimits, out = BUNDLE,
 }) {
-  return new Miniflare({
-    host: '127.0.0.1',
-    port: 0,
-    cf: false,
-    modules: true,
-    scriptPath,
-    modulesRoot,
-    modulesRules: [ES_MODULES, ...fromToml.modulesRules],
-    compatibilityDate: fromToml.compatibilityDate,
-    compatibilityFlags: fromToml.compatibilityFlags,
-    bindings: { ...fromToml.bindings, ...(withSecrets ? secrets.bindings : {}), ...(shipped ? {} : TEST_VARS), ...vars },
+  return new Miniflare(workerOptions(fromToml, out, {
+    bindings: { ...(withSecrets ? secrets.bindings : {}), ...(shipped ? {} : TEST_VARS), ...vars },
+    persist,
     ...(ratelimits ? { ratelimits } : {}),
-    durableObjects: fromToml.durableObjects,
-    durableObjectsPersist: persist,
-  });
+  }));
 }
 
 const bearer = (token) => ({ authorization: `Bearer ${token}` });
@@ -1324,7 +1310,7 @@ test('the bundle wrangler would upload runs in workerd; its size', async (t) => 
   t.diagnostic(`bundle (JS + wasm): ${raw} bytes, ${gzip} gzipped`);
 
   const t0 = performance.now();
-  const bundled = start({ persist: join(tmp, 'bundled'), scriptPath: join(out, 'index.js'), modulesRoot: out });
+  const bundled = start({ persist: join(tmp, 'bundled'), out });
   try {
     const b = client(await bundled.ready);
     const res = await b('POST', '/documents', { id: 'debian', text: A });

@@ -660,6 +660,12 @@ impl Index {
             limit => self.inner.pairs_limited(k, limit),
         }
         .map_err(err)?;
+        if pairs
+            .iter()
+            .all(|p| self.inner.name_of(p.a).is_none() && self.inner.name_of(p.b).is_none())
+        {
+            return Ok(crate::results::numeric_pairs(&pairs));
+        }
         let out: Vec<JsPair> = pairs
             .iter()
             .map(|p| JsPair {

@@ -97,6 +97,7 @@ impl Costs {
     /// ```
     /// use simprint::{scan::Kernels, Costs};
     /// assert_eq!(Costs::of(Kernels::Avx2), Costs::AVX2);
+    /// assert_eq!(Costs::of(Kernels::Simd128), Costs::SIMD128);
     /// ```
     #[must_use]
     pub fn of(kernels: Kernels) -> Costs {

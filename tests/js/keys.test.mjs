@@ -53,6 +53,12 @@ test('Plan refuses what it cannot do, with the core\'s messages', () => {
   assert.equal(new sp.Plan({ width: 64, k: 3, size: 100 }).describe().kind, 'scan');
   assert.deepEqual(new sp.Plan({ width: 64, k: 3, size: 100 }).probeKeys(5n), [], 'a scan probes no keys');
   assert.equal(new sp.Plan({ width: 64, k: 3 }).describe().kind, 'permuted', 'at a million, tables');
+  // wasm prices plans with its own measured constants (Costs::SIMD128: a scanned fingerprint
+  // 0.72 ns), under which k = 6 among a thousand is a scan (the portable constants would index
+  // it) and k = 18 among a million is not.
+  assert.equal(new sp.Plan({ width: 64, k: 9, scan: true }).describe().estimate.nanos, 720_000);
+  assert.equal(new sp.Plan({ width: 64, k: 6, size: 1000 }).describe().kind, 'scan');
+  assert.equal(new sp.Plan({ width: 64, k: 18 }).describe().kind, 'multiIndex');
 });
 
 test('a Map of (table, key) -> ids, looked up by probeKeys, answers what Index.query answers', () => {

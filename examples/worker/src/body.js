@@ -17,10 +17,17 @@ export class HttpError extends Error {
 const bad = (message) => new HttpError(400, message);
 
 /**
- * Yields the body's chunks (Uint8Array) while counting bytes; past `maxBytes` it cancels the
- * stream and throws a 413. A Content-Length over the cap is refused before reading anything.
- * A body not read completely within `timeoutMs` of the start of reading is cancelled with a 408, so
- * a client that trickles bytes cannot hold the request (and its memory) open.
+ * Yields the body's chunks (Uint8Array) while counting bytes; past `maxBytes` it throws a 413.
+ * A Content-Length over the cap is refused before reading anything. A body not read completely
+ * within `timeoutMs` of the start of reading gets a 408 (and its upload is cancelled), so a
+ * client that trickles bytes cannot hold the request (and its memory) open.
+ *
+ * Past the cap, the rest of the body is read and dropped (until it ends or the deadline
+ * passes) before the 413 is thrown: cancelling a body the client is still sending fast breaks
+ * the connection under the answer, and `wrangler dev`'s proxy then restarts the Worker (the next
+ * request gets a 503). Dropped bytes cost no memory; the deadline bounds the time. A caller
+ * that finds the body bad half-way must likewise keep reading it to the end (see
+ * parseDocumentBody) rather than leave the loop.
  */
 export async function* cappedChunks(request, maxBytes, timeoutMs = Infinity) {
   const tooLarge = () => new HttpError(413, `request body is larger than ${maxBytes} bytes`);
@@ -36,14 +43,22 @@ export async function* cappedChunks(request, maxBytes, timeoutMs = Infinity) {
       })
     : null;
   deadline?.catch(() => {}); // it may fire after the body is read, with nobody awaiting it
+  const next = () => (deadline ? Promise.race([reader.read(), deadline]) : reader.read());
   let total = 0;
   let refused = false;
   try {
     for (;;) {
-      const { done, value } = await (deadline ? Promise.race([reader.read(), deadline]) : reader.read());
+      const { done, value } = await next();
       if (done) return;
       total += value.byteLength;
-      if (total > maxBytes) throw tooLarge();
+      if (total > maxBytes) {
+        try {
+          while (!(await next()).done);
+        } catch (err) {
+          if (err?.status !== 408) throw err;
+        }
+        throw tooLarge();
+      }
       yield value;
     }
   } catch (err) {
@@ -51,7 +66,7 @@ export async function* cappedChunks(request, maxBytes, timeoutMs = Infinity) {
     throw err;
   } finally {
     clearTimeout(timer);
-    // Too large or too slow: stop the upload rather than wait for the rest.
+    // Past the deadline, or too large and still sending at the deadline: stop the upload.
     if (refused) await reader.cancel().catch(() => {});
     try {
       reader.releaseLock();
@@ -81,7 +96,7 @@ export async function parseDocumentBody(request, { maxBytes, maxIdLength, timeou
   };
   // A 400 found mid-body is answered after the rest of the body is read (still under the
   // cap and the deadline): answering while the client is still sending makes the runtime close
-  // the connection under it, and the client may see a reset instead of the answer.
+  // the connection under it, and the client (or wrangler dev's proxy) sees a reset instead.
   let invalid = null;
   for await (const chunk of cappedChunks(request, maxBytes, timeoutMs)) {
     if (invalid) continue;

@@ -1,0 +1,168 @@
+// The Worker example as a developer runs it: `wrangler dev` (its own pinned wrangler) in a copy
+// of examples/worker outside the repository, reached over loopback. wrangler dev puts a proxy in
+// front of workerd; a request body the Worker stops reading while the client is still sending
+// breaks that proxy's upload, and the next request used to get "503 Your worker restarted
+// mid-request". Every refusal of a body (too large by count or by Content-Length, the deadline,
+// bad UTF-8, bad JSON; chunked or not) is followed here by a normal request, which must be
+// served by the same object instance.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { secretsFor, workerDir } from '../../examples/worker/local.mjs';
+
+const MAX_BODY = 64 * 1024;
+const TIMEOUT_MS = 1500;
+const tmp = mkdtempSync(join(tmpdir(), 'simprint-dev-'));
+const copy = join(tmp, 'dedup');
+const secrets = secretsFor(['demo']);
+const TOKEN = secrets.tokens.demo;
+let dev;
+let port;
+let output = '';
+
+const freePort = () => new Promise((resolve, reject) => {
+  const server = createServer();
+  server.once('error', reject);
+  server.listen(0, '127.0.0.1', () => {
+    const { port: p } = server.address();
+    server.close(() => resolve(p));
+  });
+});
+
+before(async () => {
+  // The folder as a user copies it; its installed dependencies are linked, not reinstalled.
+  cpSync(workerDir, copy, {
+    recursive: true,
+    filter: (src) => !/[/\\](node_modules|\.wrangler|dist|\.dev\.vars)$/.test(src),
+  });
+  symlinkSync(join(workerDir, 'node_modules'), join(copy, 'node_modules'), 'dir');
+  writeFileSync(join(copy, '.dev.vars'), `TOKENS="demo:${TOKEN}"\nSIPHASH_KEY="${secrets.key}"\n`);
+  const home = join(tmp, 'home');
+  mkdirSync(home);
+  port = await freePort();
+  dev = spawn(join(copy, 'node_modules', '.bin', 'wrangler'), [
+    'dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort()),
+    '--var', `MAX_BODY_BYTES:${MAX_BODY}`, '--var', `BODY_TIMEOUT_MS:${TIMEOUT_MS}`, '--var', 'RATE_LIMIT_PER_SECOND:0',
+  ], {
+    cwd: copy,
+    env: {
+      ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+      WRANGLER_SEND_METRICS: 'false', WRANGLER_SEND_ERROR_REPORTS: 'false', WRANGLER_HIDE_BANNER: 'true', CI: 'true',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`wrangler dev did not start:\n${output}`)), 90000);
+    const seen = (d) => {
+      output += d;
+      if (/Ready on http/.test(output)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    dev.stdout.on('data', seen);
+    dev.stderr.on('data', seen);
+    dev.once('exit', (code) => reject(new Error(`wrangler dev exited (${code}):\n${output}`)));
+  });
+});
+
+after(async () => {
+  if (dev && dev.exitCode === null) {
+    const exited = new Promise((resolve) => dev.once('exit', resolve));
+    dev.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    if (dev.exitCode === null) dev.kill('SIGKILL');
+  }
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+/**
+ * A POST of `pieces` (strings or bytes), chunked unless `contentLength` is given, `pauseMs`
+ * between pieces; after the last piece the request ends unless `hold` (the client goes quiet
+ * until the answer comes). Resolves to { status, text }.
+ */
+function post(path, pieces, { contentLength, pauseMs = 0, hold = false } = {}) {
+  return new Promise((resolve, reject) => {
+    const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+    if (contentLength !== undefined) headers['content-length'] = String(contentLength);
+    const req = httpRequest({ host: '127.0.0.1', port, path, method: 'POST', headers });
+    let answered = false;
+    req.on('error', (e) => (answered ? undefined : reject(e)));
+    req.on('response', (res) => {
+      answered = true;
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => (text += d));
+      res.on('end', () => {
+        req.destroy();
+        resolve({ status: res.statusCode, text });
+      });
+    });
+    req.flushHeaders();
+    (async () => {
+      for (const piece of pieces) {
+        if (answered) return;
+        if (!req.write(piece)) await new Promise((r) => req.once('drain', r));
+        if (pauseMs) await new Promise((r) => setTimeout(r, pauseMs));
+      }
+      if (!hold && !answered) req.end();
+    })().catch(() => {});
+  });
+}
+
+const json = (body) => JSON.stringify(body);
+let n = 0;
+
+/** A normal store right after a refusal: served (201), by the object instance of before. */
+async function servedAfter(what, instance) {
+  n++;
+  const res = await post('/documents', [json({ id: `after-${n}`, text: `a normal document after ${what}` })]);
+  assert.equal(res.status, 201, `after ${what}: ${res.status} ${res.text}`);
+  const stats = await post('/check', [json({ text: 'stats probe' })]);
+  assert.equal(stats.status, 200, `after ${what}: ${stats.text}`);
+  if (instance) assert.equal(await currentInstance(), instance, `after ${what}: the object restarted`);
+}
+
+async function currentInstance() {
+  return new Promise((resolve, reject) => {
+    httpRequest({ host: '127.0.0.1', port, path: '/stats', headers: { authorization: `Bearer ${TOKEN}` } }, (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve(JSON.parse(text).instance));
+    }).on('error', reject).end();
+  });
+}
+
+const bigChunks = (bytes) => ['{"id":"big","text":"', ...Array.from({ length: Math.ceil(bytes / 8192) }, () => 'x'.repeat(8192)), '"}'];
+
+test('wrangler dev: every refused body leaves the Worker serving the next request, chunked or not', async () => {
+  await servedAfter('start');
+  const instance = await currentInstance();
+  const cases = [
+    ['a chunked body past MAX_BODY_BYTES', 413, () => post('/documents', bigChunks(4 * MAX_BODY))],
+    ['a Content-Length past MAX_BODY_BYTES, body sent', 413, () => {
+      const pieces = bigChunks(2 * MAX_BODY);
+      return post('/documents', pieces, { contentLength: pieces.reduce((t, p) => t + Buffer.byteLength(p), 0) });
+    }],
+    ['bad UTF-8, chunked', 400, () => post('/documents', ['{"id":"u","text":"', Buffer.from([0xc3, 0x28]), 'x'.repeat(30000), '"}'])],
+    ['bad UTF-8, Content-Length', 400, () => {
+      const body = Buffer.concat([Buffer.from('{"id":"u","text":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]);
+      return post('/documents', [body], { contentLength: body.length });
+    }],
+    ['bad JSON, chunked', 400, () => post('/documents', ['{"id": nope', ', "text": "', 'y'.repeat(40000), '"}'])],
+    ['bad JSON, Content-Length', 400, () => post('/documents', ['{"id": nope}'], { contentLength: 12 })],
+    ['the deadline, chunked', 408, () => post('/documents', ['{"id":"slow","text":"', 'abc'], { pauseMs: 100, hold: true })],
+    ['the deadline, Content-Length', 408, () => post('/documents', ['{"id":"slow","text":"'], { contentLength: 1000, hold: true })],
+  ];
+  for (const [what, status, send] of cases) {
+    const res = await send();
+    assert.equal(res.status, status, `${what}: ${res.text}`);
+    assert.match(res.text, /^\{"error":/, what);
+    await servedAfter(what, instance);
+  }
+});

@@ -102,7 +102,7 @@ try {
   base = await mf.ready;
   const stats = JSON.parse((await request(base, 'GET', '/stats')).body);
   console.log(`\nrestart with ${stats.documents} documents to first response: ${(performance.now() - t0).toFixed(0)} ms ` +
-    `(index rebuilt from SQLite in ${stats.perShard[0].rebuildMs} ms; index memory ${stats.memoryBytes} bytes, ` +
+    `(index rebuilt from SQLite in ${stats.rebuildMs} ms; index memory ${stats.memoryBytes} bytes, ` +
     `${(stats.memoryBytes / stats.documents).toFixed(0)} per document)`);
   await mf.dispose();
 } finally {

@@ -139,8 +139,9 @@ async function checkAgainstBruteForce(rt, queries, objects) {
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const want = [...stored].map(([id, fp]) => ({ id, distance: hexDistance(fp, q) }))
       .filter((m) => m.distance <= K);
-    const merged = mergeById([{ duplicates: want, truncated: false }], 100);
+    const merged = mergeById([{ duplicates: want, truncated: false }], 100, { stored: false });
     assert.deepEqual(res.body.duplicates, merged.duplicates, `check of ${q}`);
+    assert.equal(res.body.original, want.length === 0, 'a dry run is original when nothing is found');
     assert.equal(res.calls, ownersOf(new sp.Plan({ width: 64, k: K, substrings: K + 1 }).keys(q).map((k) => k.toString(16)), objects).size);
     assert.ok(res.objects <= bound && res.calls <= bound, `${res.objects} objects, ${res.calls} calls > ${bound}`);
     most = Math.max(most, res.objects);
@@ -157,6 +158,29 @@ test('routing helpers: owners by (table, key), homes by id, hex distances (Node)
   assert.equal(hexDistance('0123456789abcdef', '0123456789abcdee'), 1);
   const owners = ownersOf(['1', '2', '3'], 1);
   assert.deepEqual([...owners], [[0, 0b111]], 'one object owns every table');
+});
+
+test('merging owners\' answers: each id once, nearest first; earlier as the deciding owner says; original (Node)', () => {
+  const d = (id, distance, decided = false, earlier = false) => ({ id, distance, decided, earlier });
+  // "b" decided earlier by one owner and seen undecided by another; "c" seen only undecided.
+  const answers = [
+    { duplicates: [d('b', 2, true, true), d('c', 1)], truncated: false },
+    { duplicates: [d('b', 2), d('a', 2, true, false)], truncated: false },
+  ];
+  assert.deepEqual(mergeById(answers, 10, { stored: true }), {
+    duplicates: [{ id: 'c', distance: 1, earlier: false }, { id: 'a', distance: 2, earlier: false }, { id: 'b', distance: 2, earlier: true }],
+    truncated: false,
+    original: false,
+  });
+  // Without "b" nothing came earlier: this document is the one to keep.
+  assert.equal(mergeById([{ duplicates: [d('c', 1), d('a', 2, true, false)], truncated: false }], 10, { stored: true }).original, true);
+  // A dry run is stored nowhere: whatever it finds came earlier.
+  assert.deepEqual(mergeById([{ duplicates: [d('c', 1)], truncated: false }], 10, { stored: false }).duplicates,
+    [{ id: 'c', distance: 1, earlier: true }]);
+  // An owner that left some out may have left out its decision: the doubt goes to "earlier".
+  const cut = mergeById([{ duplicates: [d('c', 1)], truncated: true }], 10, { stored: true });
+  assert.deepEqual([cut.duplicates[0].earlier, cut.original, cut.truncated], [true, false, true]);
+  assert.deepEqual(mergeById([], 10, { stored: true }), { duplicates: [], truncated: false, original: true });
 });
 
 test('16 objects: concurrent writes with a restart in the middle; acknowledged documents all there, answers exact', async (t) => {
@@ -218,11 +242,15 @@ test('64 objects: batch load, replace and delete; answers exact, a check touches
     for (let i = 0; i < docs.length; i += 500) {
       const res = await rt.call('POST', '/batch', { documents: docs.slice(i, i + 500) });
       assert.equal(res.status, 200, JSON.stringify(res.body));
-      assert.deepEqual(res.body, { stored: 500, conflicts: [] });
+      assert.deepEqual([res.body.stored, res.body.conflicts], [500, []]);
+      assert.deepEqual(res.body.documents.map((d) => d.id), docs.slice(i, i + 500).map((d) => d.id));
+      // Each document's duplicates, as a single write would report them (the batch's own included).
+      const first = res.body.documents.find((d) => d.duplicates.length > 0);
+      assert.ok(first && first.duplicates.every((m) => m.distance <= K), 'a batch of clustered texts finds duplicates');
     }
     // The same batch again changes nothing (idempotent by id and fingerprint).
     const again = await rt.call('POST', '/batch', { documents: docs.slice(0, 100) });
-    assert.deepEqual(again.body, { stored: 100, conflicts: [] });
+    assert.deepEqual([again.body.stored, again.body.conflicts], [100, []]);
     // Replacing: the old version's entries go, the new one's come.
     const replaced = await rt.call('POST', '/documents', { id: docs[0].id, text: docs[1500].text });
     assert.equal(replaced.status, 200);
@@ -234,6 +262,10 @@ test('64 objects: batch load, replace and delete; answers exact, a check touches
     assert.equal((await rt.call('DELETE', `/documents/${docs[10].id}`)).status, 404);
     const stats = await settled(rt);
     assert.equal(stats.documents, docs.length - 20);
+    // The counts /stats reads from counters agree with the tables, also after a restart.
+    await rt.restart();
+    const restarted = await settled(rt);
+    assert.deepEqual([restarted.documents, restarted.held, restarted.probeRows], [stats.documents, stats.held, stats.probeRows]);
     const queries = docs.filter((_, i) => i % 20 === 0).map((d) => d.text);
     const { stored, most, mean } = await checkAgainstBruteForce(rt, queries, 64);
     assert.equal(stored.size, docs.length - 20);
@@ -323,3 +355,52 @@ test('one object down mid-delete: 503, gone from its home at once, no rewrite un
     await rt.dispose();
   }
 });
+
+/**
+ * `pairs` pairs of near-duplicates (a text and a copy with two words changed, within K), each
+ * pair unlike every other: the burst a spammer sends.
+ */
+function nearPairs(seed, pairs) {
+  const next = rng(seed);
+  return Array.from({ length: pairs }, (_, i) => {
+    const words = Array.from({ length: 60 }, () => word(next));
+    const copy = [...words];
+    copy[5] = word(next);
+    copy[40] = word(next);
+    return [{ id: `p${i}-a`, text: words.join(' ') }, { id: `p${i}-b`, text: copy.join(' ') }];
+  }).filter(([a, b]) => sp.hamming(sp.fingerprint(a.text, { key: KEY }), sp.fingerprint(b.text, { key: KEY })) <= K);
+}
+
+for (const routing of ['keys', 'id']) {
+  test(`a burst of near-copies (ROUTING = "${routing}"): of two posted at the same moment, at least one reports the other, and exactly one is the original`, async (t) => {
+    const rt = await runtime(`burst-${routing}`, { ROUTING: routing, OBJECTS: 16 });
+    try {
+      const pairs = nearPairs(routing === 'keys' ? 24 : 25, 230);
+      assert.ok(pairs.length >= 200, `${pairs.length} pairs within K`);
+      // Both halves of a pair leave together, 16 pairs (32 requests) in flight. (With 64 in
+      // flight Miniflare's local runtime starts resetting connections in this routing, with the
+      // previous write protocol too: a limit of the local setup, not of this test's subject.)
+      const answers = await pool(pairs.map(([a, b]) => () => Promise.all([a, b].map((d) => rt.call('POST', '/documents', d)))), 16);
+      let both = 0;
+      for (const [i, [ra, rb]] of answers.entries()) {
+        const [a, b] = pairs[i];
+        assert.equal(ra.status, 201, JSON.stringify(ra.body));
+        assert.equal(rb.status, 201, JSON.stringify(rb.body));
+        const aSeesB = ra.body.duplicates.find((d) => d.id === b.id);
+        const bSeesA = rb.body.duplicates.find((d) => d.id === a.id);
+        assert.ok(aSeesB || bSeesA, `pair ${i}: neither reported the other`);
+        if (aSeesB && bSeesA) both++;
+        // Nothing else is near: each reports at most its partner.
+        assert.ok(ra.body.duplicates.length <= 1 && rb.body.duplicates.length <= 1, `pair ${i}`);
+        assert.equal(Number(ra.body.original) + Number(rb.body.original), 1, `pair ${i}: exactly one original`);
+        const [kept, dropped, droppedSaw] = ra.body.original ? [ra, rb, bSeesA] : [rb, ra, aSeesB];
+        assert.ok(droppedSaw && droppedSaw.earlier, `pair ${i}: the one not kept reports the kept one as earlier`);
+        assert.ok(kept.body.duplicates.every((d) => !d.earlier), `pair ${i}: the kept one reports nothing earlier`);
+        assert.equal(dropped.body.original, false);
+      }
+      t.diagnostic(`${pairs.length} pairs; both saw each other in ${both}, one saw the other in ${pairs.length - both}`);
+    } finally {
+      await rt.dispose();
+    }
+  });
+}

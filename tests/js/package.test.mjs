@@ -201,13 +201,14 @@ test('a copy of the Worker example, installed on its own, bundled by its wrangle
   assert.ok(readdirSync(out).some((f) => f.endsWith('.wasm')), 'the bundle carries the .wasm');
 
   // The bundle in workerd (Miniflare), with the copy's wrangler.toml as wrangler reads it and
-  // the example's .dev.vars.example secrets.
+  // the secrets its `npm run setup` makes.
+  execFileSync('npm', ['run', 'setup', '--silent'], { cwd: dir, stdio: 'pipe', env });
   const { Miniflare } = await import('miniflare');
   const { unstable_getMiniflareWorkerOptions } = await import('wrangler');
   const fromToml = unstable_getMiniflareWorkerOptions(join(dir, 'wrangler.toml'), undefined, {
     envFiles: [join(scratch, 'no-such.env')],
   }).workerOptions;
-  const vars = Object.fromEntries(readFileSync(join(dir, '.dev.vars.example'), 'utf8').split('\n')
+  const vars = Object.fromEntries(readFileSync(join(dir, '.dev.vars'), 'utf8').split('\n')
     .map((l) => /^([A-Z_][A-Z0-9_]*)="([^"]*)"$/.exec(l)).filter(Boolean).map((m) => [m[1], m[2]]));
   const token = vars.TOKENS.split(' ')[0].split(':').slice(1).join(':');
   const mf = new Miniflare({
@@ -226,7 +227,7 @@ test('a copy of the Worker example, installed on its own, bundled by its wrangle
     const first = await post({ id: 'a', text: KNOWN.text });
     assert.equal(first.status, 201, await first.clone().text());
     const again = await (await post({ id: 'b', text: KNOWN.text })).json();
-    assert.deepEqual(again.duplicates, [{ id: 'a', distance: 0 }]);
+    assert.deepEqual(again.duplicates, [{ id: 'a', distance: 0, earlier: true }]);
   } finally {
     await mf.dispose();
   }

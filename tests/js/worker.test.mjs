@@ -6,7 +6,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import sp from './load.mjs';
@@ -14,7 +15,7 @@ import { bundle, offline, readDevVars, root, secretsFor, workerDir, workerOption
 import { DocumentParser } from '../../examples/worker/src/body.js';
 import { CANARY } from '../../examples/worker/src/config.js';
 import { addressable } from '../../examples/worker/src/ids.js';
-import { compareIds, MAX_DUPLICATES, mergeDuplicates, shardOf } from '../../examples/worker/src/shards.js';
+import { compareIds, MAX_DUPLICATES } from '../../examples/worker/src/shards.js';
 import { FLUSH_UNITS, TextSink } from '../../examples/worker/src/sink.js';
 import { mulberry32 as rng, SYLLABLES } from './support.mjs';
 
@@ -294,18 +295,24 @@ test('insert; near-duplicate, exact duplicate found; unrelated not found', async
   const d = distance(A, B);
   assert.ok(d > 0);
   assert.deepEqual(near.body, {
-    id: 'debian-edited', fingerprint: hex(B), duplicates: [{ id: 'debian', distance: d }], truncated: false, stored: true,
+    id: 'debian-edited',
+    fingerprint: hex(B),
+    duplicates: [{ id: 'debian', distance: d, earlier: true }],
+    truncated: false,
+    original: false,
+    stored: true,
   });
   expected.set('debian-edited', B);
 
   const exact = await call('POST', '/documents', { id: 'debian-copy', text: A });
   assert.equal(exact.status, 201);
-  assert.deepEqual(exact.body.duplicates, [{ id: 'debian', distance: 0 }, { id: 'debian-edited', distance: d }]);
+  assert.deepEqual(exact.body.duplicates, [{ id: 'debian', distance: 0, earlier: true }, { id: 'debian-edited', distance: d, earlier: true }]);
   expected.set('debian-copy', A);
 
   const unrelated = await call('POST', '/documents', { id: 'sponge-cake', text: C });
   assert.equal(unrelated.status, 201);
   assert.deepEqual(unrelated.body.duplicates, []);
+  assert.equal(unrelated.body.original, true, 'nothing like it came earlier: the one to keep');
   expected.set('sponge-cake', C);
 
   // Posting the same document again (a client's retry) gives the same answer, without itself.
@@ -330,7 +337,7 @@ test('GET, DELETE, dry runs and /check', async () => {
   assert.equal((await call('GET', `/documents/${encodeURIComponent(odd)}`)).status, 404);
   assert.equal((await call('DELETE', `/documents/${encodeURIComponent(odd)}`)).status, 404);
   const after = await call('POST', '/check', { text: C });
-  assert.deepEqual(after.body.duplicates, [{ id: 'sponge-cake', distance: 0 }], 'a deleted document is not found');
+  assert.deepEqual(after.body.duplicates, [{ id: 'sponge-cake', distance: 0, earlier: true }], 'a deleted document is not found');
 
   const dry = await call('POST', '/documents?dryRun=1', { id: 'dry', text: B });
   assert.equal(dry.status, 200);
@@ -374,7 +381,7 @@ test('a body streamed in small chunks, split inside UTF-8 sequences and escapes'
 });
 
 test('bad input: 413, 400, 404, 405 with JSON errors, and the isolate keeps serving', async () => {
-  const instance = (await call('GET', '/stats')).body.perShard[0].instance;
+  const instance = (await call('GET', '/stats')).body.instance;
   const expectError = async (status, method, path, body, pattern, headers) => {
     const res = await call(method, path, body, headers);
     assert.equal(res.status, status, `${method} ${path} ${String(body).slice(0, 80)}: ${JSON.stringify(res.body)}`);
@@ -466,7 +473,7 @@ test('bad input: 413, 400, 404, 405 with JSON errors, and the isolate keeps serv
   // Nothing above changed the store, and the same isolate still answers.
   const stats = await call('GET', '/stats');
   assert.equal(stats.body.documents, expected.size);
-  assert.equal(stats.body.perShard[0].instance, instance, 'the object was not restarted');
+  assert.equal(stats.body.instance, instance, 'the object was not restarted');
   assert.equal((await call('POST', '/check', { text: A })).body.duplicates[0].id, 'debian');
 });
 
@@ -527,7 +534,7 @@ test('restart of the runtime: every document still there, queries still find the
   call = client(base);
   const first = await call('GET', '/stats'); // wakes the object: rebuilds its index from SQLite
   measured.restartFirstResponseMs = performance.now() - t0;
-  measured.rebuildMs = first.body.perShard[0].rebuildMs;
+  measured.rebuildMs = first.body.rebuildMs;
   t.diagnostic(`restart to first response with ${first.body.documents} documents: ` +
     `${measured.restartFirstResponseMs.toFixed(0)} ms (index rebuilt in ${measured.rebuildMs} ms)`);
   assert.equal(first.body.documents, expected.size);
@@ -554,7 +561,7 @@ test('restart in the middle of a concurrent load: every acknowledged document su
   const dir = join(tmp, 'restart-under-load');
   let runtime = start({ persist: dir });
   let base = await runtime.ready;
-  const instanceBefore = (await client(base)('GET', '/stats')).body.perShard[0].instance;
+  const instanceBefore = (await client(base)('GET', '/stats')).body.instance;
   const next = rng(23);
   const docs = Array.from({ length: 1000 }, (_, i) => ({ id: `r-${i}`, text: randomText(next, 30 + Math.floor(next() * 40)) }));
 
@@ -623,7 +630,7 @@ test('restart in the middle of a concurrent load: every acknowledged document su
   // found by a query for its own text.
   const call2 = client(base);
   const stats = (await call2('GET', '/stats')).body;
-  assert.notEqual(stats.perShard[0].instance, instanceBefore, 'a new object instance answers');
+  assert.notEqual(stats.instance, instanceBefore, 'a new object instance answers');
   const listed = await listAll(call2);
   assert.equal(new Set(listed).size, listed.length, 'no id listed twice');
   for (const id of acknowledged.keys()) assert.ok(listed.includes(id), `${id} acknowledged but not listed`);
@@ -679,55 +686,20 @@ test('a changed WIDTH or a bad setting is a JSON 500, never mixed fingerprints o
   assert.equal((await call('GET', '/stats')).body.documents, expected.size, 'nothing was written meanwhile');
 });
 
-test('SHARDS = 4: documents spread by id, checks fan out to every shard and merge', async () => {
-  const sharded = start({ persist: join(tmp, 'sharded'), vars: { SHARDS: 4 } });
+test('SHARDS is retired: any value but 1 is a JSON 500 naming ROUTING = "keys"', async () => {
+  const rt = start({ persist: join(tmp, 'sharded'), vars: { SHARDS: 4 } });
   try {
-    const s = client(await sharded.ready);
-    let nearId = 'debian-edited';
-    for (let j = 0; shardOf(nearId, 4) === shardOf('debian', 4); j++) nearId = `debian-edited-${j}`;
-    assert.equal((await s('POST', '/documents', { id: 'debian', text: A })).status, 201);
-    const near = await s('POST', '/documents', { id: nearId, text: B });
-    assert.deepEqual(near.body.duplicates, [{ id: 'debian', distance: distance(A, B) }],
-      'found in another shard');
-    const next = rng(5);
-    const docs = Array.from({ length: 60 }, (_, i) => ({ id: `s-${i}`, text: randomText(next, 40) }));
-    const posted = await pool(docs.map((d) => () => s('POST', '/documents', d)), 16);
-    assert.ok(posted.every((r) => r.status === 201));
-    const stats = (await s('GET', '/stats')).body;
-    assert.equal(stats.shards, 4);
-    assert.equal(stats.documents, 62);
-    assert.ok(stats.perShard.every((p) => p.documents > 0 && p.documents === p.indexed), JSON.stringify(stats.perShard));
-    assert.deepEqual(await listAll(s), ['debian', nearId, ...docs.map((d) => d.id)].sort(compareIds));
-    const check = await s('POST', '/check', { text: A });
-    assert.deepEqual(check.body.duplicates.map((m) => m.id), ['debian', nearId]);
-    assert.equal((await s('GET', `/documents/${nearId}`)).body.fingerprint, hex(B));
-    assert.equal((await s('DELETE', `/documents/${nearId}`)).status, 200);
-    assert.deepEqual((await s('POST', '/check', { text: A })).body.duplicates.map((m) => m.id), ['debian']);
+    const res = await client(await rt.ready)('POST', '/check', { text: A });
+    assert.equal(res.status, 500);
+    assert.match(res.body.error, /SHARDS is retired.*ROUTING = "keys"/);
   } finally {
-    await sharded.dispose();
+    await rt.dispose();
   }
 });
 
-test('merging shard answers: nearest first, ties by storage order then shard, truncated when any were left out (Node)', () => {
-  const m = (id, distance, num) => ({ id, distance, num });
-  const answers = [
-    { duplicates: [m('a', 0, 5), m('b', 2, 0)], truncated: false },
-    { duplicates: [m('c', 0, 5), m('d', 0, 1), m('e', 1, 0)], truncated: false },
-    { duplicates: [], truncated: false },
-  ];
-  assert.deepEqual(mergeDuplicates(answers, 10), {
-    duplicates: [{ id: 'd', distance: 0 }, { id: 'a', distance: 0 }, { id: 'c', distance: 0 }, { id: 'e', distance: 1 }, { id: 'b', distance: 2 }],
-    truncated: false,
-  });
-  assert.deepEqual(mergeDuplicates(answers, 2), { duplicates: [{ id: 'd', distance: 0 }, { id: 'a', distance: 0 }], truncated: true });
-  assert.equal(mergeDuplicates([answers[0], { duplicates: [], truncated: true }], 10).truncated, true,
-    'a shard that left some out makes the merge truncated');
-  assert.deepEqual(mergeDuplicates([], 10), { duplicates: [], truncated: false });
-});
-
-for (const shards of [1, 4]) {
-  test(`SHARDS = ${shards}: 300 copies of one text; a check returns the nearest ${MAX_DUPLICATES}, in storage order, truncated`, async () => {
-    const copies = start({ persist: join(tmp, `copies-${shards}`), vars: { SHARDS: shards } });
+{
+  test(`300 copies of one text; a check returns the nearest ${MAX_DUPLICATES}, in storage order, truncated`, async () => {
+    const copies = start({ persist: join(tmp, 'copies') });
     try {
       const s = client(await copies.ready);
       const d = distance(A, B);
@@ -742,30 +714,26 @@ for (const shards of [1, 4]) {
         assert.equal(res.body.duplicates.length, Math.min(i + 1, MAX_DUPLICATES));
         assert.equal(res.body.truncated, i + 1 > MAX_DUPLICATES, `post ${i}`);
       }
-      // Each shard numbers its ids in the order they arrived there; ties go by that number, then shard.
-      const rank = new Map();
-      const perShard = new Array(shards).fill(0);
-      for (const id of ['near', ...ids]) rank.set(id, { num: perShard[shardOf(id, shards)]++, shard: shardOf(id, shards) });
-      const order = [...ids].sort((x, y) => rank.get(x).num - rank.get(y).num || rank.get(x).shard - rank.get(y).shard);
-      const want = order.slice(0, MAX_DUPLICATES).map((id) => ({ id, distance: 0 }));
-      if (shards === 1) assert.deepEqual(want.map((m) => m.id), ids.slice(0, MAX_DUPLICATES), 'one shard: the first stored');
+      // Equally near documents come in the order they were stored.
+      const order = ids;
+      const want = order.slice(0, MAX_DUPLICATES).map((id) => ({ id, distance: 0, earlier: true }));
 
       const check = await s('POST', '/check', { text: A });
       assert.equal(check.status, 200);
-      assert.deepEqual(check.body, { id: null, fingerprint: hex(A), duplicates: want, truncated: true, stored: false });
+      assert.deepEqual(check.body, { id: null, fingerprint: hex(A), duplicates: want, truncated: true, original: false, stored: false });
       assert.deepEqual((await s('POST', '/check', { text: A })).body, check.body, 'the same answer again');
       // Its own id is left out and the next one takes its place.
       const own = await s('POST', '/check', { id: order[0], text: A });
-      assert.deepEqual(own.body.duplicates, order.slice(1, MAX_DUPLICATES + 1).map((id) => ({ id, distance: 0 })));
+      assert.deepEqual(own.body.duplicates, order.slice(1, MAX_DUPLICATES + 1).map((id) => ({ id, distance: 0, earlier: true })));
       assert.equal(own.body.truncated, true);
       // Nearer first: from B, the near-duplicate stored as "near" (distance 0) leads the copies (distance d).
       const fromB = await s('POST', '/check', { text: B });
-      assert.deepEqual(fromB.body.duplicates.slice(0, 3), [{ id: 'near', distance: 0 }, ...want.slice(0, 2).map((m) => ({ ...m, distance: d }))]);
+      assert.deepEqual(fromB.body.duplicates.slice(0, 3), [{ id: 'near', distance: 0, earlier: true }, ...want.slice(0, 2).map((m) => ({ ...m, distance: d }))]);
       assert.equal(fromB.body.duplicates.length, MAX_DUPLICATES);
       // With the copies deleted down to fewer than the cap, nothing is left out.
       for (const id of order.slice(0, 250)) assert.equal((await s('DELETE', `/documents/${id}`)).status, 200);
       const rest = await s('POST', '/check', { text: A });
-      assert.deepEqual(rest.body.duplicates, [...order.slice(250).map((id) => ({ id, distance: 0 })), { id: 'near', distance: d }]);
+      assert.deepEqual(rest.body.duplicates, [...order.slice(250).map((id) => ({ id, distance: 0, earlier: true })), { id: 'near', distance: d, earlier: true }]);
       assert.equal(rest.body.truncated, false);
     } finally {
       await copies.dispose();
@@ -910,7 +878,7 @@ test('a store answered "stored" is readable at once and after a restart ("\\ufff
     assert.equal((await rt.call('GET', item(F3))).body.fingerprint, hex(C));
     await rt.restart();
     assert.equal((await rt.call('GET', item(F3))).body.fingerprint, hex(C));
-    assert.deepEqual((await rt.call('POST', '/check', { text: C })).body.duplicates, [{ id: F3, distance: 0 }]);
+    assert.deepEqual((await rt.call('POST', '/check', { text: C })).body.duplicates, [{ id: F3, distance: 0, earlier: true }]);
   } finally {
     await rt.dispose();
   }
@@ -983,6 +951,13 @@ test('secure by default: without TOKENS or SIPHASH_KEY, or with malformed ones, 
     [{ vars: { TOKENS: `alpha ${ALPHA}` } }, /TOKENS entry 1 is not of the form tenant:token/],
     [{ vars: { TOKENS: `Alpha/x:${ALPHA}` } }, /TOKENS entry 1: a tenant is/],
     [{ vars: { TOKENS: `alpha:${ALPHA},beta:${ALPHA}` } }, /TOKENS entry 2: the same token is given twice/],
+    // Weak secrets: guessable keys and tokens, and values printed in the example's files.
+    ...['00000000000000000000000000000000', 'ffffffffffffffffffffffffffffffff', 'abababababababababababababababab'].map(
+      (key) => [{ vars: { SIPHASH_KEY: key } }, /SIPHASH_KEY is one byte repeated; make one with `npm run setup`/]),
+    [{ vars: { SIPHASH_KEY: '00112233445566778899AABBCCDDEEFF' } }, /SIPHASH_KEY is a value printed in the example's files/],
+    [{ vars: { TOKENS: `alpha:${ALPHA} beta:${'a'.repeat(32)}` } }, /TOKENS entry 2: a token needs at least 8 different characters; make one with/],
+    [{ vars: { TOKENS: `alpha:${'ab'.repeat(24)}` } }, /TOKENS entry 1: a token needs at least 8 different characters/],
+    [{ vars: { TOKENS: 'demo:demo-token-not-secret-0123456789abcdef' } }, /TOKENS entry 1: the token is a value printed/],
   ];
   for (const [options, pattern] of cases) {
     const rt = start({ persist, shipped: true, ...options });
@@ -992,7 +967,9 @@ test('secure by default: without TOKENS or SIPHASH_KEY, or with malformed ones, 
         const res = await call(method, path, body);
         assert.equal(res.status, 500, `${JSON.stringify(options)} ${method} ${path}: ${JSON.stringify(res.body)}`);
         assert.match(res.body.error, pattern);
-        for (const secret of [ALPHA, KEY, 'secret-but-not-hex', PUBLIC_KEY]) assert.ok(!res.body.error.includes(secret), 'no secret in the answer');
+        for (const secret of [ALPHA, KEY, 'secret-but-not-hex', PUBLIC_KEY, '0'.repeat(32), 'a'.repeat(32), 'demo-token']) {
+          assert.ok(!res.body.error.includes(secret), 'no secret in the answer');
+        }
       }
     } finally {
       await rt.dispose();
@@ -1007,9 +984,21 @@ test('secure by default: without TOKENS or SIPHASH_KEY, or with malformed ones, 
   }
 });
 
-test('.dev.vars.example is a working configuration for wrangler dev: two tenants and a key', async () => {
-  const vars = readDevVars(join(workerDir, '.dev.vars.example'));
+test('npm run setup makes a working .dev.vars with fresh random secrets, and keeps an existing one', async () => {
+  const dir = join(tmp, 'setup');
+  mkdirSync(dir);
+  copyFileSync(join(workerDir, 'setup.mjs'), join(dir, 'setup.mjs'));
+  const run = () => execFileSync(process.execPath, ['setup.mjs'], { cwd: dir, encoding: 'utf8' });
+  assert.match(run(), /\.dev\.vars written/);
+  const vars = readDevVars(join(dir, '.dev.vars'));
   assert.deepEqual(Object.keys(vars).sort(), ['SIPHASH_KEY', 'TOKENS']);
+  assert.match(run(), /exists: kept/);
+  assert.deepEqual(readDevVars(join(dir, '.dev.vars')), vars, 'a second run changes nothing');
+  rmSync(join(dir, '.dev.vars'));
+  run();
+  const again = readDevVars(join(dir, '.dev.vars'));
+  assert.notEqual(again.SIPHASH_KEY, vars.SIPHASH_KEY, 'a new file has new secrets');
+  assert.notEqual(again.TOKENS, vars.TOKENS);
   const [demo, other] = vars.TOKENS.split(/[\s,]+/).map((entry) => entry.slice(entry.indexOf(':') + 1));
   const rt = start({ persist: join(tmp, 'dev-vars'), shipped: true, withSecrets: false, vars });
   try {
@@ -1050,9 +1039,9 @@ test('401 with WWW-Authenticate: Bearer for a missing, malformed or unknown toke
 test('tenants are isolated: another tenant never reads, lists, deletes or is reported a duplicate of a document', async () => {
   // alpha has two tokens (as while rotating one): both are alpha.
   const ALPHA2 = `${ALPHA.slice(0, 20)}-second-token-of-alpha`;
-  for (const shards of [1, 4]) {
-    const rt = await own(`tenants-${shards}`, {
-      vars: { SHARDS: shards, TOKENS: `alpha:${ALPHA}\nbeta:${BETA}\nalpha:${ALPHA2}` },
+  for (const routing of ['id', 'keys']) {
+    const rt = await own(`tenants-${routing}`, {
+      vars: { ROUTING: routing, TOKENS: `alpha:${ALPHA}\nbeta:${BETA}\nalpha:${ALPHA2}` },
     });
     try {
       const alpha = rt.as(ALPHA);
@@ -1077,7 +1066,7 @@ test('tenants are isolated: another tenant never reads, lists, deletes or is rep
       assert.deepEqual(await listAll(rt.as(ALPHA)), ['alpha-only', 'shared']);
       assert.deepEqual(await listAll(rt.as(BETA)), []);
       const [sa, sb] = [(await rt.as(ALPHA)('GET', '/stats')).body, (await rt.as(BETA)('GET', '/stats')).body];
-      assert.deepEqual([sa.tenant, sa.documents, sa.shards, sb.tenant, sb.documents], ['alpha', 2, shards, 'beta', 0]);
+      assert.deepEqual([sa.tenant, sa.documents, sa.routing, sb.tenant, sb.documents], ['alpha', 2, routing, 'beta', 0]);
     } finally {
       await rt.dispose();
     }
@@ -1089,11 +1078,11 @@ test('fingerprints stay inside unless EXPOSE_FINGERPRINTS: by default no answer 
   try {
     const post = await rt.call('POST', '/documents', { id: 'debian', text: A });
     assert.equal(post.status, 201);
-    assert.deepEqual(Object.keys(post.body).sort(), ['duplicates', 'id', 'stored', 'truncated']);
+    assert.deepEqual(Object.keys(post.body).sort(), ['duplicates', 'id', 'original', 'stored', 'truncated']);
     for (const path of ['/check', '/documents?dryRun=1']) {
       const res = await rt.call('POST', path, { id: 'other', text: B });
-      assert.deepEqual(Object.keys(res.body).sort(), ['duplicates', 'id', 'stored', 'truncated'], path);
-      assert.deepEqual(res.body.duplicates, [{ id: 'debian', distance: distance(A, B) }]);
+      assert.deepEqual(Object.keys(res.body).sort(), ['duplicates', 'id', 'original', 'stored', 'truncated'], path);
+      assert.deepEqual(res.body.duplicates, [{ id: 'debian', distance: distance(A, B), earlier: true }]);
     }
     const got = await rt.call('GET', '/documents/debian');
     assert.deepEqual(Object.keys(got.body).sort(), ['createdAt', 'id', 'textLength', 'updatedAt']);
@@ -1113,7 +1102,7 @@ test('fingerprints are made under SIPHASH_KEY; the stored scheme is a digest, an
   const other = secretsFor([], 'f0e1d2c3b4a5968778695a4b3c2d1e0f').key;
   try {
     assert.equal((await rt.call('POST', '/documents', { id: 'one', text: A })).status, 201);
-    const { scheme } = (await rt.call('GET', '/stats')).body.perShard[0];
+    const { scheme } = (await rt.call('GET', '/stats')).body;
     assert.match(scheme, /^w64:[0-9a-f]{32}$/);
     // Neither the canary's fingerprint under the key nor under the public key shows in it.
     for (const canary of [hex(CANARY), sp.toHex(sp.fingerprint(CANARY))]) assert.ok(!scheme.includes(canary));
@@ -1127,13 +1116,13 @@ test('fingerprints are made under SIPHASH_KEY; the stored scheme is a digest, an
       assert.match(refused.body.error, /scheme .*SIPHASH_KEY/);
       assert.equal((await rekeyed.call('POST', '/check', { text: A })).status, 500);
       assert.equal((await rekeyed.call('GET', '/documents/one')).status, 200);
-      assert.equal((await rekeyed.call('GET', '/stats')).body.perShard[0].scheme, 'stale');
+      assert.equal((await rekeyed.call('GET', '/stats')).body.scheme, 'stale');
       // Re-adding: once its old documents are deleted, the object takes the new key's scheme.
       assert.equal((await rekeyed.call('DELETE', '/documents/one')).status, 200);
       const readded = await rekeyed.call('POST', '/documents', { id: 'one', text: A });
       assert.equal(readded.status, 201);
       assert.equal(readded.body.fingerprint, sp.toHex(sp.fingerprint(A, { key: other })));
-      const newScheme = (await rekeyed.call('GET', '/stats')).body.perShard[0].scheme;
+      const newScheme = (await rekeyed.call('GET', '/stats')).body.scheme;
       assert.match(newScheme, /^w64:[0-9a-f]{32}$/);
       assert.notEqual(newScheme, scheme);
       await rekeyed.restart();
@@ -1154,7 +1143,7 @@ test('fingerprints are made under SIPHASH_KEY; the stored scheme is a digest, an
   }
 });
 
-test('rate limit as shipped (100 a second, bursts of 200, per tenant shard): a flood gets 429 with Retry-After; a refused store stores nothing', async () => {
+test('rate limit as shipped (100 a second, bursts of 200, per tenant): a flood gets 429 with Retry-After; a refused store stores nothing', async () => {
   const rt = await own('flood', { shipped: true });
   try {
     // As many stores as it takes to outrun the refill (up to 3,000), 32 in flight.
@@ -1191,25 +1180,44 @@ test('rate limit as shipped (100 a second, bursts of 200, per tenant shard): a f
   }
 });
 
-test('rate limit: RATE_LIMIT_BURST requests, then RATE_LIMIT_PER_SECOND; every route counts; Retry-After says when', async () => {
-  const rt = await own('bucket', { vars: { RATE_LIMIT_PER_SECOND: 0.5, RATE_LIMIT_BURST: 3 } });
-  try {
-    assert.equal((await rt.call('POST', '/documents', { id: 'x', text: A })).status, 201);
-    assert.equal((await rt.call('GET', '/documents/y')).status, 404);
-    assert.deepEqual((await rt.call('GET', '/stats')).body.rateLimit, { perSecond: 0.5, burst: 3 });
-    for (const [method, path, body] of [['POST', '/check', { text: A }], ['POST', '/documents', { id: 'z', text: B }],
-      ['GET', '/documents/x'], ['DELETE', '/documents/x'], ['GET', '/documents'], ['GET', '/stats']]) {
-      const res = await rt.call(method, path, body);
-      assert.equal(res.status, 429, `${method} ${path}`);
-      assert.equal(res.headers.get('retry-after'), '2', 'one request every 2 s');
+for (const routing of ['id', 'keys']) {
+  test(`rate limit (ROUTING = "${routing}"): one budget per tenant; RATE_LIMIT_BURST requests, then RATE_LIMIT_PER_SECOND; every route counts; a 429 writes nothing`, async () => {
+    // HEAL_AFTER_MS short: a write left pending by a refusal would be finished (and seen) below.
+    const rt = await own(`bucket-${routing}`, { vars: { ROUTING: routing, RATE_LIMIT_PER_SECOND: 0.5, RATE_LIMIT_BURST: 3, HEAL_AFTER_MS: 500 } });
+    try {
+      assert.equal((await rt.call('POST', '/documents', { id: 'x', text: A })).status, 201);
+      assert.equal((await rt.call('GET', '/documents/y')).status, 404);
+      assert.deepEqual((await rt.call('GET', '/stats')).body.rateLimit, { perSecond: 0.5, burst: 3 });
+      const routes = [['POST', '/check', { text: A }], ['POST', '/documents', { id: 'z', text: B }],
+        ['POST', '/documents?dryRun=1', { id: 'z', text: B }], ['GET', '/documents/x'], ['DELETE', '/documents/x'],
+        ['GET', '/documents'], ['GET', '/stats']];
+      if (routing === 'keys') routes.push(['POST', '/batch', { documents: [{ id: 'z', text: B }] }]);
+      // However many objects a tenant's documents are spread over, the budget is the tenant's.
+      for (const [method, path, body] of routes) {
+        const res = await rt.call(method, path, body);
+        assert.equal(res.status, 429, `${method} ${path}`);
+        assert.equal(res.headers.get('retry-after'), '2', 'one request every 2 s');
+      }
+      assert.equal((await rt.as(BETA)('GET', '/documents/x')).status, 404, "beta's bucket is full");
+      await sleep(2000);
+      if (routing === 'keys') {
+        // A batch costs one token per document: 2 when 1 is there is a 429 that stores neither.
+        const two = await rt.call('POST', '/batch', { documents: [{ id: 'z', text: B }, { id: 'w', text: C }] });
+        assert.equal(two.status, 429, JSON.stringify(two.body));
+        assert.equal(two.headers.get('retry-after'), '2');
+        // More documents than a burst holds can never pass: 413, also stored nowhere.
+        const four = await rt.call('POST', '/batch', { documents: ['p', 'q', 'r', 's'].map((id) => ({ id, text: C + id })) });
+        assert.equal(four.status, 413, JSON.stringify(four.body));
+        assert.match(four.body.error, /RATE_LIMIT_BURST/);
+      }
+      assert.equal((await rt.call('GET', '/documents/z')).status, 404, 'a refused store stored nothing');
+      await sleep(4000);
+      assert.deepEqual(await listAll(rt.call), ['x'], 'nothing refused was written, even later (no healing of refused writes)');
+    } finally {
+      await rt.dispose();
     }
-    assert.equal((await rt.as(BETA)('GET', '/documents/x')).status, 404, "beta's bucket is full");
-    await sleep(2000);
-    assert.equal((await rt.call('GET', '/documents/z')).status, 404, 'a refused store stored nothing');
-  } finally {
-    await rt.dispose();
-  }
-});
+  });
+}
 
 test("with Cloudflare's rate limiting binding (simulated by Miniflare) the Worker counts per tenant before reading the body", async () => {
   const rt = await own('binding', {

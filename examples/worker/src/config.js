@@ -29,6 +29,13 @@ function decimal(env, name, fallback, min, max) {
   return n;
 }
 
+/** A setting no longer offered: unset or its one remaining value, else a 500 saying what to use. */
+function retired(env, name, only, instead) {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || Number(raw) === only) return only;
+  throw badConfig(`${name} is retired (only ${only} remains); ${instead}`);
+}
+
 function flag(env, name) {
   const raw = env[name];
   if (raw === undefined || raw === '' || raw === false || raw === 'false' || raw === '0' || raw === 0) return false;
@@ -44,18 +51,37 @@ export const CANARY = 'simprint scheme canary: The quick brown fox jumps over th
 // The library's public default key ("simprint-sip-key"): anyone can compute with it.
 const PUBLIC_KEY = '73696d7072696e742d7369702d6b6579';
 
-/** SIPHASH_KEY: 32 hex digits, required, not the library's public default. */
+// Values printed in this example's files over time (the old .dev.vars.example): public, so
+// never secrets. `npm run setup` makes fresh ones.
+export const PRINTED_KEYS = Object.freeze(['00112233445566778899aabbccddeeff']);
+export const PRINTED_TOKENS = Object.freeze([
+  'demo-token-not-secret-0123456789abcdef',
+  'other-token-not-secret-0123456789abcdef',
+]);
+
+const MAKE_KEY = 'make one with `npm run setup` (for wrangler dev) or `openssl rand -hex 16`';
+const MAKE_TOKEN = 'make one with `npm run setup` (for wrangler dev) or `openssl rand -hex 24`';
+
+/**
+ * SIPHASH_KEY: 32 hex digits, required; not the library's public default, not a value printed
+ * in this example, and not 16 equal bytes (all zeros and the like: the first keys people type).
+ */
 export function parseKey(raw) {
   if (raw === undefined || raw === '') {
-    throw notConfigured('the SIPHASH_KEY secret is not set; the Worker does not fingerprint with a public key');
+    throw notConfigured(`the SIPHASH_KEY secret is not set; the Worker does not fingerprint with a public key; ${MAKE_KEY}`);
   }
   if (typeof raw !== 'string' || !/^[0-9a-fA-F]{32}$/.test(raw)) {
-    throw notConfigured('the SIPHASH_KEY secret must be 32 hex digits (a 128-bit key)');
+    throw notConfigured(`the SIPHASH_KEY secret must be 32 hex digits (a 128-bit key); ${MAKE_KEY}`);
   }
   const key = raw.toLowerCase();
-  if (key === PUBLIC_KEY) throw notConfigured("SIPHASH_KEY is the library's public default key");
+  if (key === PUBLIC_KEY) throw notConfigured(`SIPHASH_KEY is the library's public default key; ${MAKE_KEY}`);
+  if (PRINTED_KEYS.includes(key)) throw notConfigured(`SIPHASH_KEY is a value printed in the example's files; ${MAKE_KEY}`);
+  if (/^(..)\1{15}$/.test(key)) throw notConfigured(`SIPHASH_KEY is one byte repeated; ${MAKE_KEY}`);
   return key;
 }
+
+/** Fewest distinct characters a token may have: 32 random hex digits have 14 on average. */
+export const MIN_TOKEN_DISTINCT = 8;
 
 // Tenants name Durable Objects ("tenant:<name>/shard-…"): a small alphabet without ':' or '/'.
 export const TENANT_RE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
@@ -85,8 +111,13 @@ export function parseTokens(raw) {
     if (colon < 0) throw notConfigured(`${where} is not of the form tenant:token`);
     if (!TENANT_RE.test(tenant)) throw notConfigured(`${where}: a tenant is 1-64 of a-z, 0-9, "_", "-", starting with a letter or digit`);
     if (token.length < MIN_TOKEN_LENGTH || !TOKEN_RE.test(token)) {
-      throw notConfigured(`${where}: a token is at least ${MIN_TOKEN_LENGTH} of A-Z a-z 0-9 - . _ ~ + / (then any "=")`);
+      throw notConfigured(`${where}: a token is at least ${MIN_TOKEN_LENGTH} of A-Z a-z 0-9 - . _ ~ + / (then any "="); ${MAKE_TOKEN}`);
     }
+    // A guessable token is a shared one: refuse the obvious kinds (aaaa…, abab…, printed ones).
+    if (new Set(token).size < MIN_TOKEN_DISTINCT) {
+      throw notConfigured(`${where}: a token needs at least ${MIN_TOKEN_DISTINCT} different characters; ${MAKE_TOKEN}`);
+    }
+    if (PRINTED_TOKENS.includes(token)) throw notConfigured(`${where}: the token is a value printed in the example's files; ${MAKE_TOKEN}`);
     if (seen.has(token)) throw notConfigured(`${where}: the same token is given twice`);
     seen.add(token);
     entries.push({ tenant, token });
@@ -101,6 +132,7 @@ export function parseTokens(raw) {
 export function settings(env) {
   let s = settingsCache.get(env);
   if (s) return s;
+  retired(env, 'SHARDS', 1, 'spread a tenant over objects with ROUTING = "keys"');
   const width = whole(env, 'WIDTH', 64, 1, 128);
   const rate = decimal(env, 'RATE_LIMIT_PER_SECOND', 100, 0, 1e6);
   s = {
@@ -108,10 +140,9 @@ export function settings(env) {
     k: whole(env, 'K', Math.round((9 * width) / 64), 0, width),
     maxBodyBytes: whole(env, 'MAX_BODY_BYTES', 1 << 20, 1, 100 * (1 << 20)),
     maxIdLength: whole(env, 'MAX_ID_LENGTH', 256, 1, 4096),
-    shards: whole(env, 'SHARDS', 1, 1, 1024),
     bodyTimeoutMs: whole(env, 'BODY_TIMEOUT_MS', 10000, 1, 300000),
     exposeFingerprints: flag(env, 'EXPOSE_FINGERPRINTS'),
-    // The per-object token bucket; off when RATE_LIMIT_PER_SECOND is 0 or when Cloudflare's
+    // The tenant's token bucket (limiter.js); off when RATE_LIMIT_PER_SECOND is 0 or when Cloudflare's
     // rate limiting binding (RATE_LIMITER) is bound, which then does the limiting instead.
     rateLimit: env.RATE_LIMITER || rate === 0
       ? null

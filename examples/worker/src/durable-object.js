@@ -1,10 +1,11 @@
-// One shard of one tenant's document store: a Durable Object with SQLite-backed storage. The
+// One tenant's document store (ROUTING = "id"): a Durable Object with SQLite-backed storage. The
 // SQLite table is the truth; the simprint Index is a cache of it in memory, rebuilt when the
 // object starts. Every method below runs without awaiting, so the runtime runs them one at a
 // time and each write commits before its answer leaves the object. Each method first takes a
-// token from the object's rate limit bucket and answers { retryAfter } when there is none.
+// token from the tenant's rate limit bucket and answers { retryAfter } when there is none.
 import { DurableObject } from 'cloudflare:workers';
 import { settings } from './config.js';
+import { TokenBucket } from './limiter.js';
 import { MAX_DUPLICATES } from './shards.js';
 import { Index, fromHex, schemeOf } from './simprint.js';
 
@@ -36,7 +37,7 @@ export class SimprintIndex extends DurableObject {
     this.width = width;
     this.rateLimit = rateLimit;
     // Full at start: the bucket is not stored, so a restarted object forgets what was spent.
-    this.bucket = rateLimit && { tokens: rateLimit.burst, at: Date.now() };
+    this.bucket = rateLimit && new TokenBucket(rateLimit);
     const stored = this.sql.exec(`SELECT value FROM meta WHERE key = 'scheme'`).toArray()[0]?.value;
     // Fingerprints of another width or pipeline cannot be compared with this one's.
     this.schemeStored = stored !== undefined;
@@ -71,36 +72,23 @@ export class SimprintIndex extends DurableObject {
     if (this.stale && this.numOf.size > 0) throw new Error(this.stale);
   }
 
-  /**
-   * Takes a token from the bucket (RATE_LIMIT_PER_SECOND, up to RATE_LIMIT_BURST): 0 when
-   * there was one, else the whole seconds until there will be. No bucket (0): always 0.
-   */
+  /** Takes a token: 0 when there was one, else the whole seconds until there will be. */
   admit() {
-    const limit = this.rateLimit;
-    if (!limit) return 0;
-    const now = Date.now();
-    const b = this.bucket;
-    b.tokens = Math.min(limit.burst, b.tokens + ((now - b.at) / 1000) * limit.perSecond);
-    b.at = now;
-    if (b.tokens >= 1) {
-      b.tokens -= 1;
-      return 0;
-    }
-    return Math.max(1, Math.ceil((1 - b.tokens) / limit.perSecond));
+    return this.bucket ? this.bucket.take(1) : 0;
   }
 
   /**
    * The stored documents within k of `fp` but `exceptId`, at most MAX_DUPLICATES: the nearest,
    * ties by `num` (the order ids were first stored in), and whether there were more. The index
    * keeps only that many however many match (thousands of copies of one text cost a page, not
-   * thousands); `num` goes back to the Worker for the merge across shards.
+   * thousands).
    */
   duplicatesOf(fp, exceptId) {
     const except = this.numOf.get(exceptId);
     // Two past the cap: one in case `exceptId` is among them, one to tell whether there are more.
     const found = this.index.query(fp, undefined, MAX_DUPLICATES + 2).filter((m) => m.id !== except);
     return {
-      duplicates: found.slice(0, MAX_DUPLICATES).map(({ id, distance }) => ({ id: this.idOf.get(id), distance, num: id })),
+      duplicates: found.slice(0, MAX_DUPLICATES).map(({ id, distance }) => ({ id: this.idOf.get(id), distance })),
       truncated: found.length > MAX_DUPLICATES,
     };
   }
@@ -108,12 +96,10 @@ export class SimprintIndex extends DurableObject {
   /**
    * The stored documents within k of `hex` (except `id` itself; see duplicatesOf); with
    * `store`, then stores (or replaces) `id`'s fingerprint: written to SQLite before the answer
-   * leaves the object. With `charge` false (a store's checks in the other shards) the bucket
-   * is left alone: the store is charged to its own shard, refused there before anything is
-   * written anywhere.
+   * leaves the object; a refused call (rate limit) writes nothing.
    */
-  add({ id, hex, textLength, scheme, store, charge = true }) {
-    const wait = charge ? this.admit() : 0;
+  add({ id, hex, textLength, scheme, store }) {
+    const wait = this.admit();
     if (wait) return { retryAfter: wait };
     this.checkScheme(scheme);
     const fp = fromHex(hex, this.width);
@@ -211,9 +197,9 @@ export class SimprintIndex extends DurableObject {
   stats() {
     const wait = this.admit();
     if (wait) return { retryAfter: wait };
-    const { n } = this.sql.exec('SELECT count(*) AS n FROM documents').one();
+    // Counted from memory, not from the table: a call costs the same at any size.
     return {
-      documents: n,
+      documents: this.numOf.size,
       indexed: this.index.size,
       memoryBytes: this.index.memoryBytes(),
       rebuildMs: this.loadedIn,

@@ -10,9 +10,11 @@
 //   DELETE /documents/:id        -> {id, deleted: true}
 //   GET    /documents?after=&limit=  -> {ids, next}: every stored id, ascending, paged
 //   GET    /stats                -> sizes, memory and settings
-//   POST   /batch                {documents: [{id, text}, …]} -> {stored, conflicts} (ROUTING = "keys" only)
-// ROUTING = "id" (the default) spreads documents over SHARDS objects by id; ROUTING = "keys"
-// over OBJECTS objects by table key (keys-routes.js, routing.js).
+//   POST   /batch                {documents: [{id, text}, …]} -> {stored, conflicts, documents} (ROUTING = "keys" only)
+// Every answer with duplicates also says whether the document is the `original` (no duplicate
+// reported was stored before it) and marks each duplicate `earlier` or not (README, "Bursts").
+// ROUTING = "id" (the default) keeps a tenant's documents in one object; ROUTING = "keys"
+// spreads them over OBJECTS objects by table key (keys-routes.js, routing.js).
 // (With EXPOSE_FINGERPRINTS, answers about one document carry its "fingerprint" too.)
 import { authenticate } from './auth.js';
 import { HttpError, parseDocumentBody } from './body.js';
@@ -23,10 +25,11 @@ import { SimprintKeys } from './key-store.js';
 import {
   addDocumentKeys, batchKeys, deleteDocumentKeys, getDocumentKeys, listDocumentsKeys, statsKeys,
 } from './keys-routes.js';
-import { compareIds, MAX_DUPLICATES, mergeDuplicates, shardName, shardOf } from './shards.js';
+import { limiterName, SimprintLimiter } from './limiter.js';
+import { shardName } from './shards.js';
 import { schemeOf, textSink, toHex } from './simprint.js';
 
-export { SimprintIndex, SimprintKeys };
+export { SimprintIndex, SimprintKeys, SimprintLimiter };
 
 const json = (body, status = 200, headers = {}) =>
   new Response(JSON.stringify(body), {
@@ -93,12 +96,18 @@ async function route(request, env) {
 }
 
 // What the keys-mode handlers (keys-routes.js) need from here.
-const helpers = { json: (...args) => json(...args), admitted: (answers) => admitted(answers) };
+const helpers = {
+  json: (...args) => json(...args),
+  admitted: (answers) => admitted(answers),
+  charge: (at, cost) => charge(at, cost),
+};
 
 // ---- rate limits ----
-// With Cloudflare's rate limiting binding bound (RATE_LIMITER, see wrangler.toml), it counts
-// each tenant's requests here, before the body is read. Without it, each object keeps a token
-// bucket (durable-object.js) and answers { retryAfter } instead of doing the work.
+// One budget per tenant, whatever the routing. With Cloudflare's rate limiting binding bound
+// (RATE_LIMITER, see wrangler.toml), it counts each tenant's requests here, before the body is
+// read. Without it, a token bucket does: in the tenant's one object (ROUTING = "id", taken
+// inside the call that does the work), or in the tenant's limiter object (ROUTING = "keys",
+// asked by `charge` before any other object). Either way a refused request has written nothing.
 
 // The binding does not say when its window (10 or 60 s) ends: the shorter one is the hint.
 const BINDING_RETRY_AFTER = 10;
@@ -115,8 +124,21 @@ const tooMany = (seconds) =>
 /** The objects' answers, or a 429 with the longest wait any of them asked for. */
 function admitted(answers) {
   const wait = Math.max(0, ...answers.map((a) => a.retryAfter ?? 0));
+  if (wait === Infinity) {
+    throw new HttpError(413, 'this request costs more tokens than RATE_LIMIT_BURST holds; send fewer documents at once');
+  }
   if (wait > 0) throw tooMany(wait);
   return answers;
+}
+
+/**
+ * Keys mode: takes `cost` tokens (a batch: one per document) from the tenant's limiter, or
+ * throws 429. Called once per request, before any object that stores anything is asked.
+ */
+async function charge({ env, tenant, s }, cost) {
+  if (!s.rateLimit) return;
+  if (!env.LIMITER) throw new Error('the LIMITER Durable Object binding is missing (see wrangler.toml)');
+  admitted([await env.LIMITER.get(env.LIMITER.idFromName(limiterName(tenant))).take(cost)]);
 }
 
 function flag(url, name) {
@@ -126,21 +148,15 @@ function flag(url, name) {
   throw new HttpError(400, `${name} must be 1, true, 0 or false`);
 }
 
-// ---- shards ----
+// ---- the tenant's object (ROUTING = "id") ----
 // Every object belongs to one tenant: its name starts with the tenant (shards.js shardName),
-// so one tenant's requests never reach another's documents.
-// SHARDS = 1: one object per tenant holds everything. SHARDS = N: a document lives in the
-// tenant's object hash(id) mod N; a duplicate check asks all N objects at once and merges by
-// distance (each object answers at most MAX_DUPLICATES, so a merge is N pages, however many
-// match). The object names carry N, so changing SHARDS starts from new, empty objects instead
-// of looking for documents in the wrong ones (moving data between shard counts is a migration).
+// so one tenant's requests never reach another's documents. One object holds all of a
+// tenant's documents and serializes their checks and stores (ROUTING = "keys" spreads them).
 
-function shard({ env, tenant, s }, i) {
+function tenantObject({ env, tenant }) {
   if (!env.INDEX) throw new Error('the INDEX Durable Object binding is missing (see wrangler.toml)');
-  return env.INDEX.get(env.INDEX.idFromName(shardName(tenant, i, s.shards)));
+  return env.INDEX.get(env.INDEX.idFromName(shardName(tenant)));
 }
-
-const allShards = ({ s }) => Array.from({ length: s.shards }, (_, i) => i);
 
 // ---- handlers ----
 
@@ -170,27 +186,20 @@ async function addDocument(request, at, { store, idRequired }) {
   const doc = await readDocument(request, s, idRequired);
   if (s.routing === 'keys') return addDocumentKeys(doc, at, { store, ...helpers });
   const { id, hex } = doc;
-  const call = { id: id ?? null, hex, textLength: doc.textLength, scheme: await schemeOf(s.width, s.key) };
-
-  let answers;
-  if (s.shards === 1) answers = [await shard(at, 0).add({ ...call, store })];
-  else {
-    // A store is charged to the id's shard only, so a refusal there leaves nothing written.
-    const home = id === undefined ? -1 : shardOf(id, s.shards);
-    answers = await Promise.all(allShards(at).map((i) =>
-      shard(at, i).add({ ...call, store: store && i === home, charge: !store || i === home })));
-  }
-  admitted(answers);
-  const { duplicates, truncated } = mergeDuplicates(answers, MAX_DUPLICATES);
-  const created = answers.some((a) => a.created);
+  const call = { id: id ?? null, hex, textLength: doc.textLength, scheme: await schemeOf(s.width, s.key), store };
+  const [answer] = admitted([await tenantObject(at).add(call)]);
+  const { duplicates, truncated, created } = answer;
   // Fingerprints under the secret key stay inside unless the deployment says otherwise: with
   // them, a client could work out feature hashes (a one-word text's fingerprint is its hash).
   const shown = s.exposeFingerprints ? { fingerprint: hex } : {};
-  return json({ id: id ?? null, ...shown, duplicates, truncated, stored: store }, created ? 201 : 200);
+  // One object runs each check-and-store alone: every duplicate it reports was stored earlier.
+  const marked = duplicates.map((d) => ({ ...d, earlier: true }));
+  return json({ id: id ?? null, ...shown, duplicates: marked, truncated, original: marked.length === 0, stored: store },
+    created ? 201 : 200);
 }
 
 async function getDocument(id, at) {
-  const [answer] = admitted([await shard(at, shardOf(id, at.s.shards)).getDocument(id)]);
+  const [answer] = admitted([await tenantObject(at).getDocument(id)]);
   const doc = answer.document;
   if (!doc) throw new HttpError(404, `no document ${JSON.stringify(id)}`);
   if (!at.s.exposeFingerprints) delete doc.fingerprint;
@@ -198,7 +207,7 @@ async function getDocument(id, at) {
 }
 
 async function deleteDocument(id, at) {
-  const [answer] = admitted([await shard(at, shardOf(id, at.s.shards)).deleteDocument(id)]);
+  const [answer] = admitted([await tenantObject(at).deleteDocument(id)]);
   if (!answer.deleted) throw new HttpError(404, `no document ${JSON.stringify(id)}`);
   return json({ id, deleted: true });
 }
@@ -211,27 +220,22 @@ async function listDocuments(url, at) {
     throw new HttpError(400, 'limit must be a whole number from 1 to 1000');
   }
   if (at.s.routing === 'keys') return listDocumentsKeys(after, limit, at, helpers);
-  const pages = admitted(await Promise.all(allShards(at).map((i) => shard(at, i).listIds(after, limit))));
-  const ids = pages.flatMap((p) => p.ids).sort(compareIds).slice(0, limit);
+  const [{ ids }] = admitted([await tenantObject(at).listIds(after, limit)]);
   return json({ ids, next: ids.length === limit ? ids[ids.length - 1] : null });
 }
 
 async function stats(at) {
   const { s, tenant, env } = at;
-  const perShard = admitted(await Promise.all(allShards(at).map((i) => shard(at, i).stats())));
-  const sum = (key) => perShard.reduce((t, p) => t + p[key], 0);
+  const [object] = admitted([await tenantObject(at).stats()]);
   return json({
     tenant,
+    routing: 'id',
     width: s.width,
     k: s.k,
     maxBodyBytes: s.maxBodyBytes,
     bodyTimeoutMs: s.bodyTimeoutMs,
-    shards: s.shards,
     exposeFingerprints: s.exposeFingerprints,
     rateLimit: env.RATE_LIMITER ? 'binding' : s.rateLimit ?? 'off',
-    documents: sum('documents'),
-    indexed: sum('indexed'),
-    memoryBytes: sum('memoryBytes'),
-    perShard,
+    ...object,
   });
 }

@@ -2,7 +2,9 @@
 // roles for two different sets of documents:
 //
 // - Key owner: it holds every document that has a table key it owns (`docs`), each once with
-//   a mask of those tables, and answers checks with every document it holds within K. While
+//   a mask of those tables, and answers checks with every document it holds within K. Each
+//   document it takes gets the next number of its sequence (`seq`), so it can tell which of two
+//   documents it took first (keys-routes.js, "Bursts"). While
 //   it holds at most MEMORY_DOCUMENTS, a simprint Index in memory answers; past that, checks
 //   read its SQLite table `probe`, where each document is filed under its keys in the tables
 //   of a finer plan (simprint's keys scheme, STORE_SUBSTRINGS substrings), one indexed lookup
@@ -12,7 +14,8 @@
 //   or deleting. An alarm finishes any write left pending or deleting (healing).
 //
 // Every method below except alarm() runs without awaiting: the runtime runs them one at a
-// time, and each write commits before its answer leaves the object.
+// time, and each write commits before its answer leaves the object. Rate limits are not
+// taken here but once per request by the tenant's limiter (limiter.js).
 import { DurableObject } from 'cloudflare:workers';
 import { settings } from './config.js';
 import { deliver, keysStub } from './keys-write.js';
@@ -27,7 +30,8 @@ const SCHEMA = [
      num INTEGER PRIMARY KEY,          -- a small number standing for the id in probe rows
      id TEXT NOT NULL UNIQUE,
      fingerprint TEXT NOT NULL,        -- hex
-     tables INTEGER NOT NULL
+     tables INTEGER NOT NULL,
+     seq INTEGER NOT NULL DEFAULT 0    -- the order this object took this version in
    )`,
   // Key owner: each held document under its key in each table of the store plan.
   `CREATE TABLE IF NOT EXISTS probe (
@@ -65,15 +69,21 @@ export class SimprintKeys extends DurableObject {
     this.scheme = await schemeOf(s.width, s.key); // the one await, before anything is read
     const started = Date.now();
     for (const statement of SCHEMA) this.sql.exec(statement);
+    // Objects made before `seq` existed: their documents count as taken before any new one.
+    const columns = this.sql.exec('PRAGMA table_info(docs)').toArray().map((c) => c.name);
+    if (!columns.includes('seq')) this.sql.exec('ALTER TABLE docs ADD COLUMN seq INTEGER NOT NULL DEFAULT 0');
+    this.seq = this.sql.exec('SELECT coalesce(max(seq), 0) AS n FROM docs').one().n;
     this.routing = routingPlan(s.width, s.k);
+    this.keysCache = new Map();
     this.store = storePlan(s.width, s.k, s.storeSubstrings);
-    this.bucket = s.rateLimit && { tokens: s.rateLimit.burst, at: Date.now() };
     const stored = this.meta('scheme');
     this.stale = stored !== undefined && stored !== this.scheme
       ? `this object's fingerprints were made with scheme ${stored}, this deployment makes ${this.scheme} ` +
         '(WIDTH, SIPHASH_KEY or the simprint version changed): its documents must be deleted and added again'
       : null;
+    // Counts kept up to date by every write, so /stats costs the same at any size.
     this.held = this.sql.exec('SELECT count(*) AS n FROM docs').one().n;
+    this.homes = this.sql.exec('SELECT count(*) AS n FROM homes').one().n;
     this.memory = null;
     if (this.held <= s.memoryDocuments) this.fillMemory();
     this.failPut = s.failFirstPutAt; // tests: fail the first put once per start
@@ -91,21 +101,19 @@ export class SimprintKeys extends DurableObject {
     if (this.meta(key) !== value) this.sql.exec('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', key, value);
   }
 
-  /** The in-memory Index of every held document (num -> fingerprint), and num -> id. */
+  /** The in-memory Index of every held document (num -> fingerprint); ids stay in SQLite. */
   fillMemory() {
     const { width, k } = this.s;
-    const rows = this.sql.exec('SELECT num, id, fingerprint FROM docs').toArray();
+    const rows = this.sql.exec('SELECT num, fingerprint FROM docs').toArray();
     const index = new Index({ width, k });
-    const idOf = new Map();
     const nums = new Float64Array(rows.length);
     const fps = width <= 64 ? new BigUint64Array(rows.length) : new Array(rows.length);
     rows.forEach((row, i) => {
       nums[i] = row.num;
       fps[i] = fromHex(row.fingerprint, width);
-      idOf.set(row.num, row.id);
     });
     if (rows.length > 0 && !this.stale) index.insertMany(nums, fps);
-    this.memory = { index, idOf };
+    this.memory = { index };
   }
 
   /** Past MEMORY_DOCUMENTS the Index goes and checks read SQLite (see the file's comment). */
@@ -123,46 +131,42 @@ export class SimprintKeys extends DurableObject {
     if (this.stale) throw new Error(this.stale);
   }
 
-  /** The token bucket of durable-object.js: 0 when a token was taken, else seconds to wait. */
-  admit() {
-    const limit = this.s.rateLimit;
-    if (!limit) return 0;
-    const now = Date.now();
-    const b = this.bucket;
-    b.tokens = Math.min(limit.burst, b.tokens + ((now - b.at) / 1000) * limit.perSecond);
-    b.at = now;
-    if (b.tokens >= 1) {
-      b.tokens -= 1;
-      return 0;
-    }
-    return Math.max(1, Math.ceil((1 - b.tokens) / limit.perSecond));
-  }
-
   // ---- key owner ----
 
   /**
-   * Every held document within K of `hex` but `exceptId`, at most MAX_DUPLICATES (nearest
-   * first), and whether there were more. `charge`: whether this call takes a rate-limit token.
+   * Dry runs (POST /check, ?dryRun): for each query (`{ hex, exceptId, mask }`), every held
+   * document within K of `hex` but `exceptId` (see near); all of them count as earlier, as the
+   * query is stored nowhere. Returns `{ results: [{ duplicates, truncated }] }` in query order.
    */
-  check({ hex, exceptId, scheme, charge = false }) {
-    const wait = charge ? this.admit() : 0;
-    if (wait) return { retryAfter: wait };
+  check({ queries, scheme }) {
     this.checkScheme(scheme);
+    return { results: queries.map(({ hex, exceptId, mask }) => this.near(hex, exceptId, mask, Infinity)) };
+  }
+
+  /**
+   * The held documents within K of `hex` but `exceptId`: at most MAX_DUPLICATES, nearest first
+   * (ties by num), and whether there were more. Each as `{ id, distance, decided, earlier }`:
+   * `decided` when this object is the one that orders the pair (it owns the key of the lowest
+   * routing table in which the two agree; `mask`: the query's tables here), and then `earlier`
+   * when this object took that document before the query's version (`seqOfQuery`).
+   */
+  near(hex, exceptId, mask, seqOfQuery) {
     const except = exceptId == null ? undefined : this.sql.exec('SELECT num FROM docs WHERE id = ?', exceptId).toArray()[0]?.num;
     const keep = MAX_DUPLICATES + 2; // one for `except`, one to tell whether there are more
-    let found; // [{ num, distance }], nearest first, ties by num
-    let ids;
-    if (this.memory) {
-      const fp = fromHex(hex, this.s.width);
-      found = this.memory.index.query(fp, undefined, keep).map(({ id, distance }) => ({ num: id, distance }));
-      ids = this.memory.idOf;
-    } else {
-      found = this.lookUp(hex, keep);
-      ids = this.idsOf(found.filter((f) => f.num !== except).slice(0, MAX_DUPLICATES).map((f) => f.num));
-    }
-    found = found.filter((f) => f.num !== except);
+    const found = (this.memory
+      ? this.memory.index.query(fromHex(hex, this.s.width), undefined, keep).map(({ id, distance }) => ({ num: id, distance }))
+      : this.lookUp(hex, keep)
+    ).filter((f) => f.num !== except);
+    const shown = found.slice(0, MAX_DUPLICATES);
+    const rows = this.rowsOf(shown.map((f) => f.num));
+    const queryKeys = this.routingKeys(hex);
     return {
-      duplicates: found.slice(0, MAX_DUPLICATES).map(({ num, distance }) => ({ id: ids.get(num), distance })),
+      duplicates: shown.map(({ num, distance }) => {
+        const row = rows.get(num);
+        const table = this.routingKeys(row.fingerprint).findIndex((key, t) => key === queryKeys[t]);
+        const decided = table >= 0 && ((mask >>> table) & 1) === 1;
+        return { id: row.id, distance, decided, earlier: decided && row.seq < seqOfQuery };
+      }),
       truncated: found.length > MAX_DUPLICATES,
     };
   }
@@ -192,11 +196,24 @@ export class SimprintKeys extends DurableObject {
       .slice(0, keep);
   }
 
-  /** Map(num -> id) of `nums`. */
-  idsOf(nums) {
+  /**
+   * The routing keys of `hex`, remembered for the last few thousand fingerprints: a check
+   * orders every match it reports, and in a cluster of near-copies the same ones come back.
+   */
+  routingKeys(hex) {
+    let keys = this.keysCache.get(hex);
+    if (!keys) {
+      if (this.keysCache.size >= 4096) this.keysCache.clear();
+      this.keysCache.set(hex, (keys = this.routing.keys(hex)));
+    }
+    return keys;
+  }
+
+  /** Map(num -> { id, fingerprint, seq }) of `nums` (at most MAX_DUPLICATES: one statement). */
+  rowsOf(nums) {
     const out = new Map();
     if (nums.length === 0) return out;
-    for (const row of this.sql.exec(`SELECT num, id FROM docs WHERE num IN (${nums.join(',')})`)) out.set(row.num, row.id);
+    for (const row of this.sql.exec(`SELECT num, id, fingerprint, seq FROM docs WHERE num IN (${nums.join(',')})`)) out.set(row.num, row);
     return out;
   }
 
@@ -215,42 +232,53 @@ export class SimprintKeys extends DurableObject {
 
   /**
    * Holds `items` (`[{ id, hex, mask }]`): each id under fingerprint `hex` for the routing
-   * tables in `mask`. Idempotent: the same item again changes nothing; an item of another
-   * fingerprint than the one held replaces it (a newer version). All or nothing.
+   * tables in `mask`. Idempotent: the same item again changes nothing (its `seq` stays); an
+   * item of another fingerprint than the one held replaces it (a newer version, a new `seq`).
+   * All or nothing. With `check`, the items are checked once all are taken, in the same call
+   * (insert, then check): `{ results: [{ duplicates, truncated }] }` in item order (see near).
+   * So of two documents whose writes both reach this object, the later one's check sees the
+   * earlier one, and `seq` says which came first.
    */
-  putEntries({ items, scheme, owner }) {
+  putEntries({ items, scheme, owner, check = false }) {
     this.checkScheme(scheme);
     if (this.failPut === owner) {
       this.failPut = -1;
       throw new Error(`object ${owner} fails this write on purpose (TEST_FAIL_FIRST_PUT_AT)`);
     }
+    const seqs = [];
+    const changed = []; // [num, hex] of new or replaced versions, for memory after the commit
+    let added = 0;
     this.ctx.storage.transactionSync(() => {
       this.setMeta('scheme', this.scheme);
+      let next = this.seq;
       for (const { id, hex, mask } of items) {
-        const row = this.sql.exec('SELECT num, fingerprint, tables FROM docs WHERE id = ?', id).toArray()[0];
+        const row = this.sql.exec('SELECT num, fingerprint, tables, seq FROM docs WHERE id = ?', id).toArray()[0];
         if (!row) {
-          const { num } = this.sql.exec('INSERT INTO docs (id, fingerprint, tables) VALUES (?, ?, ?) RETURNING num', id, hex, mask).one();
+          const { num } = this.sql.exec('INSERT INTO docs (id, fingerprint, tables, seq) VALUES (?, ?, ?, ?) RETURNING num',
+            id, hex, mask, ++next).one();
           this.file(num, hex);
-          this.held++;
-          this.remember(num, id, hex);
+          seqs.push(next);
+          changed.push([num, hex]);
+          added++;
         } else if (row.fingerprint === hex) {
           if ((row.tables | mask) !== row.tables) this.sql.exec('UPDATE docs SET tables = ? WHERE num = ?', row.tables | mask, row.num);
+          seqs.push(row.seq);
         } else {
           this.unfile(row.num, row.fingerprint);
-          this.sql.exec('UPDATE docs SET fingerprint = ?, tables = ? WHERE num = ?', hex, mask, row.num);
+          this.sql.exec('UPDATE docs SET fingerprint = ?, tables = ?, seq = ? WHERE num = ?', hex, mask, ++next, row.num);
           this.file(row.num, hex);
-          this.remember(row.num, id, hex);
+          seqs.push(next);
+          changed.push([row.num, hex]);
         }
       }
+      this.seq = next;
     });
+    // Committed: memory follows the table.
+    this.held += added;
+    if (this.memory) for (const [num, hex] of changed) this.memory.index.insert(num, fromHex(hex, this.s.width));
     this.dropMemoryIfFull();
-    return { ok: true };
-  }
-
-  remember(num, id, hex) {
-    if (!this.memory) return;
-    this.memory.index.insert(num, fromHex(hex, this.s.width));
-    this.memory.idOf.set(num, id);
+    if (!check) return { ok: true };
+    return { results: items.map(({ id, hex, mask }, i) => this.near(hex, id, mask, seqs[i])) };
   }
 
   /**
@@ -275,10 +303,7 @@ export class SimprintKeys extends DurableObject {
         this.unfile(row.num, hex);
         this.sql.exec('DELETE FROM docs WHERE num = ?', row.num);
         this.held--;
-        if (this.memory) {
-          this.memory.index.remove(row.num);
-          this.memory.idOf.delete(row.num);
-        }
+        this.memory?.index.remove(row.num);
       }
     });
     return { ok: true };
@@ -293,12 +318,11 @@ export class SimprintKeys extends DurableObject {
    * HEAL_AFTER_MS); else `{ stale }`, the versions whose entries the writer removes first.
    * `where` ({ tenant, objects }) is kept for the alarm, which writes on its own.
    */
-  begin({ items, scheme, where, charge = true }) {
-    const wait = charge ? this.admit() : 0;
-    if (wait) return { retryAfter: wait };
+  begin({ items, scheme, where }) {
     this.checkScheme(scheme);
     const now = Date.now();
     const out = [];
+    let added = 0;
     this.ctx.storage.transactionSync(() => {
       this.setMeta('scheme', this.scheme);
       this.setMeta('where', JSON.stringify(where));
@@ -308,6 +332,7 @@ export class SimprintKeys extends DurableObject {
           this.sql.exec(`INSERT INTO homes (id, fingerprint, text_length, created_at, updated_at, state, stale, begun_at)
                          VALUES (?, ?, ?, ?, ?, 'pending', '[]', ?)`, id, hex, textLength, now, now, now);
           out.push({ id, stale: [], created: true });
+          added++;
           continue;
         }
         if (row.state === 'stored' && row.fingerprint === hex) {
@@ -334,6 +359,7 @@ export class SimprintKeys extends DurableObject {
         out.push({ id, stale: list, created: false });
       }
     });
+    this.homes += added;
     this.scheduleHeal();
     return { results: out };
   }
@@ -355,8 +381,6 @@ export class SimprintKeys extends DurableObject {
 
   /** Begins deleting `id`: `{ found: false }`, `{ conflict }`, or `{ found, hex, stale }` to remove. */
   beginDelete({ id, scheme, where }) {
-    const wait = this.admit();
-    if (wait) return { retryAfter: wait };
     this.checkScheme(scheme);
     const row = this.sql.exec('SELECT fingerprint, state, stale, begun_at FROM homes WHERE id = ?', id).toArray()[0];
     if (!row) return { found: false };
@@ -376,7 +400,10 @@ export class SimprintKeys extends DurableObject {
    */
   finishDelete({ id, hex }) {
     const gone = this.sql.exec(`DELETE FROM homes WHERE id = ? AND fingerprint = ? AND state = 'deleting' RETURNING id`, id, hex).toArray();
-    if (gone.length === 1) return { deleted: true };
+    if (gone.length === 1) {
+      this.homes--;
+      return { deleted: true };
+    }
     return { deleted: this.sql.exec('SELECT 1 FROM homes WHERE id = ?', id).toArray().length === 0 };
   }
 
@@ -429,8 +456,6 @@ export class SimprintKeys extends DurableObject {
 
   /** { document }: `id`'s record (state 'stored' or, while a write is unsettled, 'pending'), or null. */
   getDocument(id) {
-    const wait = this.admit();
-    if (wait) return { retryAfter: wait };
     const row = this.sql
       .exec(`SELECT id, fingerprint, text_length, created_at, updated_at, state FROM homes WHERE id = ? AND state <> 'deleting'`, id)
       .toArray()[0];
@@ -449,8 +474,6 @@ export class SimprintKeys extends DurableObject {
 
   /** { ids }: up to `limit` ids of this home after `after`, ascending, stored or pending. */
   listIds(after, limit) {
-    const wait = this.admit();
-    if (wait) return { retryAfter: wait };
     const ids = this.sql
       .exec(`SELECT id FROM homes WHERE id > ? AND state <> 'deleting' ORDER BY id LIMIT ?`, after, limit)
       .toArray()
@@ -458,13 +481,15 @@ export class SimprintKeys extends DurableObject {
     return { ids };
   }
 
+  /** Sizes from counters and the small index of unsettled writes: no call scans the tables. */
   stats() {
-    const count = (sql) => this.sql.exec(sql).one().n;
+    const unsettled = this.sql.exec(`SELECT count(*) AS n FROM homes WHERE state <> 'stored'`).one().n;
     return {
-      documents: count(`SELECT count(*) AS n FROM homes WHERE state = 'stored'`),
-      unsettled: count(`SELECT count(*) AS n FROM homes WHERE state <> 'stored'`),
+      documents: this.homes - unsettled,
+      unsettled,
       held: this.held,
-      probeRows: count('SELECT count(*) AS n FROM probe'),
+      // Every held document is filed once in each table of the store plan.
+      probeRows: this.held * this.store.tableCount,
       inMemory: this.memory !== null,
       memoryBytes: this.memory ? this.memory.index.memoryBytes() : 0,
       sqlBytes: this.sql.databaseSize,

@@ -27,11 +27,13 @@ function byOwner(docs, keysOf, n) {
  * `deleting`, the entries of `hex`. Removals finish before puts start, so an object that owns
  * keys of both versions ends with the new one. Every call is idempotent (an object keeps one
  * fingerprint per id and a mask of the tables it holds it for), so a retry or a heal may
- * repeat any of it. Returns `{ calls, objects }`: sub-requests made, distinct objects touched.
+ * repeat any of it. With `check`, each owner also checks the documents it just took (insert,
+ * then check: key-store.js putEntries). Returns `{ calls, objects, answers }`: sub-requests
+ * made, distinct objects touched, and with `check` Map(id -> the owners' answers for it).
  *
  * `stub(i)` gives object i; `keysOf(hex)` the routing keys as hex; `n` the number of objects.
  */
-export async function deliver({ stub, keysOf, n, scheme, docs, deleting = false }) {
+export async function deliver({ stub, keysOf, n, scheme, docs, deleting = false, check = false }) {
   const touched = new Set();
   let calls = 0;
   const stale = docs.flatMap(({ id, hex, stale: old = [] }) =>
@@ -42,13 +44,15 @@ export async function deliver({ stub, keysOf, n, scheme, docs, deleting = false 
     calls++;
     return stub(owner).removeEntries({ items, scheme, owner });
   }));
+  const answers = new Map(docs.map(({ id }) => [id, []]));
   if (!deleting) {
     const puts = byOwner(docs, keysOf, n);
-    await Promise.all([...puts].map(([owner, items]) => {
+    await Promise.all([...puts].map(async ([owner, items]) => {
       touched.add(owner);
       calls++;
-      return stub(owner).putEntries({ items, scheme, owner });
+      const put = await stub(owner).putEntries({ items, scheme, owner, check });
+      if (check) items.forEach(({ id }, i) => answers.get(id).push(put.results[i]));
     }));
   }
-  return { calls, objects: touched.size };
+  return { calls, objects: touched.size, answers };
 }

@@ -64,19 +64,31 @@ export function hexDistance(a, b) {
  * and whether any were left out. Each object answers its nearest `max`, so the nearest `max`
  * distances are exact; among equally distant documents past the cut which ones are shown is
  * not specified.
+ *
+ * Each duplicate is marked `earlier` or not by the one object that orders the pair (`decided`,
+ * key-store.js near): the owner of the lowest routing table in which both agree, which took
+ * both documents and checked the later one after it took it. When that object did not report
+ * the document (it took it after this query's check there), it is later, unless `stored` is
+ * false (a dry run, stored nowhere: everything found came first). `original`: no duplicate
+ * found came earlier, so this document is the one to keep; when an object left some out, a
+ * document it would have decided on counts as earlier (the doubt goes to "duplicate").
  */
-export function mergeById(answers, max) {
+export function mergeById(answers, max, { stored }) {
   const best = new Map();
   for (const a of answers) {
     for (const d of a.duplicates) {
-      const seen = best.get(d.id);
-      if (seen === undefined || d.distance < seen) best.set(d.id, d.distance);
+      const seen = best.get(d.id) ?? { distance: d.distance, decided: false, earlier: !stored };
+      if (d.distance < seen.distance) seen.distance = d.distance;
+      if (d.decided) Object.assign(seen, { decided: true, earlier: d.earlier });
+      best.set(d.id, seen);
     }
   }
-  const all = [...best].map(([id, distance]) => ({ id, distance }))
+  const truncated = answers.some((a) => a.truncated);
+  const all = [...best].map(([id, { distance, decided, earlier }]) => ({ id, distance, earlier: earlier || (truncated && !decided) }))
     .sort((p, q) => p.distance - q.distance || compareIds(p.id, q.id));
   return {
     duplicates: all.slice(0, max),
-    truncated: all.length > max || answers.some((a) => a.truncated),
+    truncated: all.length > max || truncated,
+    original: !all.some((d) => d.earlier),
   };
 }

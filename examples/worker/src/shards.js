@@ -1,14 +1,15 @@
-// How documents are spread over Durable Objects, and the orders answers are merged in.
+// Names of Durable Objects, the hash that spreads keys over them, and the order of ids.
 // Pure JavaScript: the tests import it under Node too.
 
 const encoder = new TextEncoder();
 
-/** At most this many duplicates are returned, the nearest first (see nearestFirst). */
+/** At most this many duplicates are returned, the nearest first. */
 export const MAX_DUPLICATES = 100;
 
 /**
- * The shard (0 .. n-1) holding document `id`: FNV-1a (32-bit) of the id's UTF-8, mod n.
- * Stable across deployments and runtimes, so it must never change for a given SHARDS.
+ * A bucket (0 .. n-1) of the string `id`: FNV-1a (32-bit) of its UTF-8, mod n. Stable
+ * across deployments and runtimes, so it must never change: keys routing places documents
+ * by it (routing.js).
  */
 export function shardOf(id, n) {
   let h = 0x811c9dc5;
@@ -17,10 +18,11 @@ export function shardOf(id, n) {
 }
 
 /**
- * The Durable Object name of `tenant`'s shard `i` of `n`. Tenants (config.js TENANT_RE) hold
- * no ':' or '/', so no two (tenant, i, n) share a name: tenants never share an object.
+ * The Durable Object name of `tenant`'s object with ROUTING = "id". Tenants (config.js
+ * TENANT_RE) hold no ':' or '/', so tenants never share an object. (The name is the one the
+ * retired SHARDS = 1 gave, so objects stored under it keep their documents.)
  */
-export const shardName = (tenant, i, n) => `tenant:${tenant}/shard-${i}-of-${n}`;
+export const shardName = (tenant) => `tenant:${tenant}/shard-0-of-1`;
 
 /** Strings compared by code point: the order SQLite gives TEXT (UTF-8 bytes). */
 export function compareIds(a, b) {
@@ -33,24 +35,4 @@ export function compareIds(a, b) {
     if (x > 0xffff) i++;
   }
   return a.length < b.length ? -1 : 1;
-}
-
-/**
- * Duplicates nearest first; ties by `num` (each shard numbers its ids in the order they were
- * first stored), then by shard. Within one shard that is the order its index answers in, so
- * the nearest MAX_DUPLICATES of every shard hold the nearest MAX_DUPLICATES of all of them.
- * (Ties by the client's id would need every equally near match of a shard, however many.)
- */
-export const nearestFirst = (p, q) => p.distance - q.distance || p.num - q.num || p.shard - q.shard;
-
-/**
- * The shards' answers (`answers[i]` from shard i: `{duplicates: [{id, distance, num}], truncated}`)
- * merged: the first `max` by nearestFirst as `{id, distance}`, and whether any were left out.
- */
-export function mergeDuplicates(answers, max) {
-  const all = answers.flatMap((a, shard) => a.duplicates.map((d) => ({ ...d, shard }))).sort(nearestFirst);
-  return {
-    duplicates: all.slice(0, max).map(({ id, distance }) => ({ id, distance })),
-    truncated: all.length > max || answers.some((a) => a.truncated),
-  };
 }

@@ -37,6 +37,10 @@ use simprint::{
 mod splitmix64;
 use splitmix64::SplitMix64 as Rng;
 
+#[path = "evaluate/corpora.rs"]
+mod corpora;
+#[path = "evaluate/cross.rs"]
+mod cross;
 #[path = "evaluate/data.rs"]
 mod data;
 #[path = "evaluate/edit.rs"]
@@ -236,23 +240,94 @@ fn search_rules(
 }
 
 fn main() {
-    let root = std::env::args().nth(1).unwrap_or_else(|| {
-        let home = std::env::var("HOME").unwrap_or_default();
-        format!("{home}/.cache/simprint/corpus")
-    });
+    let home = std::env::var("HOME").unwrap_or_default();
+    let root = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| format!("{home}/.cache/simprint/corpus"));
+    let revisions = std::env::args()
+        .nth(2)
+        .unwrap_or_else(|| format!("{home}/.cache/simprint/revisions"));
     let started = std::time::Instant::now();
     let data = data::build(Path::new(&root));
-    let measures: Vec<(u32, u32)> = data.texts.iter().map(|t| counts(t)).collect();
-    let mismatches = data
-        .texts
-        .iter()
-        .zip(&measures)
-        .filter(|(t, &m)| recommended_k(t, 64) != Rule::CHOSEN.k(m))
-        .count();
-    assert_eq!(
-        mismatches, 0,
-        "Rule::CHOSEN must be what recommended_k implements"
+    let a = corpora::Set {
+        name: "A debian",
+        texts: data.texts.clone(),
+        pairs: data
+            .pairs
+            .iter()
+            .map(|p| corpora::P {
+                a: p.a,
+                b: p.b,
+                dup: p.kind.duplicate(),
+                lang: GROUPS[p.group].lang,
+                kind: p.kind.label(),
+                tune: !p.held_out,
+            })
+            .collect(),
+        meaning: "≤ 10 % of units edited (from the group's vocabulary), typos, formatting, boilerplate, HTML, reordering",
+        left_out: 0,
+        too_long: 0,
+    };
+    let sets = [
+        a,
+        corpora::gnome(Path::new(&root)),
+        corpora::guides(Path::new(&root)),
+        corpora::revisions(Path::new(&revisions)),
+    ];
+    println!("# Detection quality across corpora (bench/evaluate.rs)\n");
+    println!(
+        "{:<13} | {:<4} | {:>6} | {:>6} | {:>6} | {:>6} | what a near-duplicate is",
+        "corpus", "lang", "texts", "pairs", "dups", "others"
     );
+    for s in &sets {
+        for lang in corpora::LANGS
+            .iter()
+            .chain(&[edit::Lang::Ko, edit::Lang::De, edit::Lang::Fr])
+        {
+            let pairs: Vec<&corpora::P> = s.pairs.iter().filter(|p| p.lang == *lang).collect();
+            if pairs.is_empty() {
+                continue;
+            }
+            let mut texts: Vec<usize> = pairs.iter().flat_map(|p| [p.a, p.b]).collect();
+            texts.sort_unstable();
+            texts.dedup();
+            let dups = pairs.iter().filter(|p| p.dup).count();
+            println!(
+                "{:<13} | {:<4} | {:>6} | {:>6} | {:>6} | {:>6} | {}",
+                s.name,
+                lang.dir(),
+                texts.len(),
+                pairs.len(),
+                dups,
+                pairs.len() - dups,
+                s.meaning
+            );
+        }
+        if s.left_out + s.too_long > 0 {
+            println!(
+                "{:<13} | left out: {} pairs between 10 and 20 % changed, {} with a version over 20,000 units",
+                s.name, s.left_out, s.too_long
+            );
+        }
+    }
+    let scored: Vec<cross::Scored> = sets.iter().map(cross::score_set).collect();
+    cross::choose(&scored[0]);
+    cross::check_chosen(&scored);
+    cross::table(&scored, 64);
+    cross::table(&scored, 128);
+    cross::kinds(&scored);
+    cross::write_pairs(&scored, &Path::new(&home).join(".cache/simprint/eval"));
+    if std::env::var_os("SIMPRINT_EVAL_FULL").is_some() {
+        single_corpus(&data, &root);
+    }
+    println!("\n({:.0} s)", started.elapsed().as_secs_f64());
+}
+
+/// The first corpus's own tables (the evaluation of issue 16), with `SIMPRINT_EVAL_FULL=1`.
+fn single_corpus(data: &Data, root: &str) {
+    let data = data;
+    let started = std::time::Instant::now();
+    let measures: Vec<(u32, u32)> = data.texts.iter().map(|t| counts(t)).collect();
 
     println!("# Detection quality (bench/evaluate.rs)\n");
     println!(

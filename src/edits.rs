@@ -8,9 +8,10 @@
 //! character) is edited with probability `p`; an occurrence of a feature spanning `s` units
 //! is destroyed when any of them is, so with probability `1 − (1 − p)^s`, and a feature
 //! disappears when all `m` of its occurrences are; every destroyed occurrence is replaced by
-//! one occurrence of a feature the text did not have (an edit brings new words, new
-//! bigrams). Replacements that happen to be features the text already has move it less:
-//! the model is the pessimistic side of what an edit does.
+//! one occurrence of a feature drawn like the text's own, which is new to the text with the
+//! probability Good and Turing estimate for an unseen feature: the share of the text's
+//! occurrences that are of features seen once (`N₁/N`). A text of distinct words meets a new
+//! word at every replacement; a long text that repeats its words mostly meets words it has.
 
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
@@ -29,6 +30,9 @@ pub(crate) struct Profile {
     /// The mean squared IDF factor of the text's features: what a new feature is taken to
     /// weigh (1 without IDF).
     new_idf2: f64,
+    /// Good–Turing's chance that a replacement is a feature the text does not have: features
+    /// seen once over all occurrences (1 for a text without features).
+    novel: f64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -69,20 +73,22 @@ impl Profile {
         let wide = options.width > 64;
         // One counting table per span: a handful (1 and 2 for the default tokenizer).
         let mut tables: Vec<(u32, Distinct)> = Vec::new();
-        options.tokenizer.for_each_feature(&folded, |parts, separator| {
-            let s = span(parts);
-            let hash = fingerprinter
-                .hasher()
-                .full_hash_in(&folded, parts, separator);
-            let at = match tables.iter().position(|(t, _)| *t == s) {
-                Some(at) => at,
-                None => {
-                    tables.push((s, Distinct::new(wide, true)));
-                    tables.len() - 1
-                }
-            };
-            tables[at].1.add(hash);
-        });
+        options
+            .tokenizer
+            .for_each_feature(&folded, |parts, separator| {
+                let s = span(parts);
+                let hash = fingerprinter
+                    .hasher()
+                    .full_hash_in(&folded, parts, separator);
+                let at = match tables.iter().position(|(t, _)| *t == s) {
+                    Some(at) => at,
+                    None => {
+                        tables.push((s, Distinct::new(wide, true)));
+                        tables.len() - 1
+                    }
+                };
+                tables[at].1.add(hash);
+            });
         let mut groups: BTreeMap<(u32, u32), (f64, f64)> = BTreeMap::new();
         let (mut features, mut idf2_sum) = (0.0, 0.0);
         for (s, table) in &tables {
@@ -96,7 +102,15 @@ impl Profile {
                 idf2_sum += idf * idf;
             }
         }
+        let (once, occurrences) = groups.iter().fold((0.0, 0.0), |(o, n), (&(_, m), g)| {
+            (o + if m == 1 { g.0 } else { 0.0 }, n + g.0 * f64::from(m))
+        });
         Profile {
+            novel: if occurrences > 0.0 {
+                once / occurrences
+            } else {
+                1.0
+            },
             groups: groups
                 .into_iter()
                 .map(|((span, occurrences), (features, idf2))| Group {
@@ -146,7 +160,7 @@ impl Profile {
             b2 += g.idf2 * w2;
             new += g.features * f64::from(m) * destroyed;
         }
-        b2 += new * self.new_idf2;
+        b2 += new * self.novel * self.new_idf2;
         if a2 <= 0.0 || b2 <= 0.0 {
             return 0.0;
         }
@@ -231,16 +245,21 @@ mod tests {
         assert_eq!(p.features(), 4.0);
     }
 
-    /// With binary weights and features occurring once, the cosine is the closed form:
-    /// `(1 − d)·D / sqrt(D · ((1 − d)·D + d·D)) = 1 − d` for `d = 1 − (1 − p)^s`.
+    /// With binary weights and features occurring once (so every replacement is new), the
+    /// cosine is the closed form `(1 − d)·D / sqrt(D · ((1 − d)·D + d·D)) = 1 − d` for
+    /// `d = 1 − (1 − p)^s`.
     #[test]
     fn closed_form_for_distinct_words_and_bigrams() {
         let words: Vec<String> = (0..200).map(|i| alloc::format!("w{i}")).collect();
         let english = profile(&words.join(" "), Options::default());
         assert!((english.cosine(0.1) - 0.9).abs() < 1e-12);
-        assert!((english.flip_probability(0.1) - libm::acos(0.9) / core::f64::consts::PI).abs() < 1e-12);
+        assert!(
+            (english.flip_probability(0.1) - libm::acos(0.9) / core::f64::consts::PI).abs() < 1e-12
+        );
         // Bigrams of distinct characters: each spans two, so d = 1 − 0.9² = 0.19.
-        let han: String = (0x4E00u32..0x4E00 + 300).filter_map(char::from_u32).collect();
+        let han: String = (0x4E00u32..0x4E00 + 300)
+            .filter_map(char::from_u32)
+            .collect();
         let chinese = profile(&han, Options::default());
         assert!((chinese.cosine(0.1) - 0.81).abs() < 1e-12);
         // So the same edit rate moves a Chinese text further than an English one.
@@ -312,6 +331,19 @@ mod tests {
         );
         assert!((triples.cosine(0.1) - 0.729).abs() < 0.01);
         assert!(triples.flip_probability(0.1) > single.flip_probability(0.1));
+    }
+
+    /// Good–Turing: 100 words twice each have no word seen once, so replacements are taken
+    /// to be words the text has; half of them once and half three times: a quarter.
+    #[test]
+    fn replacements_are_new_as_often_as_the_text_meets_new_words() {
+        let twice: Vec<String> = (0..200).map(|i| alloc::format!("w{}", i % 100)).collect();
+        assert_eq!(profile(&twice.join(" "), Options::default()).novel, 0.0);
+        let mut mixed: Vec<String> = (0..50).map(|i| alloc::format!("once{i}")).collect();
+        for i in 0..150 {
+            mixed.push(alloc::format!("thrice{}", i % 50));
+        }
+        assert!((profile(&mixed.join(" "), Options::default()).novel - 0.25).abs() < 1e-12);
     }
 
     #[test]

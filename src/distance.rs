@@ -75,6 +75,24 @@ impl Comparison {
             cosine: libm::cos(angle),
         }
     }
+
+    /// The verdict at a distance bound: near-duplicates when at most `k` bits differ. Give
+    /// it the first text's [`recommended_k`](crate::recommended_k) (or a fingerprinter's
+    /// [`recommended_k`](crate::Fingerprinter::recommended_k)) to decide by the rule.
+    ///
+    /// ```
+    /// use simprint::{fingerprint, recommended_k};
+    /// let a = "Debian 管理员手册介绍了如何安装和配置系统，以及如何使用 APT 工具维护软件包。";
+    /// let b = "Debian 管理员手册介绍如何安装与配置系统，以及如何使用 APT 工具来维护软件包。";
+    /// let c = fingerprint(a).compare(&fingerprint(b))?;
+    /// assert!(c.near_duplicate(recommended_k(a, 64)));
+    /// assert!(!c.near_duplicate(0));
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    #[must_use]
+    pub fn near_duplicate(&self, k: u32) -> bool {
+        self.distance <= k
+    }
 }
 
 #[cfg(test)]

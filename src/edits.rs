@@ -8,10 +8,12 @@
 //! character) is edited with probability `p`; an occurrence of a feature spanning `s` units
 //! is destroyed when any of them is, so with probability `1 − (1 − p)^s`, and a feature
 //! disappears when all `m` of its occurrences are; every destroyed occurrence is replaced by
-//! one occurrence of a feature drawn like the text's own, which is new to the text with the
-//! probability Good and Turing estimate for an unseen feature: the share of the text's
-//! occurrences that are of features seen once (`N₁/N`). A text of distinct words meets a new
-//! word at every replacement; a long text that repeats its words mostly meets words it has.
+//! one occurrence of a feature drawn like the text's own, which is new to the text as often
+//! as the text's own occurrences were new when they occurred: `D/N`, its distinct features
+//! over its occurrences. A text of distinct words meets a new word at every replacement; a
+//! long text that repeats its words mostly meets words it has. (Good and Turing's estimate
+//! of unseen mass, features seen once over occurrences, was the first choice: it says a
+//! text repeated twice never meets a new word, and gives such a text a `k` of 0.)
 
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
@@ -30,8 +32,8 @@ pub(crate) struct Profile {
     /// The mean squared IDF factor of the text's features: what a new feature is taken to
     /// weigh (1 without IDF).
     new_idf2: f64,
-    /// Good–Turing's chance that a replacement is a feature the text does not have: features
-    /// seen once over all occurrences (1 for a text without features).
+    /// The chance that a replacement is a feature the text does not have: its distinct
+    /// features over its occurrences (1 for a text without features).
     novel: f64,
 }
 
@@ -102,12 +104,10 @@ impl Profile {
                 idf2_sum += idf * idf;
             }
         }
-        let (once, occurrences) = groups.iter().fold((0.0, 0.0), |(o, n), (&(_, m), g)| {
-            (o + if m == 1 { g.0 } else { 0.0 }, n + g.0 * f64::from(m))
-        });
+        let occurrences: f64 = groups.iter().map(|(&(_, m), g)| g.0 * f64::from(m)).sum();
         Profile {
             novel: if occurrences > 0.0 {
-                once / occurrences
+                features / occurrences
             } else {
                 1.0
             },
@@ -333,17 +333,19 @@ mod tests {
         assert!(triples.flip_probability(0.1) > single.flip_probability(0.1));
     }
 
-    /// Good–Turing: 100 words twice each have no word seen once, so replacements are taken
-    /// to be words the text has; half of them once and half three times: a quarter.
+    /// 100 words twice each: half the occurrences were new; 50 once and 50 three times:
+    /// 100 distinct in 200.
     #[test]
     fn replacements_are_new_as_often_as_the_text_meets_new_words() {
         let twice: Vec<String> = (0..200).map(|i| alloc::format!("w{}", i % 100)).collect();
-        assert_eq!(profile(&twice.join(" "), Options::default()).novel, 0.0);
+        assert!((profile(&twice.join(" "), Options::default()).novel - 0.5).abs() < 1e-12);
         let mut mixed: Vec<String> = (0..50).map(|i| alloc::format!("once{i}")).collect();
         for i in 0..150 {
             mixed.push(alloc::format!("thrice{}", i % 50));
         }
-        assert!((profile(&mixed.join(" "), Options::default()).novel - 0.25).abs() < 1e-12);
+        assert!((profile(&mixed.join(" "), Options::default()).novel - 0.5).abs() < 1e-12);
+        let distinct: Vec<String> = (0..200).map(|i| alloc::format!("w{i}")).collect();
+        assert_eq!(profile(&distinct.join(" "), Options::default()).novel, 1.0);
     }
 
     #[test]

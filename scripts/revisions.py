@@ -23,8 +23,8 @@ ja, files under 10 % CJK characters are left out, as translations left in Englis
 scripts/corpus.py). Changelogs and licences are left out: a changelog only grows at its top.
 
 The packages are a fixed list, chosen by hand for documentation that is revised from
-version to version; the versions are the last `VERSIONS` releases that are not
-pre-releases. bench/evaluate.rs pairs the versions of each file and labels each pair by its
+version to version; the versions are the last `VERSIONS[lang]` releases that are not
+pre-releases (8 in English, 30 in Chinese and Japanese, where documentation is scarcer). bench/evaluate.rs pairs the versions of each file and labels each pair by its
 measured word-level change.
 """
 import email.parser
@@ -40,7 +40,9 @@ import tarfile
 import tempfile
 import zipfile
 
-VERSIONS = 8
+# Versions per language: Chinese and Japanese documentation is scarcer, so more of its
+# history is read.
+VERSIONS = {"en": 8, "zh": 30, "ja": 30}
 # (registry, package, language). npm tarballs hold the README and often docs/; PyPI wheels
 # hold the README in METADATA.
 PACKAGES = [
@@ -207,7 +209,7 @@ def main():
                 except (subprocess.CalledProcessError, json.JSONDecodeError) as e:
                     print(f"{name}: no versions ({e})", file=sys.stderr)
                     continue
-                versions = versions[-VERSIONS:]
+                versions = versions[-VERSIONS[lang]:]
                 fetched = []
                 for version in versions:
                     try:

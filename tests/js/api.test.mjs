@@ -156,6 +156,12 @@ test('recommendedK takes a width or { width, tolerance, far }; compare gives the
   assert.throws(() => sp.recommendedK(text, { tolerence: 0.1 }), /unknown field `tolerence`/);
   assert.throws(() => sp.recommendedK(text, { tolerance: '0.1' }), /tolerance must be a number/);
   assert.deepEqual(sp.defaults().tolerance, { near: 0.1, far: 0.2 });
+  // The quality mode: 128 bits, each text at its own k for that width.
+  const { width } = sp.defaults().quality;
+  assert.equal(width, 128);
+  const quality = new sp.Fingerprinter({ width });
+  assert.equal(quality.recommendedK(text), sp.recommendedK(text, width));
+  quality.free();
 
   const a = sp.fingerprint('你妈妈喊你回家吃饭哦,回家罗回家罗');
   const b = sp.fingerprint('你妈妈叫你回家吃饭啦,回家罗回家罗');

@@ -23,6 +23,9 @@ export interface Defaults {
   index: { width: number; k: number; planSize: number };
   /** The tolerance `recommendedK` uses when given none. */
   tolerance: { near: number; far: number };
+  /** The quality mode: fingerprints of this width (`new Fingerprinter({ width })`), each
+   *  compared at its own `recommendedK(text, width)`. */
+  quality: { width: number };
 }
 
 /** What `recommendedK` derives its k from; every field is optional. */
@@ -71,11 +74,17 @@ struct JsDefaultTolerance {
 }
 
 #[derive(Serialize)]
+struct JsQuality {
+    width: u32,
+}
+
+#[derive(Serialize)]
 struct JsDefaults {
     options: JsDefaultOptions,
     n: JsDefaultN,
     index: JsDefaultIndex,
     tolerance: JsDefaultTolerance,
+    quality: JsQuality,
 }
 
 /// The library's defaults, read from the core (so callers and the demo never guess them):
@@ -110,6 +119,9 @@ pub fn defaults() -> Result<JsValue, JsError> {
         tolerance: JsDefaultTolerance {
             near: Tolerance::DEFAULT.near,
             far: Tolerance::DEFAULT.far,
+        },
+        quality: JsQuality {
+            width: Options::quality().width,
         },
     };
     out.serialize(&serde_wasm_bindgen::Serializer::json_compatible())

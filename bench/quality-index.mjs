@@ -56,7 +56,7 @@ for (const k of KS) {
     matches += index.query(q).length;
     times.push((performance.now() - t) * 1000);
   }
-  const name = plan.blocks ? `${plan.kind}, ${plan.blocks} blocks` : plan.kind;
+  const name = plan.blocks?.length ? `${plan.kind}, ${plan.blocks.length} blocks` : plan.kind;
   console.log(
     `${String(k).padStart(3)} | ${name.padEnd(28)} | ${(index.memoryBytes() / N).toFixed(1).padStart(8)} | ` +
       `${build.toFixed(1).padStart(7)} | ${percentile(times, 0.5).toFixed(1).padStart(9)} | ` +

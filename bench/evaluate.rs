@@ -325,7 +325,6 @@ fn main() {
 
 /// The first corpus's own tables (the evaluation of issue 16), with `SIMPRINT_EVAL_FULL=1`.
 fn single_corpus(data: &Data, root: &str) {
-    let data = data;
     let started = std::time::Instant::now();
     let measures: Vec<(u32, u32)> = data.texts.iter().map(|t| counts(t)).collect();
 
@@ -378,7 +377,7 @@ fn single_corpus(data: &Data, root: &str) {
     }
 
     let fp = Fingerprinter::new(Options::default()).unwrap();
-    let d = distances(&data, &fp);
+    let d = distances(data, &fp);
     let k_rec: Vec<u32> = data
         .pairs
         .iter()
@@ -397,13 +396,11 @@ fn single_corpus(data: &Data, root: &str) {
         "pairs", "held", "tune", "held-out", "held-out, before", "edits only", "edits only, before"
     );
     for (name, keep) in slices() {
-        let tune = score(&data, &d, &k_rec, |p| !p.held_out && keep(p));
-        let held = score(&data, &d, &k_rec, |p| p.held_out && keep(p));
-        let edits = score(&data, &d, &k_rec, |p| {
-            p.held_out && edits_only(p) && keep(p)
-        });
-        let before = score(&data, &d, &k_prev, |p| p.held_out && keep(p));
-        let edits_before = score(&data, &d, &k_prev, |p| {
+        let tune = score(data, &d, &k_rec, |p| !p.held_out && keep(p));
+        let held = score(data, &d, &k_rec, |p| p.held_out && keep(p));
+        let edits = score(data, &d, &k_rec, |p| p.held_out && edits_only(p) && keep(p));
+        let before = score(data, &d, &k_prev, |p| p.held_out && keep(p));
+        let edits_before = score(data, &d, &k_prev, |p| {
             p.held_out && edits_only(p) && keep(p)
         });
         let n = data.pairs.iter().filter(|p| p.held_out && keep(p)).count();
@@ -423,7 +420,7 @@ fn single_corpus(data: &Data, root: &str) {
     sources.sort_unstable();
     sources.dedup();
     for source in sources {
-        let s = score(&data, &d, &k_rec, |p| p.held_out && p.source == source);
+        let s = score(data, &d, &k_rec, |p| p.held_out && p.source == source);
         let n = data
             .pairs
             .iter()
@@ -440,7 +437,7 @@ fn single_corpus(data: &Data, root: &str) {
     for (g, group) in GROUPS.iter().enumerate() {
         print!("{:<9}", group.name);
         for l in 0..LENGTHS.len() {
-            let s = score(&data, &d, &k_rec, |p| {
+            let s = score(data, &d, &k_rec, |p| {
                 p.held_out && p.group == g && p.length == l
             });
             print!(" | {}", s.prf());
@@ -508,7 +505,7 @@ fn single_corpus(data: &Data, root: &str) {
     println!(" | best k: F1");
     for (g, group) in GROUPS.iter().enumerate() {
         for l in [LENGTHS.len(), 0, 1, 2] {
-            let s = sweep(&data, &d, MAX_K, |p| {
+            let s = sweep(data, &d, MAX_K, |p| {
                 !p.held_out && p.group == g && (l == LENGTHS.len() || p.length == l)
             });
             let label = if l == LENGTHS.len() {
@@ -555,7 +552,7 @@ fn single_corpus(data: &Data, root: &str) {
                 print!(" | {:^9}", "");
                 continue;
             }
-            let (k, f) = best(&sweep(&data, &d, MAX_K, keep));
+            let (k, f) = best(&sweep(data, &d, MAX_K, keep));
             print!(" | {k:>2}: {f:.3}");
         }
         println!();
@@ -563,7 +560,7 @@ fn single_corpus(data: &Data, root: &str) {
 
     println!("\nThe rule family: k = round(latin + (cjk − latin)·s + bump·max(0, 1 − n/fade)); best on the tuning half by macro F1 (mean of the groups' F1) among rules with precision ≥ 0.905 and F1 ≥ 0.92 in every group × length cell (the first is recommended_k's):\n");
     let found = search_rules(
-        &data,
+        data,
         &d,
         &measures,
         &Search {
@@ -641,14 +638,14 @@ fn single_corpus(data: &Data, root: &str) {
         };
         candidates.push((
             format!("{}{mark}", rule.name()),
-            rule_ks(&data, &measures, rule),
+            rule_ks(data, &measures, rule),
         ));
     }
     println!("{:<35} | {:^38} | {:^38}", "per-text k", "tune", "held-out");
     for (name, k) in &candidates {
         print!("{name:<35}");
         for held in [false, true] {
-            let s = summary(&data, &d, k, held);
+            let s = summary(data, &d, k, held);
             print!(
                 " | {:.4} {:.4} {:.4} {:.3} {:.3} {:.3}",
                 s.macro_f1,
@@ -662,7 +659,7 @@ fn single_corpus(data: &Data, root: &str) {
         println!();
     }
 
-    pipelines(&data, &measures);
+    pipelines(data, &measures);
 
     println!("\n## Width folding: copies with ASCII letters and digits turned full-width, as near-duplicates\n");
     for normalization in [Normalization::Width, Normalization::None] {
@@ -702,7 +699,7 @@ fn single_corpus(data: &Data, root: &str) {
         "\n## 64 against 128 bits (default pipeline), held-out, at recommended_k for each width\n"
     );
     let wide = distances(
-        &data,
+        data,
         &Fingerprinter::new(Options {
             width: 128,
             ..Options::default()
@@ -720,12 +717,12 @@ fn single_corpus(data: &Data, root: &str) {
     {
         println!(
             "  {name:<16}  64-bit: {}   128-bit: {}",
-            score(&data, &d, &k_rec, |p| p.held_out && keep(p)).prf(),
-            score(&data, &wide, &k128, |p| p.held_out && keep(p)).prf()
+            score(data, &d, &k_rec, |p| p.held_out && keep(p)).prf(),
+            score(data, &wide, &k128, |p| p.held_out && keep(p)).prf()
         );
     }
 
-    write_pairs(&data, &d, &k_rec);
+    write_pairs(data, &d, &k_rec);
     println!(
         "\n(data set: {} texts, {} bytes; {:.0} s)",
         data.texts.len(),

@@ -220,6 +220,10 @@ fn edit_inside(text: &str, rate: f64, by_char: bool, other: &str, rng: &mut Rng)
 }
 
 /// Corpora B and C: documents, their edited copies and other documents.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "one call per corpus, each argument named there"
+)]
 fn synthetic(
     name: &'static str,
     meaning: &'static str,

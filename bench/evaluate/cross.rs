@@ -191,6 +191,9 @@ pub fn score_set(set: &Set) -> Scored<'_> {
 }
 
 type Keep<'k> = &'k dyn Fn(usize) -> bool;
+/// A named selection of pairs (by index).
+type Slice<'a> = (String, String, Box<dyn Fn(usize) -> bool + 'a>);
+type Split<'a> = (&'a str, Box<dyn Fn(usize) -> bool + 'a>);
 
 fn f1_at(s: &Scored, d: &[u32], k: &[u32], keep: Keep) -> Score {
     let mut out = Score::default();
@@ -289,7 +292,7 @@ pub fn table(sets: &[Scored], width: u32) {
     for s in sets {
         let d = if width == 64 { &s.d64 } else { &s.d128 };
         let k = if width == 64 { &s.k64 } else { &s.k128 };
-        let splits: Vec<(&str, Box<dyn Fn(usize) -> bool>)> = if s.set.name.starts_with('A') {
+        let splits: Vec<Split> = if s.set.name.starts_with('A') {
             vec![
                 ("A tune", Box::new(|i: usize| s.set.pairs[i].tune)),
                 ("A held-out", Box::new(|i: usize| !s.set.pairs[i].tune)),
@@ -298,7 +301,7 @@ pub fn table(sets: &[Scored], width: u32) {
             vec![(s.set.name, Box::new(|_| true))]
         };
         for (name, split) in &splits {
-            let mut rows: Vec<(String, String, Box<dyn Fn(usize) -> bool + '_>)> = Vec::new();
+            let mut rows: Vec<Slice> = Vec::new();
             for lang in langs_of(s) {
                 rows.push((
                     lang.dir().into(),

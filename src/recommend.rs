@@ -3,7 +3,7 @@
 //!
 //! SimHash's theory (Charikar 2002): for feature vectors at angle `θ`, each bit of the two
 //! fingerprints differs with probability `θ/π`, independently, so the distance is binomial,
-//! `Bin(f, θ/π)`. [`crate::edits`] gives the expected `θ` when a share `p` of the text's
+//! `Bin(f, θ/π)`. The crate's `edits` module gives the expected `θ` when a share `p` of the text's
 //! units (words outside CJK, CJK characters) is edited, from what the fingerprinter makes of
 //! the text: how many features, how often each occurs, how many units each spans (a word 1,
 //! a CJK bigram 2, an n-word shingle n), what each weighs. The `k` separates the distance of

@@ -108,6 +108,15 @@ mod tests {
     }
 
     #[test]
+    fn near_duplicate_includes_the_bound() {
+        let c = Comparison::new(9, 64);
+        assert!(c.near_duplicate(9));
+        assert!(c.near_duplicate(64));
+        assert!(!c.near_duplicate(8));
+        assert!(Comparison::new(0, 64).near_duplicate(0));
+    }
+
+    #[test]
     fn estimates_at_the_extremes() {
         let same = Comparison::new(0, 64);
         assert_eq!((same.similarity, same.angle, same.cosine), (1.0, 0.0, 1.0));

@@ -37,6 +37,10 @@ use simprint::{
 mod splitmix64;
 use splitmix64::SplitMix64 as Rng;
 
+#[path = "evaluate/corpora.rs"]
+mod corpora;
+#[path = "evaluate/cross.rs"]
+mod cross;
 #[path = "evaluate/data.rs"]
 mod data;
 #[path = "evaluate/edit.rs"]
@@ -236,23 +240,93 @@ fn search_rules(
 }
 
 fn main() {
-    let root = std::env::args().nth(1).unwrap_or_else(|| {
-        let home = std::env::var("HOME").unwrap_or_default();
-        format!("{home}/.cache/simprint/corpus")
-    });
+    let home = std::env::var("HOME").unwrap_or_default();
+    let root = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| format!("{home}/.cache/simprint/corpus"));
+    let revisions = std::env::args()
+        .nth(2)
+        .unwrap_or_else(|| format!("{home}/.cache/simprint/revisions"));
     let started = std::time::Instant::now();
     let data = data::build(Path::new(&root));
-    let measures: Vec<(u32, u32)> = data.texts.iter().map(|t| counts(t)).collect();
-    let mismatches = data
-        .texts
-        .iter()
-        .zip(&measures)
-        .filter(|(t, &m)| recommended_k(t, 64) != Rule::CHOSEN.k(m))
-        .count();
-    assert_eq!(
-        mismatches, 0,
-        "Rule::CHOSEN must be what recommended_k implements"
+    let a = corpora::Set {
+        name: "A debian",
+        texts: data.texts.clone(),
+        pairs: data
+            .pairs
+            .iter()
+            .map(|p| corpora::P {
+                a: p.a,
+                b: p.b,
+                dup: p.kind.duplicate(),
+                lang: GROUPS[p.group].lang,
+                kind: p.kind.label(),
+                tune: !p.held_out,
+            })
+            .collect(),
+        meaning: "≤ 10 % of units edited (from the group's vocabulary), typos, formatting, boilerplate, HTML, reordering",
+        left_out: 0,
+        too_long: 0,
+    };
+    let sets = [
+        a,
+        corpora::gnome(Path::new(&root)),
+        corpora::guides(Path::new(&root)),
+        corpora::revisions(Path::new(&revisions)),
+    ];
+    println!("# Detection quality across corpora (bench/evaluate.rs)\n");
+    println!(
+        "{:<13} | {:<4} | {:>6} | {:>6} | {:>6} | {:>6} | what a near-duplicate is",
+        "corpus", "lang", "texts", "pairs", "dups", "others"
     );
+    for s in &sets {
+        for lang in corpora::LANGS
+            .iter()
+            .chain(&[edit::Lang::Ko, edit::Lang::De, edit::Lang::Fr])
+        {
+            let pairs: Vec<&corpora::P> = s.pairs.iter().filter(|p| p.lang == *lang).collect();
+            if pairs.is_empty() {
+                continue;
+            }
+            let mut texts: Vec<usize> = pairs.iter().flat_map(|p| [p.a, p.b]).collect();
+            texts.sort_unstable();
+            texts.dedup();
+            let dups = pairs.iter().filter(|p| p.dup).count();
+            println!(
+                "{:<13} | {:<4} | {:>6} | {:>6} | {:>6} | {:>6} | {}",
+                s.name,
+                lang.dir(),
+                texts.len(),
+                pairs.len(),
+                dups,
+                pairs.len() - dups,
+                s.meaning
+            );
+        }
+        if s.left_out + s.too_long > 0 {
+            println!(
+                "{:<13} | left out: {} pairs between 10 and 20 % changed, {} with a version over 20,000 units",
+                s.name, s.left_out, s.too_long
+            );
+        }
+    }
+    let scored: Vec<cross::Scored> = sets.iter().map(cross::score_set).collect();
+    cross::choose(&scored[0]);
+    cross::check_chosen(&scored);
+    cross::table(&scored, 64);
+    cross::table(&scored, 128);
+    cross::kinds(&scored);
+    cross::write_pairs(&scored, &Path::new(&home).join(".cache/simprint/eval"));
+    if std::env::var_os("SIMPRINT_EVAL_FULL").is_some() {
+        single_corpus(&data, &root);
+    }
+    println!("\n({:.0} s)", started.elapsed().as_secs_f64());
+}
+
+/// The first corpus's own tables (the evaluation of issue 16), with `SIMPRINT_EVAL_FULL=1`.
+fn single_corpus(data: &Data, root: &str) {
+    let started = std::time::Instant::now();
+    let measures: Vec<(u32, u32)> = data.texts.iter().map(|t| counts(t)).collect();
 
     println!("# Detection quality (bench/evaluate.rs)\n");
     println!(
@@ -303,7 +377,7 @@ fn main() {
     }
 
     let fp = Fingerprinter::new(Options::default()).unwrap();
-    let d = distances(&data, &fp);
+    let d = distances(data, &fp);
     let k_rec: Vec<u32> = data
         .pairs
         .iter()
@@ -322,13 +396,11 @@ fn main() {
         "pairs", "held", "tune", "held-out", "held-out, before", "edits only", "edits only, before"
     );
     for (name, keep) in slices() {
-        let tune = score(&data, &d, &k_rec, |p| !p.held_out && keep(p));
-        let held = score(&data, &d, &k_rec, |p| p.held_out && keep(p));
-        let edits = score(&data, &d, &k_rec, |p| {
-            p.held_out && edits_only(p) && keep(p)
-        });
-        let before = score(&data, &d, &k_prev, |p| p.held_out && keep(p));
-        let edits_before = score(&data, &d, &k_prev, |p| {
+        let tune = score(data, &d, &k_rec, |p| !p.held_out && keep(p));
+        let held = score(data, &d, &k_rec, |p| p.held_out && keep(p));
+        let edits = score(data, &d, &k_rec, |p| p.held_out && edits_only(p) && keep(p));
+        let before = score(data, &d, &k_prev, |p| p.held_out && keep(p));
+        let edits_before = score(data, &d, &k_prev, |p| {
             p.held_out && edits_only(p) && keep(p)
         });
         let n = data.pairs.iter().filter(|p| p.held_out && keep(p)).count();
@@ -348,7 +420,7 @@ fn main() {
     sources.sort_unstable();
     sources.dedup();
     for source in sources {
-        let s = score(&data, &d, &k_rec, |p| p.held_out && p.source == source);
+        let s = score(data, &d, &k_rec, |p| p.held_out && p.source == source);
         let n = data
             .pairs
             .iter()
@@ -365,7 +437,7 @@ fn main() {
     for (g, group) in GROUPS.iter().enumerate() {
         print!("{:<9}", group.name);
         for l in 0..LENGTHS.len() {
-            let s = score(&data, &d, &k_rec, |p| {
+            let s = score(data, &d, &k_rec, |p| {
                 p.held_out && p.group == g && p.length == l
             });
             print!(" | {}", s.prf());
@@ -433,7 +505,7 @@ fn main() {
     println!(" | best k: F1");
     for (g, group) in GROUPS.iter().enumerate() {
         for l in [LENGTHS.len(), 0, 1, 2] {
-            let s = sweep(&data, &d, MAX_K, |p| {
+            let s = sweep(data, &d, MAX_K, |p| {
                 !p.held_out && p.group == g && (l == LENGTHS.len() || p.length == l)
             });
             let label = if l == LENGTHS.len() {
@@ -480,7 +552,7 @@ fn main() {
                 print!(" | {:^9}", "");
                 continue;
             }
-            let (k, f) = best(&sweep(&data, &d, MAX_K, keep));
+            let (k, f) = best(&sweep(data, &d, MAX_K, keep));
             print!(" | {k:>2}: {f:.3}");
         }
         println!();
@@ -488,7 +560,7 @@ fn main() {
 
     println!("\nThe rule family: k = round(latin + (cjk − latin)·s + bump·max(0, 1 − n/fade)); best on the tuning half by macro F1 (mean of the groups' F1) among rules with precision ≥ 0.905 and F1 ≥ 0.92 in every group × length cell (the first is recommended_k's):\n");
     let found = search_rules(
-        &data,
+        data,
         &d,
         &measures,
         &Search {
@@ -566,14 +638,14 @@ fn main() {
         };
         candidates.push((
             format!("{}{mark}", rule.name()),
-            rule_ks(&data, &measures, rule),
+            rule_ks(data, &measures, rule),
         ));
     }
     println!("{:<35} | {:^38} | {:^38}", "per-text k", "tune", "held-out");
     for (name, k) in &candidates {
         print!("{name:<35}");
         for held in [false, true] {
-            let s = summary(&data, &d, k, held);
+            let s = summary(data, &d, k, held);
             print!(
                 " | {:.4} {:.4} {:.4} {:.3} {:.3} {:.3}",
                 s.macro_f1,
@@ -587,7 +659,7 @@ fn main() {
         println!();
     }
 
-    pipelines(&data, &measures);
+    pipelines(data, &measures);
 
     println!("\n## Width folding: copies with ASCII letters and digits turned full-width, as near-duplicates\n");
     for normalization in [Normalization::Width, Normalization::None] {
@@ -627,7 +699,7 @@ fn main() {
         "\n## 64 against 128 bits (default pipeline), held-out, at recommended_k for each width\n"
     );
     let wide = distances(
-        &data,
+        data,
         &Fingerprinter::new(Options {
             width: 128,
             ..Options::default()
@@ -645,12 +717,12 @@ fn main() {
     {
         println!(
             "  {name:<16}  64-bit: {}   128-bit: {}",
-            score(&data, &d, &k_rec, |p| p.held_out && keep(p)).prf(),
-            score(&data, &wide, &k128, |p| p.held_out && keep(p)).prf()
+            score(data, &d, &k_rec, |p| p.held_out && keep(p)).prf(),
+            score(data, &wide, &k128, |p| p.held_out && keep(p)).prf()
         );
     }
 
-    write_pairs(&data, &d, &k_rec);
+    write_pairs(data, &d, &k_rec);
     println!(
         "\n(data set: {} texts, {} bytes; {:.0} s)",
         data.texts.len(),

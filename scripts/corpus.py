@@ -55,6 +55,17 @@ An HTML page is cut at its <h2> headings (text before the first one goes with th
 section) and named <page>-<nn>.txt; a page without <h2> is <page>-00.txt (LibreOffice help
 pages: their path under text/ with dots for slashes, e.g. shared.optionen.01030300-00.txt).
 Man pages are <name>.<section>.txt.
+
+Three more corpora, in English, Chinese and Japanese only, of other documentation families
+than the handbook's, for the evaluation's second and third corpora (issue 25):
+
+    gnome           gnome-user-docs: GNOME's desktop help (Mallard pages, C = English,
+                    zh_CN, ja): short task pages, one file per page (<page>-00.txt), the
+                    page's <info> (credits, links, revision dates) left out
+    install         installation-guide-amd64: the Debian installation guide (DocBook HTML,
+                    en, zh_CN, ja), cut at <h2> as above, code blocks left out
+    devref          developers-reference, developers-reference-ja: the Debian developer's
+                    reference (Sphinx HTML, en and ja; it has no Chinese), cut at <h2>
 """
 import gzip
 import html.parser
@@ -444,7 +455,7 @@ def translated(lang, text):
     return True
 
 
-def write_corpus(out, corpus, lang, files, package, version):
+def write_corpus(out, corpus, lang, files, package, version, min_chars=MIN_CHARS):
     """Writes {name: paragraphs} to out/<corpus>/<lang>/ (through a temporary folder, so a
     half-written corpus is never taken for a finished one) and returns its manifest line."""
     final = out / corpus / lang
@@ -454,7 +465,7 @@ def write_corpus(out, corpus, lang, files, package, version):
     count = chars = cjk = hangul = ascii_ = nonspace = 0
     for name, paragraphs in sorted(files.items()):
         text = "\n\n".join(paragraphs)
-        if len(text) < MIN_CHARS or (lang != "en" and not translated(lang, text)):
+        if len(text) < min_chars or (lang != "en" and not translated(lang, text)):
             continue
         (staging / name).write_text(text + "\n", encoding="utf-8")
         count += 1
@@ -473,10 +484,16 @@ def write_corpus(out, corpus, lang, files, package, version):
                       share(hangul), share(ascii_)])
 
 
-def html_files(pages, code):
+class SphinxSections(Sections):
+    """Sections of a Sphinx page: also without its navigation bars, sidebar and footer."""
+
+    SKIP_CLASSES = Sections.SKIP_CLASSES | {"related", "sphinxsidebar", "footer", "headerlink"}
+
+
+def html_files(pages, code, parser_class=None):
     files = {}
     for stem, path in pages:
-        parser = Sections(code)
+        parser = (parser_class or Sections)(code)
         parser.feed(path.read_text(encoding="utf-8", errors="replace"))
         parser.close()
         parser.flush()
@@ -560,6 +577,78 @@ def legacy(out, tmp):
                 (out / f"other-{lang}" / name).write_text(text + "\n", encoding="utf-8")
 
 
+class Mallard(html.parser.HTMLParser):
+    """Paragraphs of a Mallard help page: titles, paragraphs, list and table items, and
+    notes; its <info> block (credits, links, revisions) and code left out."""
+
+    BLOCKS = {"title", "p", "item", "td", "note", "desc", "subtitle"}
+    SKIP = {"info", "code", "screen", "media", "comment"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.paragraphs, self.current, self.skip = [], [], 0
+
+    def handle_starttag(self, tag, attrs):
+        tag = tag.split(":")[-1]
+        if tag in self.SKIP:
+            self.skip += 1
+        elif tag in self.BLOCKS and not self.skip:
+            self.flush()
+
+    def handle_endtag(self, tag):
+        tag = tag.split(":")[-1]
+        if tag in self.SKIP:
+            self.skip = max(0, self.skip - 1)
+        elif tag in self.BLOCKS and not self.skip:
+            self.flush()
+
+    def handle_data(self, data):
+        if not self.skip:
+            self.current.append(data)
+
+    def flush(self):
+        text = join_words("".join(self.current).split())
+        if len(text) > 1:
+            self.paragraphs.append(text)
+        self.current = []
+
+
+GNOME_LOCALE = {"en": "C", "zh": "zh_CN", "ja": "ja"}
+INSTALL_LOCALE = {"en": "en", "zh": "zh_CN", "ja": "ja"}
+EXTRA_MIN_CHARS = 300  # help pages are short; the evaluation cuts documents of 40 characters up
+
+
+def extra_corpus(corpus, lang, tmp):
+    """(package, version, {name: paragraphs}) of the corpora added for issue 25, or None."""
+    if corpus == "gnome":
+        folder, version = download("gnome-user-docs", tmp)
+        root = folder / "usr/share/help" / GNOME_LOCALE[lang] / "gnome-help"
+        files = {}
+        for page in sorted(root.glob("*.page")):
+            parser = Mallard()
+            parser.feed(page.read_text(encoding="utf-8", errors="replace"))
+            parser.close()
+            parser.flush()
+            if parser.paragraphs:
+                files[f"{page.stem}-00.txt"] = parser.paragraphs
+        return "gnome-user-docs", version, files
+    if corpus == "install":
+        folder, version = download("installation-guide-amd64", tmp)
+        root = folder / "usr/share/doc/installation-guide-amd64" / INSTALL_LOCALE[lang]
+        pages = [(p.stem, p) for p in sorted(root.glob("*.html"))]
+        return "installation-guide-amd64", version, html_files(pages, False)
+    if corpus == "devref":
+        if lang == "zh":
+            return None
+        package = "developers-reference" if lang == "en" else f"developers-reference-{lang}"
+        folder, version = download(package, tmp)
+        root = folder / "usr/share/developers-reference" / ("" if lang == "en" else lang)
+        pages = [(p.stem, p) for p in sorted(root.glob("*.html"))
+                 if p.stem not in ("index", "search", "developers-reference")]
+        return package, version, html_files(pages, False, SphinxSections)
+    return None
+
+
 def main():
     out = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else
                        os.path.expanduser("~/.cache/simprint/corpus"))
@@ -599,6 +688,16 @@ def main():
                 # what it finished.
                 write_manifest(manifest_path, manifest)
             write_manifest(manifest_path, manifest)
+        for corpus in ("gnome", "install", "devref"):
+            for lang in ("en", "zh", "ja"):
+                if (out / corpus / lang / ".done").exists() and (corpus, lang) in manifest:
+                    continue
+                found = extra_corpus(corpus, lang, tmp)
+                if found:
+                    package, version, files = found
+                    manifest[(corpus, lang)] = write_corpus(out, corpus, lang, files, package,
+                                                            version, EXTRA_MIN_CHARS)
+                    write_manifest(manifest_path, manifest)
     print(out)
 
 

@@ -75,6 +75,24 @@ impl Comparison {
             cosine: libm::cos(angle),
         }
     }
+
+    /// The verdict at a distance bound: near-duplicates when at most `k` bits differ. Give
+    /// it the first text's [`recommended_k`](crate::recommended_k) (or a fingerprinter's
+    /// [`recommended_k`](crate::Fingerprinter::recommended_k)) to decide by the rule.
+    ///
+    /// ```
+    /// use simprint::{fingerprint, recommended_k};
+    /// let a = "Debian 管理员手册介绍了如何安装和配置系统，以及如何使用 APT 工具维护软件包。";
+    /// let b = "Debian 管理员手册介绍如何安装与配置系统，以及如何使用 APT 工具来维护软件包。";
+    /// let c = fingerprint(a).compare(&fingerprint(b))?;
+    /// assert!(c.near_duplicate(recommended_k(a, 64)));
+    /// assert!(!c.near_duplicate(0));
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    #[must_use]
+    pub fn near_duplicate(&self, k: u32) -> bool {
+        self.distance <= k
+    }
 }
 
 #[cfg(test)]
@@ -87,6 +105,15 @@ mod tests {
         assert_eq!(hamming(0b10101, 0b00110), 3);
         assert_eq!(hamming(u128::MAX, 0), 128);
         assert_eq!(hamming64(0xff00, 0x0ff0), 8);
+    }
+
+    #[test]
+    fn near_duplicate_includes_the_bound() {
+        let c = Comparison::new(9, 64);
+        assert!(c.near_duplicate(9));
+        assert!(c.near_duplicate(64));
+        assert!(!c.near_duplicate(8));
+        assert!(Comparison::new(0, 64).near_duplicate(0));
     }
 
     #[test]

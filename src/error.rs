@@ -84,6 +84,13 @@ pub enum Error {
         /// The rejected weight.
         weight: f64,
     },
+    /// A [`Tolerance`](crate::Tolerance) whose shares are not `0 < near < far ≤ 1`.
+    ToleranceOutOfRange {
+        /// The share still called a near-duplicate.
+        near: f64,
+        /// The share it must be told apart from.
+        far: f64,
+    },
     /// Document frequencies built with other options than the fingerprinter given them.
     OptionsMismatch,
     /// An explicit index plan that cannot work.
@@ -403,6 +410,11 @@ impl fmt::Display for Error {
                 };
                 write!(f, "weight must be a finite number, got {name}")
             }
+            // Not formatted, like weights: float formatting stays out of the wasm.
+            Error::ToleranceOutOfRange { .. } => f.write_str(
+                "tolerance must be a share of the text edited above 0 and below 1, with the \
+                 share it is told apart from above it and at most 1",
+            ),
             Error::OptionsMismatch => f.write_str(
                 "invalid options: the document frequencies were built with other options \
                  (tokenizer, n, normalization, case folding, key or width): build them with these",

@@ -426,6 +426,11 @@ pub fn fingerprint(text: &str) -> Fingerprint {
     DEFAULT.fingerprint(text)
 }
 
+/// The default fingerprinter (what [`fingerprint`] uses), for the crate's other defaults.
+pub(crate) fn default_fingerprinter() -> &'static Fingerprinter {
+    &DEFAULT
+}
+
 /// The default fingerprinter, built without allocation or fallible steps.
 static DEFAULT: Fingerprinter = Fingerprinter {
     options: Options {

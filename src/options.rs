@@ -173,6 +173,9 @@ pub struct Options {
     pub key: Key,
 }
 
+/// The width of [`Options::quality`].
+pub const QUALITY_WIDTH: u32 = 128;
+
 impl Default for Options {
     fn default() -> Options {
         Options {
@@ -187,6 +190,28 @@ impl Default for Options {
 }
 
 impl Options {
+    /// The quality mode: the default pipeline at 128 bits (16 bytes a document), with its
+    /// own `k` from [`Fingerprinter::recommended_k`](crate::Fingerprinter::recommended_k) at
+    /// that width (about 21 to 31). The binomial spread of the distance is narrower relative
+    /// to the width, so near-duplicates and texts edited twice as much overlap less: the
+    /// choice when quality matters more than index speed (docs/evaluation.md has both sides).
+    ///
+    /// ```
+    /// use simprint::{Fingerprinter, Options, Tolerance};
+    /// let fp = Fingerprinter::new(Options::quality())?;
+    /// let text = "SimHash keeps near-duplicate documents close in Hamming distance.";
+    /// assert_eq!(fp.fingerprint(text).width(), 128);
+    /// assert_eq!(fp.recommended_k(text, Tolerance::DEFAULT)?, simprint::recommended_k(text, 128));
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    #[must_use]
+    pub fn quality() -> Options {
+        Options {
+            width: QUALITY_WIDTH,
+            ..Options::default()
+        }
+    }
+
     /// Fails on a width outside `1..=128` or an n-gram size outside `1..=MAX_N`.
     ///
     /// # Errors

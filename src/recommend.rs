@@ -1,203 +1,367 @@
-//! How far apart two fingerprints may be and still be near-duplicates: the `k` the evaluation
-//! recommends for a text.
+//! How far apart two fingerprints may be and still be near-duplicates: a `k` derived from the
+//! text's own features and a stated [`Tolerance`], not fitted to one corpus.
+//!
+//! SimHash's theory (Charikar 2002): for feature vectors at angle `θ`, each bit of the two
+//! fingerprints differs with probability `θ/π`, independently, so the distance is binomial,
+//! `Bin(f, θ/π)`. The crate's `edits` module gives the expected `θ` when a share `p` of the text's
+//! units (words outside CJK, CJK characters) is edited, from what the fingerprinter makes of
+//! the text: how many features, how often each occurs, how many units each spans (a word 1,
+//! a CJK bigram 2, an n-word shingle n), what each weighs. The `k` separates the distance of
+//! a copy edited by the tolerance's `near` share from one edited by its `far` share: the
+//! smallest `k` at which the chance that the first lies beyond `k` is at most half the
+//! chance that the second lies within it (equal error, a false near-duplicate weighed at
+//! half a missed one). docs/evaluation.md derives it and says how the criterion and the far
+//! share were chosen on one corpus and checked on others.
 
-/// The Hamming distance bound to use for `text` with the default pipeline at `width` bits:
-/// what the evaluation (docs/evaluation.md) found best, on documents in nine language groups
-/// (English, Chinese and Japanese, each also mixed with code; Korean, German, French) from
-/// 50 to 4,000 characters.
+use crate::edits::Profile;
+use crate::error::Error;
+use crate::fingerprint::MAX_WIDTH;
+use crate::fingerprinter::Fingerprinter;
+
+/// The edit shares a recommended `k` separates: a copy of a text with a share `near` of its
+/// units (words outside CJK, CJK characters) edited is still a near-duplicate; one with a
+/// share `far` edited is not.
 ///
-/// The rule reads two counts of `text`, in one pass and without tokenizing:
-///
-/// - `c`, the CJK characters (Han, kana, Bopomofo: the characters the `auto` tokenizer cuts
-///   into character n-grams, so about one feature each);
-/// - `w`, the words outside CJK: maximal runs of other letters, digits and `_` (about one
-///   feature each; Hangul counts here, as the tokenizer gives Korean words).
-///
-/// With `n = w + c` and the CJK share `s = c / n` (0 for empty text), at 64 bits
-///
-/// ```text
-/// k = round(11 + 2·s + max(0, 1 − n / 80))        (halves round up)
 /// ```
+/// use simprint::Tolerance;
+/// assert_eq!(Tolerance::default(), Tolerance { near: 0.10, far: 0.20 });
+/// assert_eq!(Tolerance::new(0.05)?, Tolerance { near: 0.05, far: 0.10 });
+/// assert!(Tolerance::new(0.0).is_err());
+/// # Ok::<(), simprint::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tolerance {
+    /// The share of units edited that is still a near-duplicate (default 0.10).
+    pub near: f64,
+    /// The share that must be told apart from it (default 0.20, twice `near`: chosen with
+    /// the criterion on one corpus, docs/evaluation.md).
+    pub far: f64,
+}
+
+impl Tolerance {
+    /// 10 % edited is a near-duplicate, 20 % is not.
+    pub const DEFAULT: Tolerance = Tolerance {
+        near: 0.10,
+        far: 0.20,
+    };
+
+    /// A tolerance of `near`, told apart from twice as much editing (at most all of it).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ToleranceOutOfRange`] unless `0 < near < 1`.
+    ///
+    /// ```
+    /// assert_eq!(simprint::Tolerance::new(0.6)?.far, 1.0);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn new(near: f64) -> Result<Tolerance, Error> {
+        let t = Tolerance {
+            near,
+            far: (2.0 * near).min(1.0),
+        };
+        t.validate()?;
+        Ok(t)
+    }
+
+    /// Fails unless `0 < near < far ≤ 1`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ToleranceOutOfRange`] naming both shares.
+    ///
+    /// ```
+    /// use simprint::Tolerance;
+    /// assert!(Tolerance { near: 0.2, far: 0.1 }.validate().is_err());
+    /// assert!(Tolerance { near: 0.1, far: f64::NAN }.validate().is_err());
+    /// ```
+    pub fn validate(&self) -> Result<(), Error> {
+        // Written so that NaN fails every comparison and so the check.
+        if self.near > 0.0 && self.near < self.far && self.far <= 1.0 {
+            Ok(())
+        } else {
+            Err(Error::ToleranceOutOfRange {
+                near: self.near,
+                far: self.far,
+            })
+        }
+    }
+}
+
+impl Default for Tolerance {
+    fn default() -> Tolerance {
+        Tolerance::DEFAULT
+    }
+}
+
+/// A recommended `k` and what it was derived from.
 ///
-/// - **11** for text without CJK, **13** for all-CJK text, and in between by the share of
-///   CJK: an edit of one CJK character changes two character bigrams where an edit of one
-///   word changes one word, so the same edit rate moves more bits. Chinese technical text is
-///   often half ASCII (commands, options, paths) by characters but mostly CJK by features;
-///   the share moves `k` one step at a time, so no threshold sends such text to the English
-///   `k` at once.
-/// - **one more** up to 40 words or CJK characters (a comment, a short post): each edit is a
-///   larger part of a short text. So English gets 12 up to 40 words and 11 from 41, all-CJK
-///   text 14 up to 40 characters and 13 from 41.
+/// ```
+/// use simprint::{Fingerprinter, Options, Tolerance};
+/// let fp = Fingerprinter::new(Options::default())?;
+/// let r = fp.recommend("SimHash keeps near-duplicate documents close in Hamming distance.", Tolerance::DEFAULT)?;
+/// assert!(r.near < r.far);          // per-bit chances of a difference
+/// assert!(r.k as f64 > r.near * 64.0 && (r.k as f64) < r.far * 64.0);
+/// # Ok::<(), simprint::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Recommendation {
+    /// The Hamming distance bound: near-duplicates are at most `k` apart.
+    pub k: u32,
+    /// The chance that one bit differs between the text and a copy with the tolerance's
+    /// `near` share edited (`θ/π` at the expected angle).
+    pub near: f64,
+    /// The same for a copy with the `far` share edited.
+    pub far: f64,
+    /// The fingerprint width the `k` is for.
+    pub width: u32,
+}
+
+impl Fingerprinter {
+    /// The `k` for `text` under this fingerprinter's tokenizer, weights and width, and what
+    /// it was derived from (see the [module docs](crate::recommend)).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ToleranceOutOfRange`] for a tolerance [`Tolerance::validate`] refuses.
+    ///
+    /// ```
+    /// use simprint::{Fingerprinter, Options, Tokenizer, Tolerance};
+    /// let text = "Debian 管理员手册介绍了如何安装和配置系统，以及如何使用 APT 工具维护软件包。";
+    /// let words = Fingerprinter::new(Options::default())?;
+    /// let shingles = Fingerprinter::new(Options {
+    ///     tokenizer: Tokenizer::Auto { word_n: 3, char_n: 3 },
+    ///     ..Options::default()
+    /// })?;
+    /// // Trigrams: an edited character changes three features, not two.
+    /// let (a, b) = (words.recommend(text, Tolerance::DEFAULT)?, shingles.recommend(text, Tolerance::DEFAULT)?);
+    /// assert!(b.near > a.near && b.k >= a.k);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn recommend(&self, text: &str, tolerance: Tolerance) -> Result<Recommendation, Error> {
+        tolerance.validate()?;
+        let profile = Profile::of(self, text);
+        let width = self.options().width;
+        let near = profile.flip_probability(tolerance.near);
+        let far = profile.flip_probability(tolerance.far);
+        Ok(Recommendation {
+            k: k_between(width, near, far),
+            near,
+            far,
+            width,
+        })
+    }
+
+    /// [`Fingerprinter::recommend`]'s `k` alone: the distance within which a fingerprint
+    /// of this fingerprinter is a near-duplicate of `text`'s.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ToleranceOutOfRange`] for a tolerance [`Tolerance::validate`] refuses.
+    ///
+    /// ```
+    /// use simprint::{Fingerprinter, Options, Tolerance};
+    /// let fp = Fingerprinter::new(Options::default())?;
+    /// let text = "A short comment, seven words long.";
+    /// let strict = fp.recommended_k(text, Tolerance::new(0.05)?)?;
+    /// let loose = fp.recommended_k(text, Tolerance::new(0.2)?)?;
+    /// assert!(strict < loose);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn recommended_k(&self, text: &str, tolerance: Tolerance) -> Result<u32, Error> {
+        Ok(self.recommend(text, tolerance)?.k)
+    }
+}
+
+/// The Hamming distance bound for `text` with the default pipeline at `width` bits (1 to
+/// 128; others are clamped into it) and the default [`Tolerance`] (10 % of the words or CJK
+/// characters edited is a near-duplicate, 20 % is not): [`Fingerprinter::recommended_k`] of
+/// the default fingerprinter at that width. Changing what this returns changes no
+/// fingerprint.
 ///
-/// Scaled to other widths: `round(k · width / 64)`, at most `width`. Changing what this
-/// returns changes no fingerprint.
-///
-/// What an [`Index`](crate::Index) costs around these `k` (2026-11-24, one 2-core x86-64 VM, a
-/// million random 64-bit fingerprints, medians; docs/index.md has the tables): at `k = 11`,
-/// 20 µs a query natively with the kernels chosen at run time and 47 µs in wasm, 65 bytes per
-/// fingerprint; at `k = 12`, 24 and 62 µs; at `k = 14`, 39 and 102 µs (76 bytes). Clustered
-/// real text costs up to 1.8 times that (more matches, fuller buckets). A plain POPCNT scan of
-/// the million takes about 515 µs on that machine.
+/// At 64 bits it gives about 9 to 11 for English prose and 12 to 14 for Chinese (each edited
+/// CJK character changes two bigrams), more for short texts, whose features are few
+/// (docs/evaluation.md has the derivation and the measurements).
 ///
 /// ```
 /// use simprint::recommended_k;
-/// let long = "SimHash keeps near-duplicate documents close in Hamming distance. ".repeat(5);
-/// assert_eq!(recommended_k(&long, 64), 11);
-/// assert_eq!(recommended_k("A short comment, seven words long.", 64), 12);
-/// assert_eq!(recommended_k("你妈妈喊你回家吃饭哦,回家罗回家罗", 64), 14);
-/// assert_eq!(recommended_k(&long, 128), 22);
+/// let english = "SimHash keeps near-duplicate documents close in Hamming distance. ".repeat(5);
+/// let chinese = "Debian 管理员手册介绍了如何安装和配置系统，以及如何使用 APT 工具维护软件包。";
+/// assert!(recommended_k(&english, 64) < recommended_k(chinese, 64));
+/// assert!(recommended_k(chinese, 128) > recommended_k(chinese, 64));
 /// ```
 #[must_use]
 pub fn recommended_k(text: &str, width: u32) -> u32 {
-    let (mut cjk, mut words) = (0u128, 0u128);
-    let mut in_word = false;
-    for c in text.chars() {
-        if crate::tokenize::is_cjk(c) {
-            cjk += 1;
-            in_word = false;
-        } else if c.is_alphanumeric() || c == '_' {
-            words += u128::from(!in_word);
-            in_word = true;
-        } else {
-            in_word = false;
+    let width = width.clamp(1, MAX_WIDTH);
+    // The profile does not depend on the width (it counts features, not their bits).
+    let profile = Profile::of(crate::fingerprinter::default_fingerprinter(), text);
+    let t = Tolerance::DEFAULT;
+    k_between(
+        width,
+        profile.flip_probability(t.near),
+        profile.flip_probability(t.far),
+    )
+}
+
+/// The `k` that separates `X_near ~ Bin(width, near)` from `X_far ~ Bin(width, far)`: the
+/// smallest `k` at which `P(X_near > k) ≤ ½·P(X_far ≤ k)`, the width if none. `near` and
+/// `far` are per-bit chances of a difference (clamped into `0..=1`), as [`Recommendation`]
+/// gives them.
+///
+/// ```
+/// use simprint::recommend::k_between;
+/// assert_eq!(k_between(64, 0.0, 0.5), 0);
+/// let k = k_between(64, 0.12, 0.17);
+/// assert!((8..=10).contains(&k));
+/// assert!(k_between(128, 0.12, 0.17) > k);
+/// ```
+#[must_use]
+pub fn k_between(width: u32, near: f64, far: f64) -> u32 {
+    let width = width.clamp(1, MAX_WIDTH);
+    let near = binomial(width, near.clamp(0.0, 1.0));
+    let far = binomial(width, far.clamp(0.0, 1.0));
+    let (mut near_within, mut far_within) = (0.0, 0.0);
+    for k in 0..width {
+        near_within += near[k as usize];
+        far_within += far[k as usize];
+        if 1.0 - near_within <= FALSE_WEIGHT * far_within {
+            return k;
         }
     }
-    scale(k64(words, cjk), width)
+    width
+}
+
+/// How much a false near-duplicate weighs against a missed one.
+const FALSE_WEIGHT: f64 = 0.5;
+
+/// The probabilities of 0 to `n` successes of `n` trials of chance `p`, by the ratio of
+/// neighbours (no factorials; `(1 − p)^128` is far from underflow).
+fn binomial(n: u32, p: f64) -> alloc::vec::Vec<f64> {
+    let mut out = alloc::vec![0.0; n as usize + 1];
+    if p >= 1.0 {
+        out[n as usize] = 1.0;
+        return out;
+    }
+    let mut pmf = libm::pow(1.0 - p, f64::from(n));
+    for k in 0..=n {
+        out[k as usize] = pmf;
+        pmf *= f64::from(n - k) / f64::from(k + 1) * p / (1.0 - p);
+    }
+    out
 }
 
 /// A `k` for 64 bits scaled to `width` (1 to 128; others clamped into it):
 /// `round(k · width / 64)`, halves up, at most `width`.
 pub(crate) fn scale(k64: u32, width: u32) -> u32 {
-    let width = width.clamp(1, crate::fingerprint::MAX_WIDTH);
+    let width = width.clamp(1, MAX_WIDTH);
     ((k64 * width + 32) / 64).min(width)
-}
-
-/// The 64-bit rule in exact integer arithmetic (u128: no count can overflow it): the value
-/// times `80·n` is `880·n + 160·c + max(0, 80 − n)·n`, rounded half up.
-fn k64(words: u128, cjk: u128) -> u32 {
-    let n = words + cjk;
-    if n == 0 {
-        return 12;
-    }
-    let numerator = 880 * n + 160 * cjk + 80u128.saturating_sub(n) * n;
-    let denominator = 80 * n;
-    // At most 14 (a one-character CJK text), so the cast keeps the value.
-    #[allow(clippy::cast_possible_truncation)]
-    let k = ((2 * numerator + denominator) / (2 * denominator)) as u32;
-    k
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::Options;
     use alloc::string::String;
+    use core::f64::consts::PI;
 
     fn words(n: usize) -> String {
-        let mut s = String::new();
-        for i in 0..n {
-            s.push_str(if i % 2 == 0 { "apt " } else { "list " });
-        }
-        s
+        (0..n).map(|i| alloc::format!("w{i} ")).collect()
     }
 
     fn han(n: usize) -> String {
-        "中".repeat(n)
+        (0x4E00u32..).take(n).filter_map(char::from_u32).collect()
     }
 
     #[test]
-    fn latin_text_at_the_length_boundaries() {
-        assert_eq!(recommended_k("", 64), 12);
-        assert_eq!(recommended_k(&words(1), 64), 12);
-        assert_eq!(recommended_k(&words(40), 64), 12); // 11.5
-        assert_eq!(recommended_k(&words(41), 64), 11);
-        assert_eq!(recommended_k(&words(80), 64), 11);
-        assert_eq!(recommended_k(&words(10_000), 64), 11);
+    fn binomial_sums_to_one() {
+        for (n, p) in [(64, 0.1), (128, 0.5), (1, 0.3), (64, 0.0), (64, 1.0)] {
+            let total: f64 = binomial(n, p).iter().sum();
+            assert!((total - 1.0).abs() < 1e-9, "{n} {p}");
+        }
     }
 
+    /// The closed form of edits.rs for distinct words: θ = acos(0.9) at 10 %, acos(0.8) at
+    /// 20 %, so 0.1436 and 0.2048 a bit; between Bin(64, ·) of those the first k with
+    /// `miss ≤ ½·false` is 12 (0.121 ≤ ½·0.437, computed apart from this code), at 128
+    /// bits 23.
     #[test]
-    fn cjk_text_at_the_length_boundaries() {
-        assert_eq!(recommended_k(&han(1), 64), 14);
-        assert_eq!(recommended_k(&han(40), 64), 14); // 13.5
-        assert_eq!(recommended_k(&han(41), 64), 13);
-        assert_eq!(recommended_k(&han(10_000), 64), 13);
-        // Kana count as CJK; Hangul as words (Korean is written with spaces).
-        assert_eq!(recommended_k(&"ひらがなカタカナ".repeat(20), 64), 13);
-        assert_eq!(recommended_k(&"한국어 문장 ".repeat(50), 64), 11);
-    }
-
-    #[test]
-    fn what_counts_as_a_word() {
-        // Runs of letters, digits and `_`; punctuation and spaces separate them.
-        assert_eq!(k64(3, 0), recommended_k("foo_bar-baz,  9", 64));
-        assert_eq!(k64(2, 4), recommended_k("使用apt-get命令", 64));
-    }
-
-    #[test]
-    fn mixed_text_by_cjk_share() {
-        // Long text: 11 + 2·s, rounded half up.
-        assert_eq!(k64(1000, 0), 11);
-        assert_eq!(k64(750, 250), 12); // 11.5
-        assert_eq!(k64(760, 240), 11); // 11.48
-        assert_eq!(k64(500, 500), 12);
-        assert_eq!(k64(250, 750), 13); // 12.5
-        assert_eq!(k64(0, 1000), 13);
-        // Chinese technical text: a third CJK by letters, three quarters by features.
-        let text =
-            "使用 apt-get install 命令安装软件包，然后运行 systemctl restart nginx 重启服务。"
-                .repeat(10);
+    fn distinct_words_at_64_and_128_bits() {
+        let text = words(500);
         assert_eq!(recommended_k(&text, 64), 12);
+        assert_eq!(recommended_k(&text, 128), 23);
+        let (near, far) = (libm::acos(0.9) / PI, libm::acos(0.8) / PI);
+        assert_eq!(k_between(64, near, far), 12);
+        // Distinct bigrams: 0.19 and 0.36 of the features change, so further.
+        assert!(recommended_k(&han(500), 64) > 12);
+    }
+
+    #[test]
+    fn the_free_function_is_the_default_fingerprinter_at_each_width() {
+        let text = "Debian 管理员手册介绍了如何安装和配置系统，以及如何使用 APT 工具维护软件包。";
+        for width in [1, 8, 64, 100, 128] {
+            let fp = Fingerprinter::new(Options {
+                width,
+                ..Options::default()
+            })
+            .unwrap();
+            assert_eq!(
+                recommended_k(text, width),
+                fp.recommended_k(text, Tolerance::DEFAULT).unwrap()
+            );
+        }
+        assert_eq!(recommended_k(text, 0), recommended_k(text, 1));
+        assert_eq!(recommended_k(text, 500), recommended_k(text, 128));
+    }
+
+    #[test]
+    fn k_rises_with_the_tolerance_and_stays_within_the_width() {
+        let fp = Fingerprinter::new(Options::default()).unwrap();
+        let text = words(300);
+        let mut last = 0;
+        for near in [0.01, 0.05, 0.1, 0.2, 0.3, 0.45] {
+            let k = fp
+                .recommended_k(&text, Tolerance::new(near).unwrap())
+                .unwrap();
+            assert!(k >= last && k <= 64, "{near}: {k}");
+            last = k;
+        }
+        for text in ["", "a", "中", "\u{0}"] {
+            assert!(recommended_k(text, 64) <= 64);
+            assert!(recommended_k(text, 1) <= 1);
+        }
+    }
+
+    #[test]
+    fn bad_tolerances_are_errors() {
+        let fp = Fingerprinter::new(Options::default()).unwrap();
+        for (near, far) in [
+            (0.0, 0.2),
+            (0.1, 0.1),
+            (0.2, 0.1),
+            (0.5, 1.5),
+            (-0.1, 0.2),
+            (f64::NAN, 0.2),
+            (0.1, f64::INFINITY),
+        ] {
+            let t = Tolerance { near, far };
+            assert!(
+                matches!(
+                    fp.recommend("text", t),
+                    Err(Error::ToleranceOutOfRange { .. })
+                ),
+                "{near} {far}"
+            );
+        }
+        assert!(Tolerance::new(1.0).is_err());
+        assert!(Tolerance::new(0.99).is_ok());
     }
 
     #[test]
     fn other_widths_scale() {
-        let long = words(1000);
-        assert_eq!(recommended_k(&long, 64), 11);
-        assert_eq!(recommended_k(&long, 128), 22);
-        assert_eq!(recommended_k(&long, 32), 6); // 5.5 rounds up
-        assert_eq!(recommended_k(&long, 1), 0); // 11 / 64 rounds to 0
-        assert_eq!(recommended_k(&long, 0), 0); // clamped to 1 bit
-        assert_eq!(recommended_k(&long, 500), 22); // clamped to 128 bits
-        assert_eq!(recommended_k(&han(1), 8), 2); // 14 · 8 / 64 = 1.75
-    }
-
-    /// No cliff: as CJK characters replace words one at a time (and as a text grows one word
-    /// or character at a time), `k` moves by at most one step, and never down as the CJK
-    /// share rises. (Only a one-feature text jumps from 12 to 14 when its word becomes a
-    /// CJK character: its share goes from 0 to 1 at once.)
-    #[test]
-    fn no_cliff_for_mixed_script_text() {
-        for n in [2u128, 5, 12, 13, 39, 40, 41, 42, 79, 80, 81, 100, 400, 3000] {
-            let mut previous = k64(n, 0);
-            for c in 1..=n {
-                let k = k64(n - c, c);
-                assert!(k == previous || k == previous + 1, "n {n}, c {c}");
-                previous = k;
-            }
-        }
-        for c in [0u128, 3, 10, 40, 200] {
-            let mut previous = k64(1, c);
-            for w in 2..300 {
-                let k = k64(w, c);
-                assert!(previous.abs_diff(k) <= 1, "w {w}, c {c}");
-                previous = k;
-            }
-        }
-        for w in [0u128, 3, 10, 40, 200] {
-            let mut previous = k64(w, 1);
-            for c in 2..300 {
-                let k = k64(w, c);
-                assert!(previous.abs_diff(k) <= 1, "w {w}, c {c}");
-                previous = k;
-            }
-        }
-    }
-
-    #[test]
-    fn k_stays_between_11_and_14() {
-        for w in 0..120 {
-            for c in 0..120 {
-                assert!((11..=14).contains(&k64(w, c)), "w {w}, c {c}");
-            }
-        }
+        assert_eq!(scale(11, 128), 22);
+        assert_eq!(scale(11, 32), 6);
+        assert_eq!(scale(11, 1), 0);
+        assert_eq!(scale(11, 0), 0);
+        assert_eq!(scale(11, 500), 22);
     }
 }

@@ -401,6 +401,38 @@ fn check_everything(index: &Index, model: &BTreeMap<u64, u128>, rng: &mut Rng) {
         index.pairs_limited(k, limit).unwrap(),
         pairs[..limit.min(pairs.len())]
     );
+    // Per-query k: every pairs path at any k up to the index's (what the index is built for
+    // is the largest k it will be asked), exactly.
+    for kq in [
+        k.saturating_sub(1),
+        k / 2,
+        rng.below(u64::from(k) + 1) as u32,
+    ] {
+        let want = brute_pairs(model, kq);
+        assert_eq!(
+            index.pairs_within(kq).unwrap(),
+            want,
+            "pairs within {kq} (index k {k})"
+        );
+        let limit = rng.below(want.len() as u64 + 2) as usize;
+        assert_eq!(
+            index.pairs_limited(kq, limit).unwrap(),
+            want[..limit.min(want.len())]
+        );
+        let mut visited = Vec::new();
+        index
+            .for_each_pair(kq, |p| {
+                visited.push(p);
+                core::ops::ControlFlow::Continue(())
+            })
+            .unwrap();
+        visited.sort_by_key(|p| (p.distance, p.a, p.b));
+        assert_eq!(visited, want, "for_each_pair within {kq} (index k {k})");
+        assert_eq!(
+            index.clusters_within(kq).unwrap(),
+            brute::brute_clusters(&want)
+        );
+    }
 }
 
 proptest! {

@@ -192,7 +192,7 @@ fn held_out(source: &str, lang: Lang, file: &str) -> bool {
     hash(&[corpus, lang.dir(), page]) >> 63 == 1
 }
 
-fn files(dir: &Path) -> Vec<(String, String)> {
+pub fn files(dir: &Path) -> Vec<(String, String)> {
     let mut paths: Vec<_> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e} (run python3 scripts/corpus.py)", dir.display()))
         .map(|e| e.unwrap().path())
@@ -237,7 +237,7 @@ fn cut(p: &str, room: usize) -> String {
 
 /// A chunk of `page` of `target` characters (give or take a quarter) starting at paragraph
 /// `start`: whole paragraphs while they fit, the last one cut (see [`cut`]).
-fn chunk(paragraphs: &[&str], start: usize, target: usize) -> Option<String> {
+pub fn chunk(paragraphs: &[&str], start: usize, target: usize) -> Option<String> {
     let mut out = String::new();
     let mut n = 0;
     for p in &paragraphs[start..] {
@@ -266,7 +266,7 @@ fn chunk(paragraphs: &[&str], start: usize, target: usize) -> Option<String> {
 /// Whether `text` is in `lang` and not in English it was left in by a translation: at least
 /// 10 % of its non-space characters CJK (Chinese, Japanese) or Hangul (Korean); for German
 /// and French at most 4 % of its words English function words.
-fn in_language(text: &str, lang: Lang) -> bool {
+pub fn in_language(text: &str, lang: Lang) -> bool {
     let chars = text.chars().filter(|c| !c.is_whitespace()).count();
     let share = |f: fn(char) -> bool| text.chars().filter(|&c| f(c)).count() * 10 >= chars;
     match lang {
@@ -319,14 +319,14 @@ fn document(
     None
 }
 
-fn shuffle<T>(xs: &mut [T], rng: &mut Rng) {
+pub fn shuffle<T>(xs: &mut [T], rng: &mut Rng) {
     for i in (1..xs.len()).rev() {
         xs.swap(i, rng.index(i + 1));
     }
 }
 
 /// Up to `n` distinct items of `from`, in random order.
-fn sample(from: &[usize], n: usize, rng: &mut Rng) -> Vec<usize> {
+pub fn sample(from: &[usize], n: usize, rng: &mut Rng) -> Vec<usize> {
     let mut xs = from.to_vec();
     shuffle(&mut xs, rng);
     xs.truncate(n);

@@ -126,14 +126,14 @@ impl Lang {
 }
 
 /// An edit unit and the whitespace after it.
-struct Unit {
-    text: String,
-    sep: String,
+pub struct Unit {
+    pub text: String,
+    pub sep: String,
 }
 
 /// The text as units: whitespace-separated words, with each CJK character its own unit when
 /// `by_char`. Returns the leading whitespace too.
-fn units(text: &str, by_char: bool) -> (String, Vec<Unit>) {
+pub fn units(text: &str, by_char: bool) -> (String, Vec<Unit>) {
     let mut lead = String::new();
     let mut out: Vec<Unit> = Vec::new();
     let mut word = String::new();
@@ -167,7 +167,7 @@ fn units(text: &str, by_char: bool) -> (String, Vec<Unit>) {
     (lead, out)
 }
 
-fn render(lead: String, units: Vec<Unit>) -> String {
+pub fn render(lead: String, units: Vec<Unit>) -> String {
     let mut out = lead;
     for u in units {
         out.push_str(&u.text);
@@ -183,7 +183,7 @@ pub fn vocabulary(text: &str, by_char: bool) -> Vec<String> {
 
 /// What separates `before` from a unit inserted after it: nothing between CJK characters
 /// edited one by one, a space otherwise.
-fn glue(before: &str, after: &str, by_char: bool) -> &'static str {
+pub fn glue(before: &str, after: &str, by_char: bool) -> &'static str {
     let cjk = |s: &str| s.chars().next().is_some_and(is_cjk);
     if by_char && cjk(before) && cjk(after) {
         ""

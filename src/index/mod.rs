@@ -35,19 +35,22 @@ use crate::error::Error;
 use crate::fingerprint::Fingerprint;
 
 /// The `k` an index is built for when its user gives none (the JavaScript `Index` and
-/// `Plan`): 11, what [`crate::recommended_k`] gives text without CJK of more than 40 words at
-/// 64 bits, the `k` that finds near-duplicates rather than only near-copies (docs/evaluation.md).
-/// A query among a million random fingerprints costs about 20 µs there natively and 50 µs in
-/// wasm (docs/index.md).
+/// `Plan`): 11, about what [`crate::recommended_k`] gives English prose at 64 bits (the median
+/// of its English texts in the evaluation, docs/evaluation.md), the `k` that finds
+/// near-duplicates rather than only near-copies. A query among a million random fingerprints
+/// costs about 20 µs there natively and 50 µs in wasm (docs/index.md). Queries may ask for
+/// any other `k` ([`Index::query_within`]): build the index for the largest `k` you will ask
+/// (13 to 16 for Chinese and Japanese text), since above it a query scans.
 ///
 /// ```
-/// let text = "SimHash keeps near-duplicate documents close in Hamming distance. ".repeat(5);
-/// assert_eq!(simprint::index::DEFAULT_K, simprint::recommended_k(&text, 64));
+/// let text = "SimHash gives near-duplicate documents fingerprints that differ in only a few \
+///     bits, so a crawler can find them among billions of pages.";
+/// assert!(simprint::index::DEFAULT_K.abs_diff(simprint::recommended_k(text, 64)) <= 1);
 /// ```
 pub const DEFAULT_K: u32 = 11;
 
-/// [`DEFAULT_K`] scaled to `width` bits as [`crate::recommended_k`] scales its `k`:
-/// `round(11 · width / 64)`, at most the width (1 at 5 bits, 22 at 128).
+/// [`DEFAULT_K`] scaled to `width` bits: `round(11 · width / 64)`, at most the width (1 at 5
+/// bits, 22 at 128, about what [`crate::recommended_k`] gives English prose at 128 bits).
 ///
 /// ```
 /// use simprint::index::default_k;

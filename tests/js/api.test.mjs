@@ -124,10 +124,57 @@ test('near-duplicates are close, unrelated texts are far', () => {
   const en = sp.fingerprint('The quick brown fox jumps over the lazy dog near the bank of the river');
   assert.ok(sp.hamming(a, b) + 10 <= sp.hamming(a, en), `chinese pair at ${sp.hamming(a, b)}`);
   assert.ok(sp.hamming(a, en) >= 24);
-  // The core's rule (src/recommend.rs): 11 + 2 · CJK share, one more up to 40 features.
-  assert.equal(sp.recommendedK('你妈妈喊你回家吃饭哦,回家罗回家罗'), 14);
+  // The core's rule (src/recommend.rs), derived from each text's features: two bigrams change
+  // with each edited CJK character, one word with each edited word.
+  assert.equal(sp.recommendedK('你妈妈喊你回家吃饭哦,回家罗回家罗'), 15);
   assert.equal(sp.recommendedK('An English sentence'), 12);
-  assert.equal(sp.recommendedK('An English sentence', 128), 24);
+  assert.equal(sp.recommendedK('An English sentence', 128), 23);
+});
+
+test('recommendedK takes a width or { width, tolerance, far }; compare gives the verdict at a k', () => {
+  const text = 'An English sentence that is long enough to have a few words in it';
+  const k = sp.recommendedK(text);
+  assert.equal(sp.recommendedK(text, {}), k);
+  assert.equal(sp.recommendedK(text, { tolerance: 0.1, far: 0.2 }), k);
+  assert.equal(sp.recommendedK(text, { width: 128 }), sp.recommendedK(text, 128));
+  // A stricter tolerance asks for fewer bits, a looser one for more.
+  assert.deepEqual([0.05, 0.1, 0.2].map((tolerance) => sp.recommendedK(text, { tolerance })), [8, 12, 17]);
+  assert.ok(sp.recommendedK(text, { far: 0.4 }) > k);
+  // A fingerprinter's own pipeline: word 3-shingles change three features for each edited word.
+  const plain = new sp.Fingerprinter();
+  const shingles = new sp.Fingerprinter({ wordN: 3 });
+  assert.equal(plain.recommendedK(text), k);
+  assert.equal(plain.recommendedK(text, { tolerance: 0.2 }), 17);
+  assert.ok(shingles.recommendedK(text) > k);
+  assert.equal(new sp.Fingerprinter({ width: 128 }).recommendedK(text), sp.recommendedK(text, 128));
+  assert.throws(() => plain.recommendedK(text, { width: 128 }), /unknown field `width`/);
+  plain.free();
+  shingles.free();
+  for (const bad of [{ tolerance: 0 }, { tolerance: 1 }, { tolerance: 0.2, far: 0.1 }, { far: 1.5 }, { tolerance: NaN }]) {
+    assert.throws(() => sp.recommendedK(text, bad), /tolerance must be a share of the text edited/, JSON.stringify(bad));
+  }
+  assert.throws(() => sp.recommendedK(text, { tolerence: 0.1 }), /unknown field `tolerence`/);
+  assert.throws(() => sp.recommendedK(text, { tolerance: '0.1' }), /tolerance must be a number/);
+  assert.deepEqual(sp.defaults().tolerance, { near: 0.1, far: 0.2 });
+  // The quality mode: 128 bits, each text at its own k for that width.
+  const { width } = sp.defaults().quality;
+  assert.equal(width, 128);
+  const quality = new sp.Fingerprinter({ width });
+  assert.equal(quality.recommendedK(text), sp.recommendedK(text, width));
+  quality.free();
+
+  const a = sp.fingerprint('你妈妈喊你回家吃饭哦,回家罗回家罗');
+  const b = sp.fingerprint('你妈妈叫你回家吃饭啦,回家罗回家罗');
+  const d = sp.hamming(a, b);
+  assert.equal(sp.compare(a, b).nearDuplicate, undefined);
+  assert.equal(sp.compare(a, b, { k: d }).nearDuplicate, true);
+  assert.equal(sp.compare(a, b, { k: d - 1 }).nearDuplicate, false);
+  assert.deepEqual({ ...sp.compare(a, b, { k: d }), nearDuplicate: undefined }, { ...sp.compare(a, b), nearDuplicate: undefined });
+  assert.equal(sp.compare(a, b, { width: 64 }).distance, d);
+  assert.equal(sp.compare(1n << 100n, 0n, { width: 128, k: 1 }).nearDuplicate, true);
+  assert.throws(() => sp.compare(a, b, { k: 65 }), /k must be between 0 and the width \(64\), got 65/);
+  assert.throws(() => sp.compare(a, b, { k: 1.5 }), /\bk\b/);
+  assert.throws(() => sp.compare(a, b, { kk: 1 }), /unknown field `kk`/);
 });
 
 test('width folding, log-tf weights and IDF from document frequencies', () => {

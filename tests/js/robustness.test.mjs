@@ -103,6 +103,8 @@ const ACCEPTS = {
   options: (v) => absent(v) || emptyObject(v),
   width: (v) => absent(v) || isWhole(v, 1, 128),
   positionalWidth: (v) => absent(v) || isWhole(v, 1, 128),
+  // recommendedK's and compare's second or third argument: a width, or an options object.
+  widthOrOptions: (v) => absent(v) || isWhole(v, 1, 128) || emptyObject(v),
   n: (v) => absent(v) || isWhole(v, 1, 64),
   name: (v) => absent(v), // tokenizer, weighting, normalization: no value here is a valid name
   hex: (v) => typeof v === 'string' && /^(0x)?[0-9a-f]{1,16}$/i.test(v),
@@ -135,6 +137,7 @@ const NAMES = {
   options: /\boptions\b/,
   width: /\bwidth\b/,
   positionalWidth: /\bwidth\b/,
+  widthOrOptions: /\b(width|options)\b/,
   id: /\bid\b/,
   optionalK: /\bk\b/,
   k: /\bk\b/,
@@ -180,7 +183,9 @@ const CALLS = [
   ['explain(text)', 'text', (v) => sp.explain(v)],
   ['explain(text, options)', 'options', (v) => sp.explain('abc', v)],
   ['recommendedK(text)', 'text', (v) => sp.recommendedK(v)],
-  ['recommendedK(text, width)', 'positionalWidth', (v) => sp.recommendedK('abc', v)],
+  ['recommendedK(text, width)', 'widthOrOptions', (v) => sp.recommendedK('abc', v)],
+  ['recommendedK(text, {width})', 'width', (v) => sp.recommendedK('abc', { width: v })],
+  ['Fingerprinter.recommendedK(text, options)', 'options', (v) => fingerprinter.recommendedK('abc', v)],
   ['fingerprintFeatures(features)', 'pairs', (v) => sp.fingerprintFeatures(v), /\bfeatures\b/],
   ['fingerprintFeatures([[feature, 1]])', 'text', (v) => sp.fingerprintFeatures([[v, 1]]), /\bfeatures\b/],
   ['fingerprintFeatures([["a", weight]])', 'weight', (v) => sp.fingerprintFeatures([['a', v]])],
@@ -199,7 +204,8 @@ const CALLS = [
   ['hamming(a, b)', 'fp128', (v) => sp.hamming(v, 1n), /\ba\b/],
   ['hamming(a, b) second', 'fp128', (v) => sp.hamming(1n, v), /\bb\b/],
   ['compare(a, b)', 'fp64', (v) => sp.compare(v, 1n), /\ba\b/],
-  ['compare(a, b, width)', 'positionalWidth', (v) => sp.compare(1n, 1n, v)],
+  ['compare(a, b, width)', 'widthOrOptions', (v) => sp.compare(1n, 1n, v)],
+  ['compare(a, b, {k})', 'optionalK', (v) => sp.compare(1n, 1n, { k: v })],
   ['toHex(fp)', 'fp64', (v) => sp.toHex(v), /\bfingerprint\b/],
   ['toHex(fp, width)', 'positionalWidth', (v) => sp.toHex(1n, v)],
   ['fromHex(hex)', 'hex', (v) => sp.fromHex(v)],
@@ -619,7 +625,7 @@ test('50 MB strings: one shot, in one stream update, in 64 KB chunks; wasm memor
   const listed = sp.fingerprintFeatures(words);
   t.diagnostic(`${words.length} features in one list: ${(performance.now() - t0).toFixed(0)} ms`);
   assert.equal(listed, sp.fingerprintFeatures([...distinct, ''], { weights: [...distinct.map(() => copies), 1] }));
-  assert.equal(sp.recommendedK(big), 12); // 12 words and 11 CJK characters a copy: 11 + 2 · 11/23
+  assert.equal(sp.recommendedK(big), 9); // its features repeat: an edit rarely brings a new one
   assert.throws(() => sp.fromHex(big), /malformed hex/);
   assert.throws(() => sp.fingerprint('x', { key: big }), /invalid key: expected 32 hex digits/);
   const memoryAfter = wasm.memory.buffer.byteLength;

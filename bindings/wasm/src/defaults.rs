@@ -7,8 +7,9 @@ use wasm_bindgen::prelude::*;
 
 use alloc::string::ToString;
 
-use crate::convert::{read_text, read_width};
-use simprint::{Options, Tokenizer};
+use crate::convert::{read_text, width_from, Fields};
+use crate::err;
+use simprint::{Fingerprinter, Options, Tokenizer, Tolerance};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
@@ -20,6 +21,22 @@ export interface Defaults {
   n: { words: number; chars: number };
   /** A new Index's width and k, and the size a `new Plan()` is planned for without `size`. */
   index: { width: number; k: number; planSize: number };
+  /** The tolerance `recommendedK` uses when given none. */
+  tolerance: { near: number; far: number };
+  /** The quality mode: fingerprints of this width (`new Fingerprinter({ width })`), each
+   *  compared at its own `recommendedK(text, width)`. */
+  quality: { width: number };
+}
+
+/** What `recommendedK` derives its k from; every field is optional. */
+export interface RecommendOptions {
+  /** Fingerprint width in bits, 1 to 128 (default 64; not for a Fingerprinter's method). */
+  width?: number;
+  /** The share of the text's words (CJK characters) that may be edited in a near-duplicate,
+   *  above 0 and below 1 (default 0.1). */
+  tolerance?: number;
+  /** The share it must be told apart from (default 1.5 times the tolerance, at most 1). */
+  far?: number;
 }
 "#;
 
@@ -51,10 +68,23 @@ struct JsDefaultIndex {
 }
 
 #[derive(Serialize)]
+struct JsDefaultTolerance {
+    near: f64,
+    far: f64,
+}
+
+#[derive(Serialize)]
+struct JsQuality {
+    width: u32,
+}
+
+#[derive(Serialize)]
 struct JsDefaults {
     options: JsDefaultOptions,
     n: JsDefaultN,
     index: JsDefaultIndex,
+    tolerance: JsDefaultTolerance,
+    quality: JsQuality,
 }
 
 /// The library's defaults, read from the core (so callers and the demo never guess them):
@@ -86,20 +116,67 @@ pub fn defaults() -> Result<JsValue, JsError> {
             k: simprint::index::DEFAULT_K,
             plan_size: simprint::index::plan::DEFAULT_PLAN_SIZE,
         },
+        tolerance: JsDefaultTolerance {
+            near: Tolerance::DEFAULT.near,
+            far: Tolerance::DEFAULT.far,
+        },
+        quality: JsQuality {
+            width: Options::quality().width,
+        },
     };
     out.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(|e| JsError::new(&e.to_string()))
 }
 
-/// The Hamming distance bound to use for `text` with the default pipeline at `width` bits
-/// (default 64): the core's `recommended_k`, whose doc comment and docs/evaluation.md give
-/// the rule (at 64 bits 11 for text without CJK, 13 for all-CJK text, in between by the CJK
-/// share, one more up to 40 words or CJK characters), scaled by width / 64.
+/// The Hamming distance bound for `text` with the default pipeline: the core's
+/// `Fingerprinter::recommended_k` (docs/evaluation.md derives it). The second argument is
+/// the width (a number, default 64) or `{ width, tolerance, far }`.
 #[wasm_bindgen(js_name = recommendedK)]
 pub fn recommended_k(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "number")] width: Option<JsValue>,
+    #[wasm_bindgen(unchecked_optional_param_type = "number | RecommendOptions")] options: Option<
+        JsValue,
+    >,
 ) -> Result<u32, JsError> {
-    let width = read_width(&width)?;
-    Ok(simprint::recommended_k(&read_text(&text)?, width))
+    let text = read_text(&text)?;
+    let (width, tolerance) = match options.as_ref().and_then(JsValue::as_f64) {
+        Some(width) => (width_from(Some(width))?, Tolerance::DEFAULT),
+        None => {
+            let fields = Fields::read(&options, &["width", "tolerance", "far"])?;
+            let width = width_from(
+                fields
+                    .as_ref()
+                    .map(|f| f.number("width"))
+                    .transpose()?
+                    .flatten(),
+            )?;
+            (width, read_tolerance(fields.as_ref())?)
+        }
+    };
+    let fp = Fingerprinter::new(Options {
+        width,
+        ..Options::default()
+    })
+    .map_err(err)?;
+    fp.recommended_k(&text, tolerance).map_err(err)
+}
+
+/// `tolerance` and `far` of an options object: the core's default for what is left out, and
+/// `far` at the core's ratio to a `tolerance` given alone.
+pub(crate) fn read_tolerance(fields: Option<&Fields>) -> Result<Tolerance, JsError> {
+    let Some(fields) = fields else {
+        return Ok(Tolerance::DEFAULT);
+    };
+    match (fields.number("tolerance")?, fields.number("far")?) {
+        (None, None) => Ok(Tolerance::DEFAULT),
+        (Some(near), None) => Tolerance::new(near).map_err(err),
+        (near, Some(far)) => {
+            let t = Tolerance {
+                near: near.unwrap_or(Tolerance::DEFAULT.near),
+                far,
+            };
+            t.validate().map_err(err)?;
+            Ok(t)
+        }
+    }
 }

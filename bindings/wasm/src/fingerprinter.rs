@@ -73,6 +73,23 @@ impl Fingerprinter {
         Ok(bigint(self.inner.fingerprint(&read_text(&text)?)))
     }
 
+    /// The Hamming distance bound for `text` under this fingerprinter's tokenizer, weights
+    /// and width: the core's `Fingerprinter::recommended_k` with `{ tolerance, far }`
+    /// (defaults 0.1 and 1.5 times it).
+    #[wasm_bindgen(js_name = recommendedK)]
+    pub fn recommended_k(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "Omit<RecommendOptions, \"width\">")]
+        options: Option<JsValue>,
+    ) -> Result<u32, JsError> {
+        let fields = crate::convert::Fields::read(&options, &["tolerance", "far"])?;
+        let tolerance = crate::defaults::read_tolerance(fields.as_ref())?;
+        self.inner
+            .recommended_k(&read_text(&text)?, tolerance)
+            .map_err(err)
+    }
+
     /// The fingerprint of `text` as `ceil(width / 4)` lowercase hex digits: the form to put in
     /// JSON (which has no BigInt); every function taking a fingerprint takes it back.
     #[wasm_bindgen(js_name = fingerprintHex)]

@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::*;
 
 use simprint::distance;
 
-use crate::convert::{bigint, read_value, read_width, type_name};
+use crate::convert::{bigint, read_value, read_width, type_name, whole, width_from, Fields};
 use crate::err;
 use simprint::Fingerprint;
 
@@ -23,6 +23,16 @@ export interface Comparison {
   angle: number;
   /** cos(angle): the estimated cosine similarity. */
   cosine: number;
+  /** distance <= k, when `compare` was given a k (e.g. `recommendedK(textA)`). */
+  nearDuplicate?: boolean;
+}
+
+/** The options of `compare`. */
+export interface CompareOptions {
+  /** Fingerprint width in bits, 1 to 128 (default 64). */
+  width?: number;
+  /** The distance bound: with it the answer says whether the two are near-duplicates. */
+  k?: number;
 }
 "#;
 
@@ -38,14 +48,34 @@ pub fn hamming(
 }
 
 /// Distance, similarity 1 - d/f, angle PI·d/f and its cosine for two `width`-bit
-/// fingerprints (default 64).
+/// fingerprints; the third argument is the width (default 64) or `{ width, k }`, and with a
+/// `k` the answer also says `nearDuplicate` (distance at most k).
 #[wasm_bindgen(unchecked_return_type = "Comparison")]
 pub fn compare(
     #[wasm_bindgen(unchecked_param_type = "bigint | string")] a: JsValue,
     #[wasm_bindgen(unchecked_param_type = "bigint | string")] b: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "number")] width: Option<JsValue>,
+    #[wasm_bindgen(unchecked_optional_param_type = "number | CompareOptions")] options: Option<
+        JsValue,
+    >,
 ) -> Result<JsValue, JsError> {
-    let width = read_width(&width)?;
+    let (width, k) = match options.as_ref().filter(|v| v.is_object()) {
+        Some(_) => {
+            let fields = Fields::read(&options, &["width", "k"])?;
+            let field = |name| fields.as_ref().map(|f| f.number(name)).transpose();
+            let width =
+                simprint::check_width(width_from(field("width")?.flatten())?).map_err(err)?;
+            let k = match field("k")?.flatten() {
+                Some(k) => {
+                    let k = whole("k", k)?;
+                    simprint::check_k(width, k).map_err(err)?;
+                    Some(k)
+                }
+                None => None,
+            };
+            (width, k)
+        }
+        None => (read_width(&options)?, None),
+    };
     let c = read_value("a", &a, width)?
         .compare(&read_value("b", &b, width)?)
         .map_err(err)?;
@@ -58,6 +88,10 @@ pub fn compare(
         ("cosine", c.cosine),
     ] {
         js_sys::Reflect::set(&out, &k.into(), &v.into())
+            .map_err(|_| JsError::new("internal: Reflect.set failed"))?;
+    }
+    if let Some(k) = k {
+        js_sys::Reflect::set(&out, &"nearDuplicate".into(), &c.near_duplicate(k).into())
             .map_err(|_| JsError::new("internal: Reflect.set failed"))?;
     }
     Ok(out.into())

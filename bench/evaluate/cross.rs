@@ -1,0 +1,467 @@
+//! The cross-corpus evaluation: the rule's free choices made on one corpus (A's tuning half),
+//! then the rule and the best fixed k of each corpus, per language and length class, on
+//! every corpus.
+
+use std::io::Write;
+use std::path::Path;
+
+use simprint::{recommend::k_between, Fingerprinter, Options, Tolerance};
+
+use crate::corpora::{class, Set, CLASSES};
+use crate::edit::Lang;
+use crate::score::Score;
+
+/// The per-bit chances of a difference at the near share (10 %) and at each far share the
+/// search tries, for one text.
+#[derive(Clone, Copy)]
+pub struct Chances {
+    near: f64,
+    far: [f64; FAR.len()],
+}
+
+/// Far shares tried: 1.5, 2 and 3 times the near share of 10 %.
+const FAR: [f64; 3] = [0.15, 0.20, 0.30];
+const NEAR: f64 = 0.10;
+
+fn binomial(n: u32, p: f64) -> Vec<f64> {
+    let mut out = vec![0.0; n as usize + 1];
+    let p = p.clamp(0.0, 1.0);
+    if p >= 1.0 {
+        out[n as usize] = 1.0;
+        return out;
+    }
+    let mut pmf = (1.0 - p).powi(n as i32);
+    for k in 0..=n {
+        out[k as usize] = pmf;
+        pmf *= f64::from(n - k) / f64::from(k + 1) * p / (1.0 - p);
+    }
+    out
+}
+
+/// A criterion for choosing k between the near and far distance distributions.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct Criterion {
+    /// Index into FAR.
+    far: usize,
+    /// Equal error (`miss ≤ weight · false`) or least weighted sum (`miss + weight · false`).
+    sum: bool,
+    weight: f64,
+}
+
+impl Criterion {
+    pub fn name(&self) -> String {
+        format!(
+            "far {:.2}, {} {}",
+            FAR[self.far],
+            if self.sum {
+                "least miss + w·false, w"
+            } else {
+                "equal error miss ≤ w·false, w"
+            },
+            self.weight
+        )
+    }
+
+    pub fn k(&self, width: u32, c: &Chances) -> u32 {
+        let near = binomial(width, c.near);
+        let far = binomial(width, c.far[self.far]);
+        let (mut nw, mut fw) = (0.0, 0.0);
+        let mut best = (f64::INFINITY, width);
+        for k in 0..=width {
+            nw += near[k as usize];
+            fw += far[k as usize];
+            let miss = (1.0 - nw).max(0.0);
+            if self.sum {
+                let cost = miss + self.weight * fw;
+                if cost < best.0 - 1e-12 {
+                    best = (cost, k);
+                }
+            } else if miss <= self.weight * fw {
+                return k;
+            }
+        }
+        best.1
+    }
+
+    fn all() -> Vec<Criterion> {
+        let mut out = Vec::new();
+        for far in 0..FAR.len() {
+            for sum in [false, true] {
+                for weight in [0.5, 1.0, 2.0] {
+                    out.push(Criterion { far, sum, weight });
+                }
+            }
+        }
+        out
+    }
+
+    /// What simprint's `k_between` and `Tolerance::DEFAULT` implement: equal error with
+    /// `miss ≤ ½·false` against a far share of 20 %.
+    pub const CHOSEN: Criterion = Criterion {
+        far: 1,
+        sum: false,
+        weight: 0.5,
+    };
+}
+
+/// One corpus ready to score: distances at 64 and 128 bits, and each pair's first text's
+/// chances.
+pub struct Scored<'a> {
+    pub set: &'a Set,
+    pub d64: Vec<u32>,
+    pub d128: Vec<u32>,
+    pub chances: Vec<Chances>,
+    /// `recommended_k` at 64 and 128 bits, per pair.
+    pub k64: Vec<u32>,
+    pub k128: Vec<u32>,
+}
+
+pub fn score_set(set: &Set) -> Scored<'_> {
+    let fp64 = Fingerprinter::new(Options::default()).unwrap();
+    let fp128 = Fingerprinter::new(Options {
+        width: 128,
+        ..Options::default()
+    })
+    .unwrap();
+    let mut used = vec![false; set.texts.len()];
+    for p in &set.pairs {
+        used[p.a] = true;
+        used[p.b] = true;
+    }
+    let fps: Vec<Option<(simprint::Fingerprint, simprint::Fingerprint)>> = set
+        .texts
+        .iter()
+        .zip(&used)
+        .map(|(t, &u)| u.then(|| (fp64.fingerprint(t), fp128.fingerprint(t))))
+        .collect();
+    let mut chances = Vec::new();
+    let (mut k64, mut k128) = (Vec::new(), Vec::new());
+    let mut cache: std::collections::HashMap<usize, (Chances, u32, u32)> = Default::default();
+    for p in &set.pairs {
+        let entry = cache.entry(p.a).or_insert_with(|| {
+            let t = &set.texts[p.a];
+            let mut c = Chances {
+                near: 0.0,
+                far: [0.0; FAR.len()],
+            };
+            for (i, far) in FAR.iter().enumerate() {
+                let r = fp64
+                    .recommend(
+                        t,
+                        Tolerance {
+                            near: NEAR,
+                            far: *far,
+                        },
+                    )
+                    .unwrap();
+                c.near = r.near;
+                c.far[i] = r.far;
+            }
+            (
+                c,
+                simprint::recommended_k(t, 64),
+                simprint::recommended_k(t, 128),
+            )
+        });
+        chances.push(entry.0);
+        k64.push(entry.1);
+        k128.push(entry.2);
+    }
+    let d = |w: bool| -> Vec<u32> {
+        set.pairs
+            .iter()
+            .map(|p| {
+                let (a, b) = (fps[p.a].unwrap(), fps[p.b].unwrap());
+                if w {
+                    a.1.distance(&b.1).unwrap()
+                } else {
+                    a.0.distance(&b.0).unwrap()
+                }
+            })
+            .collect()
+    };
+    Scored {
+        set,
+        d64: d(false),
+        d128: d(true),
+        chances,
+        k64,
+        k128,
+    }
+}
+
+type Keep<'k> = &'k dyn Fn(usize) -> bool;
+/// A named selection of pairs (by index).
+type Slice<'a> = (String, String, Box<dyn Fn(usize) -> bool + 'a>);
+type Split<'a> = (&'a str, Box<dyn Fn(usize) -> bool + 'a>);
+
+fn f1_at(s: &Scored, d: &[u32], k: &[u32], keep: Keep) -> Score {
+    let mut out = Score::default();
+    for (i, p) in s.set.pairs.iter().enumerate() {
+        if keep(i) {
+            out.add(d[i] <= k[i], p.dup);
+        }
+    }
+    out
+}
+
+/// The best fixed k of the pairs `keep` selects and its score.
+fn best_fixed(s: &Scored, d: &[u32], width: u32, keep: Keep) -> (u32, Score) {
+    let mut scores = vec![Score::default(); width as usize + 1];
+    for (i, p) in s.set.pairs.iter().enumerate() {
+        if keep(i) {
+            for (k, sc) in scores.iter_mut().enumerate() {
+                sc.add(d[i] <= k as u32, p.dup);
+            }
+        }
+    }
+    scores
+        .into_iter()
+        .enumerate()
+        .map(|(k, sc)| (k as u32, sc))
+        .fold(None, |b: Option<(u32, Score)>, x| match b {
+            Some(b) if b.1.f1() >= x.1.f1() => Some(b),
+            _ => Some(x),
+        })
+        .unwrap_or_default()
+}
+
+fn langs_of(s: &Scored) -> Vec<Lang> {
+    let mut langs: Vec<Lang> = Vec::new();
+    for p in &s.set.pairs {
+        if !langs.contains(&p.lang) {
+            langs.push(p.lang);
+        }
+    }
+    langs
+}
+
+/// The search on A's tuning half: each criterion's worst per-language gap to that
+/// language's best fixed k (the acceptance test), then its mean gap.
+pub fn choose(a: &Scored) -> Criterion {
+    println!("\n## The rule's free choices, made on A's tuning half only\n");
+    println!("Per language: F1 at the rule minus F1 at that language's best fixed k (64 bits); worst and mean over the languages:\n");
+    let langs = langs_of(a);
+    let mut ranked = Vec::new();
+    for c in Criterion::all() {
+        let ks: Vec<u32> = a.chances.iter().map(|ch| c.k(64, ch)).collect();
+        let mut gaps = Vec::new();
+        for &lang in &langs {
+            let keep = |i: usize| a.set.pairs[i].tune && a.set.pairs[i].lang == lang;
+            let rule = f1_at(a, &a.d64, &ks, &keep).f1();
+            let (_, best) = best_fixed(a, &a.d64, 64, &keep);
+            gaps.push(rule - best.f1());
+        }
+        let worst = gaps.iter().copied().fold(f64::INFINITY, f64::min);
+        let mean = gaps.iter().sum::<f64>() / gaps.len() as f64;
+        ranked.push((c, worst, mean));
+    }
+    ranked.sort_by(|x, y| y.1.total_cmp(&x.1).then(y.2.total_cmp(&x.2)));
+    for (c, worst, mean) in &ranked {
+        let mark = if *c == Criterion::CHOSEN {
+            "  (simprint's)"
+        } else {
+            ""
+        };
+        println!(
+            "  {:<52} worst {worst:+.4}  mean {mean:+.4}{mark}",
+            c.name()
+        );
+    }
+    if ranked[0].0 != Criterion::CHOSEN {
+        println!(
+            "\n  (the search's best is not what simprint implements: see cross::Criterion::CHOSEN)"
+        );
+    }
+    ranked[0].0
+}
+
+fn prf(s: &Score) -> String {
+    format!("{:.3} {:.3} {:.3}", s.precision(), s.recall(), s.f1())
+}
+
+/// The cross-corpus table at `width` bits: per corpus, language and length class, F1 at the
+/// rule and at that slice's best fixed k; "ok" where the rule is within 0.01 of the
+/// language's best fixed k.
+pub fn table(sets: &[Scored], width: u32) {
+    println!("\n## Cross-corpus, {width} bits: rule chosen on A (tuning half), reported on A's held-out half, B, C and D\n");
+    println!(
+        "{:<13} {:<4} {:<7} | {:>6} | {:^17} | {:^21} | {:>6} | target",
+        "corpus", "lang", "length", "pairs", "rule: P R F1", "best fixed k: k P R F1", "gap"
+    );
+    for s in sets {
+        let d = if width == 64 { &s.d64 } else { &s.d128 };
+        let k = if width == 64 { &s.k64 } else { &s.k128 };
+        let splits: Vec<Split> = if s.set.name.starts_with('A') {
+            vec![
+                ("A tune", Box::new(|i: usize| s.set.pairs[i].tune)),
+                ("A held-out", Box::new(|i: usize| !s.set.pairs[i].tune)),
+            ]
+        } else {
+            vec![(s.set.name, Box::new(|_| true))]
+        };
+        for (name, split) in &splits {
+            let mut rows: Vec<Slice> = Vec::new();
+            for lang in langs_of(s) {
+                rows.push((
+                    lang.dir().into(),
+                    "all".into(),
+                    Box::new(move |i: usize| split(i) && s.set.pairs[i].lang == lang),
+                ));
+                for (c, (cname, _)) in CLASSES.iter().enumerate() {
+                    rows.push((
+                        lang.dir().into(),
+                        (*cname).into(),
+                        Box::new(move |i: usize| {
+                            split(i)
+                                && s.set.pairs[i].lang == lang
+                                && class(&s.set.texts[s.set.pairs[i].a]) == c
+                        }),
+                    ));
+                }
+            }
+            rows.push((
+                "all".into(),
+                "all".into(),
+                Box::new(move |i: usize| split(i)),
+            ));
+            for (lang, length, keep) in &rows {
+                let n = (0..s.set.pairs.len()).filter(|&i| keep(i)).count();
+                if n == 0 {
+                    continue;
+                }
+                let rule = f1_at(s, d, k, keep);
+                let (bk, best) = best_fixed(s, d, width, keep);
+                let gap = rule.f1() - best.f1();
+                let target = if length != "all" {
+                    String::new()
+                } else {
+                    let floor = match (width, lang.as_str()) {
+                        (64, "zh") => 0.92,
+                        (64, _) => 0.93,
+                        _ => 0.94,
+                    };
+                    let held = *name != "A tune";
+                    let within = if held && lang != "all" {
+                        if gap >= -0.01 {
+                            "within 0.01 ✓"
+                        } else {
+                            "within 0.01 ✗"
+                        }
+                    } else {
+                        ""
+                    };
+                    let level = if rule.f1() >= floor { "✓" } else { "✗" };
+                    format!("{within} F1 ≥ {floor} {level}")
+                };
+                println!(
+                    "{name:<13} {lang:<4} {length:<7} | {n:>6} | {} | {bk:>3} {} | {gap:+.3} | {target}",
+                    prf(&rule),
+                    prf(&best)
+                );
+            }
+        }
+    }
+}
+
+/// Per corpus and kind of pair (64 bits): pairs, median distance, median k, share flagged.
+pub fn kinds(sets: &[Scored]) {
+    println!(
+        "\n## By kind of pair, 64 bits: pairs, median distance and k, share flagged at the rule\n"
+    );
+    for s in sets {
+        let mut kinds: Vec<(Lang, String)> = s
+            .set
+            .pairs
+            .iter()
+            .filter(|p| !p.tune)
+            .map(|p| (p.lang, p.kind.clone()))
+            .collect();
+        kinds.sort_by(|a, b| (a.0.dir(), &a.1).cmp(&(b.0.dir(), &b.1)));
+        kinds.dedup();
+        for (lang, kind) in kinds {
+            let idx: Vec<usize> = (0..s.set.pairs.len())
+                .filter(|&i| {
+                    let p = &s.set.pairs[i];
+                    !p.tune && p.lang == lang && p.kind == kind
+                })
+                .collect();
+            let median = |mut v: Vec<u32>| {
+                v.sort_unstable();
+                v[v.len() / 2]
+            };
+            let flagged = idx.iter().filter(|&&i| s.d64[i] <= s.k64[i]).count();
+            println!(
+                "{:<13} {:<3} {:<16} {:>6} pairs  d {:>3}  k {:>3}  flagged {:.3}",
+                s.set.name,
+                lang.dir(),
+                kind,
+                idx.len(),
+                median(idx.iter().map(|&i| s.d64[i]).collect()),
+                median(idx.iter().map(|&i| s.k64[i]).collect()),
+                flagged as f64 / idx.len() as f64
+            );
+        }
+    }
+}
+
+/// Checks that [`Criterion::CHOSEN`] is what `k_between` computes, on every text's chances.
+pub fn check_chosen(sets: &[Scored]) {
+    for s in sets {
+        for (i, c) in s.chances.iter().enumerate() {
+            let core = k_between(64, c.near, c.far[Criterion::CHOSEN.far]);
+            assert_eq!(FAR[Criterion::CHOSEN.far], Tolerance::DEFAULT.far);
+            assert_eq!(
+                core,
+                Criterion::CHOSEN.k(64, c),
+                "criterion and k_between differ"
+            );
+            assert_eq!(core, s.k64[i], "recommended_k is not the chosen criterion");
+        }
+    }
+}
+
+/// Writes every corpus's pairs for bench/minhash.py: texts.jsonl and pairs.tsv with a corpus
+/// column (and the split of A).
+pub fn write_pairs(sets: &[Scored], dir: &Path) {
+    std::fs::create_dir_all(dir).unwrap();
+    let mut texts =
+        std::io::BufWriter::new(std::fs::File::create(dir.join("cross-texts.jsonl")).unwrap());
+    let mut pairs =
+        std::io::BufWriter::new(std::fs::File::create(dir.join("cross-pairs.tsv")).unwrap());
+    writeln!(
+        pairs,
+        "corpus\ta\tb\tduplicate\tlang\tlength\tsplit\tkind\td64\tk64\td128\tk128"
+    )
+    .unwrap();
+    let mut offset = 0;
+    for s in sets {
+        for t in &s.set.texts {
+            writeln!(texts, "{}", serde_json::to_string(t).unwrap()).unwrap();
+        }
+        for (i, p) in s.set.pairs.iter().enumerate() {
+            writeln!(
+                pairs,
+                "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+                s.set.name,
+                offset + p.a,
+                offset + p.b,
+                u8::from(p.dup),
+                p.lang.dir(),
+                CLASSES[class(&s.set.texts[p.a])].0,
+                if p.tune { "tune" } else { "held-out" },
+                p.kind,
+                s.d64[i],
+                s.k64[i],
+                s.d128[i],
+                s.k128[i]
+            )
+            .unwrap();
+        }
+        offset += s.set.texts.len();
+    }
+    println!(
+        "\n(pairs of every corpus written to {} for bench/minhash.py)",
+        dir.display()
+    );
+}

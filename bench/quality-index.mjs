@@ -1,0 +1,66 @@
+// What the quality mode (128-bit fingerprints at their recommended k) costs in the index, in
+// the wasm build (pkg/) under Node: bench/quality_index.rs's measurement (a million random
+// 128-bit fingerprints; per k the plan, bytes per fingerprint, build time, median and p99 of
+// 1,000 queries, half a stored fingerprint with up to k/2 bits flipped, half random).
+//
+//     node bench/quality-index.mjs     # SIMPRINT_KS=22,26,30 for other k, SIMPRINT_N for N
+import { readFileSync } from "node:fs";
+
+import { Index, initSync } from "../pkg/simprint.js";
+
+initSync({ module: readFileSync(new URL("../pkg/simprint_bg.wasm", import.meta.url)) });
+
+const KS = (process.env.SIMPRINT_KS ?? "22,26,30").split(",").map(Number);
+const N = Number(process.env.SIMPRINT_N ?? 1_000_000);
+const QUERIES = 1000;
+
+// SplitMix64, as tests/support/splitmix64.rs (a seeded set, not the native run's values).
+let state = 0x5eed0128n;
+const MASK = (1n << 64n) - 1n;
+function next() {
+  state = (state + 0x9e3779b97f4a7c15n) & MASK;
+  let z = state;
+  z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & MASK;
+  z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & MASK;
+  return z ^ (z >> 31n);
+}
+
+const words = new BigUint64Array(2 * N); // two words per fingerprint, high first
+for (let i = 0; i < 2 * N; i++) words[i] = next();
+const ids = new Float64Array(N).map((_, i) => i);
+const value = (i) => (words[2 * i] << 64n) | words[2 * i + 1];
+const queries = [];
+for (let i = 0; i < QUERIES; i++) {
+  queries.push(i % 2 ? (next() << 64n) | next() : value(Number(next() % BigInt(N))));
+}
+
+const percentile = (xs, p) => xs.sort((a, b) => a - b)[Math.round((xs.length - 1) * p)];
+console.log(`simprint index, wasm (pkg/) under Node ${process.version}; width 128, N = ${N}; ${QUERIES} queries`);
+console.log("  k | plan                         | bytes/fp | build s | median µs |  p99 µs | matches");
+for (const k of KS) {
+  let t = performance.now();
+  const index = new Index({ width: 128, k });
+  index.insertMany(ids, words);
+  const build = (performance.now() - t) / 1000;
+  const plan = index.plan();
+  const times = [];
+  let matches = 0;
+  let flips = BigInt(k);
+  for (const [i, q0] of queries.entries()) {
+    let q = q0;
+    if (i % 2 === 0) {
+      flips = (flips * 6364136223846793005n + 1442695040888963407n) & MASK;
+      for (let f = 0n; f < flips % BigInt(k / 2 + 1); f++) q ^= 1n << ((flips >> (8n + f)) % 128n);
+    }
+    t = performance.now();
+    matches += index.query(q).length;
+    times.push((performance.now() - t) * 1000);
+  }
+  const name = plan.blocks?.length ? `${plan.kind}, ${plan.blocks.length} blocks` : plan.kind;
+  console.log(
+    `${String(k).padStart(3)} | ${name.padEnd(28)} | ${(index.memoryBytes() / N).toFixed(1).padStart(8)} | ` +
+      `${build.toFixed(1).padStart(7)} | ${percentile(times, 0.5).toFixed(1).padStart(9)} | ` +
+      `${percentile(times, 0.99).toFixed(1).padStart(7)} | ${matches}`,
+  );
+  index.free();
+}

@@ -1,0 +1,116 @@
+//! What the quality mode (128-bit fingerprints at their recommended k) costs in the index: a
+//! million random 128-bit fingerprints, queries at the k the rule gives at 128 bits, natively.
+//!
+//!     cargo run --release --example quality_index        # SIMPRINT_KS=22,26,30 for other k
+//!     SIMPRINT_KERNELS=avx2|portable cargo run --release --example quality_index
+//!
+//! Prints, per k, the plan the index chose, its bytes per fingerprint, the build time and the
+//! median and 99th-percentile query time (1,000 queries: half a stored fingerprint with up to
+//! k/2 bits flipped, half random), and a plain 128-bit scan of the million for comparison.
+//! bench/quality-index.mjs measures the same in wasm.
+use std::time::{Duration, Instant};
+
+use simprint::{scan128, Fingerprint, Index};
+
+#[path = "../tests/support/splitmix64.rs"]
+mod splitmix64;
+use splitmix64::SplitMix64;
+
+const WIDTH: u32 = 128;
+const QUERIES: usize = 1000;
+
+fn wide(rng: &mut SplitMix64) -> u128 {
+    (u128::from(rng.next()) << 64) | u128::from(rng.next())
+}
+
+fn percentile(mut xs: Vec<Duration>, p: f64) -> f64 {
+    xs.sort_unstable();
+    xs[((xs.len() - 1) as f64 * p).round() as usize].as_secs_f64() * 1e6
+}
+
+fn main() {
+    if let Ok(level) = std::env::var("SIMPRINT_KERNELS") {
+        let max = match level.as_str() {
+            "portable" => simprint::scan::Kernels::Portable,
+            "popcnt" => simprint::scan::Kernels::Popcnt,
+            "avx2" => simprint::scan::Kernels::Avx2,
+            _ => simprint::scan::Kernels::Avx512,
+        };
+        simprint::scan::limit_kernels(max);
+    }
+    let ks: Vec<u32> = std::env::var("SIMPRINT_KS")
+        .ok()
+        .map(|v| v.split(',').map(|k| k.trim().parse().unwrap()).collect())
+        .unwrap_or_else(|| vec![22, 26, 30]);
+    let n: usize = std::env::var("SIMPRINT_N")
+        .ok()
+        .map_or(1_000_000, |v| v.parse().unwrap());
+    let mut rng = SplitMix64(0x5eed_0128);
+    let values: Vec<u128> = (0..n).map(|_| wide(&mut rng)).collect();
+    println!(
+        "simprint index, native, width {WIDTH}; N = {n}; kernels {:?}; {QUERIES} queries (half a stored fingerprint with up to k/2 bits flipped, half random)",
+        simprint::scan::kernels()
+    );
+    let fps: Vec<Fingerprint> = values
+        .iter()
+        .map(|&v| Fingerprint::new(v, WIDTH).unwrap())
+        .collect();
+    let queries: Vec<(u128, u32)> = (0..QUERIES)
+        .map(|i| {
+            if i % 2 == 1 {
+                return (wide(&mut rng), 0);
+            }
+            (values[rng.below(n as u64) as usize], 1)
+        })
+        .collect();
+    // A scan: every fingerprint's distance, for comparison.
+    let mut scans = Vec::new();
+    for (q, _) in queries.iter().take(50) {
+        let t = Instant::now();
+        let hits = scan128(*q, &values, 0);
+        std::hint::black_box(hits);
+        scans.push(t.elapsed());
+    }
+    println!(
+        "plain scan128 of the {n}: median {:.0} µs",
+        percentile(scans, 0.5)
+    );
+    println!(
+        "{:>3} | {:<44} | {:>9} | {:>8} | {:>10} | {:>10} | {:>8}",
+        "k", "plan", "bytes/fp", "build s", "median µs", "p99 µs", "matches"
+    );
+    for k in ks {
+        let t = Instant::now();
+        let mut index = Index::new(WIDTH, k).unwrap();
+        index
+            .insert_many((0..n as u64).zip(fps.iter().copied()))
+            .unwrap();
+        let build = t.elapsed();
+        let plan = index.plan();
+        let mut times = Vec::with_capacity(QUERIES);
+        let mut matches = 0usize;
+        let mut flips_rng = SplitMix64(u64::from(k));
+        for &(q, near) in &queries {
+            let mut q = q;
+            if near == 1 {
+                for _ in 0..flips_rng.below(u64::from(k / 2) + 1) {
+                    q ^= 1u128 << flips_rng.below(128);
+                }
+            }
+            let fp = Fingerprint::new(q, WIDTH).unwrap();
+            let t = Instant::now();
+            let m = index.query(fp).unwrap();
+            times.push(t.elapsed());
+            matches += m.len();
+        }
+        println!(
+            "{k:>3} | {:<44} | {:>9.1} | {:>8.1} | {:>10.1} | {:>10.1} | {:>8}",
+            format!("{:?}, {} blocks", plan.kind(), plan.blocks().len()),
+            index.memory_bytes() as f64 / n as f64,
+            build.as_secs_f64(),
+            percentile(times.clone(), 0.5),
+            percentile(times, 0.99),
+            matches
+        );
+    }
+}

@@ -45,14 +45,17 @@ struct Group {
     idf2: f64,
 }
 
-/// Units (words outside CJK, CJK characters) a feature's text covers: each CJK character is
-/// one, each run of other characters that are not spaces is one. A word is 1, a CJK bigram
-/// 2, a word 3-shingle 3, a character 5-gram across a space 2.
-pub(crate) fn span(parts: &[&str]) -> u32 {
+/// Units (words outside CJK, CJK characters) a feature's text covers, the feature being
+/// `parts` joined by `separator` (however the tokenizer hands them over: one slice, or its
+/// items apart): each CJK character is one, each run of other characters that are not spaces
+/// is one. A word is 1, a CJK bigram 2, a word 3-shingle 3, a character 5-gram across a space
+/// 2, a character 4-gram inside a word 1.
+pub(crate) fn span(parts: &[&str], separator: &str) -> u32 {
     let mut units = 0u32;
-    for part in parts {
-        let mut in_run = false;
-        for c in part.chars() {
+    let mut in_run = false;
+    for (i, part) in parts.iter().enumerate() {
+        let joint = if i == 0 { "" } else { separator };
+        for c in joint.chars().chain(part.chars()) {
             if is_cjk(c) {
                 units = units.saturating_add(1);
                 in_run = false;
@@ -67,33 +70,59 @@ pub(crate) fn span(parts: &[&str]) -> u32 {
     units.max(1)
 }
 
+/// A text's features counted as they come, by span: what [`Profile`] is made of. The one-shot
+/// profile feeds it the whole text; a stream feeds it chunk by chunk (`Stream`).
+pub(crate) struct Counts {
+    /// One counting table per span: a handful (1 and 2 for the default tokenizer).
+    tables: Vec<(u32, Distinct)>,
+    wide: bool,
+}
+
+impl Counts {
+    pub(crate) fn new(fingerprinter: &Fingerprinter) -> Counts {
+        Counts {
+            tables: Vec::new(),
+            wide: fingerprinter.options().width > 64,
+        }
+    }
+
+    /// One occurrence of the feature of full hash `hash`, spanning `span` units.
+    pub(crate) fn add(&mut self, span: u32, hash: u128) {
+        let at = match self.tables.iter().position(|(t, _)| *t == span) {
+            Some(at) => at,
+            None => {
+                self.tables.push((span, Distinct::new(self.wide, true)));
+                self.tables.len() - 1
+            }
+        };
+        self.tables[at].1.add(hash);
+    }
+}
+
 impl Profile {
     /// The profile of `text` through `fingerprinter`'s folding, tokenizer and weights.
     pub(crate) fn of(fingerprinter: &Fingerprinter, text: &str) -> Profile {
         let folded = fingerprinter.fold(text);
-        let options = fingerprinter.options();
-        let wide = options.width > 64;
-        // One counting table per span: a handful (1 and 2 for the default tokenizer).
-        let mut tables: Vec<(u32, Distinct)> = Vec::new();
-        options
+        let mut counts = Counts::new(fingerprinter);
+        fingerprinter
+            .options()
             .tokenizer
             .for_each_feature(&folded, |parts, separator| {
-                let s = span(parts);
                 let hash = fingerprinter
                     .hasher()
                     .full_hash_in(&folded, parts, separator);
-                let at = match tables.iter().position(|(t, _)| *t == s) {
-                    Some(at) => at,
-                    None => {
-                        tables.push((s, Distinct::new(wide, true)));
-                        tables.len() - 1
-                    }
-                };
-                tables[at].1.add(hash);
+                counts.add(span(parts, separator), hash);
             });
+        Profile::from_counts(fingerprinter, &counts)
+    }
+
+    /// The profile of the features in `counts`, under `fingerprinter`'s weights.
+    pub(crate) fn from_counts(fingerprinter: &Fingerprinter, counts: &Counts) -> Profile {
+        let options = fingerprinter.options();
+        let tables = &counts.tables;
         let mut groups: BTreeMap<(u32, u32), (f64, f64)> = BTreeMap::new();
         let (mut features, mut idf2_sum) = (0.0, 0.0);
-        for (s, table) in &tables {
+        for (s, table) in tables {
             for (hash, m) in table.counts() {
                 // Every weighting gives 1 for one occurrence, so this is the IDF factor.
                 let idf = fingerprinter.weight_of(hash, 1);
@@ -224,12 +253,18 @@ mod tests {
 
     #[test]
     fn spans_count_words_and_cjk_characters() {
-        assert_eq!(span(&["word"]), 1);
-        assert_eq!(span(&["管理"]), 2);
-        assert_eq!(span(&["quick", "brown", "fox"]), 3);
-        assert_eq!(span(&["k bro"]), 2);
-        assert_eq!(span(&["好a"]), 2);
-        assert_eq!(span(&[""]), 1);
+        assert_eq!(span(&["word"], " "), 1);
+        assert_eq!(span(&["管理"], ""), 2);
+        assert_eq!(span(&["管", "理"], ""), 2);
+        assert_eq!(span(&["quick", "brown", "fox"], " "), 3);
+        assert_eq!(span(&["quick brown fox"], ""), 3);
+        assert_eq!(span(&["k bro"], ""), 2);
+        assert_eq!(span(&["k", " ", "b", "r"], ""), 2);
+        // Characters of one word, handed over apart or as one slice: one unit.
+        assert_eq!(span(&["a", "p", "t"], ""), 1);
+        assert_eq!(span(&["apt"], ""), 1);
+        assert_eq!(span(&["好a"], ""), 2);
+        assert_eq!(span(&[""], ""), 1);
     }
 
     #[test]

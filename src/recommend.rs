@@ -140,16 +140,11 @@ impl Fingerprinter {
     /// ```
     pub fn recommend(&self, text: &str, tolerance: Tolerance) -> Result<Recommendation, Error> {
         tolerance.validate()?;
-        let profile = Profile::of(self, text);
-        let width = self.options().width;
-        let near = profile.flip_probability(tolerance.near);
-        let far = profile.flip_probability(tolerance.far);
-        Ok(Recommendation {
-            k: k_between(width, near, far),
-            near,
-            far,
-            width,
-        })
+        Ok(recommendation_of(
+            &Profile::of(self, text),
+            self.options().width,
+            tolerance,
+        ))
     }
 
     /// [`Fingerprinter::recommend`]'s `k` alone: the distance within which a fingerprint
@@ -170,6 +165,22 @@ impl Fingerprinter {
     /// ```
     pub fn recommended_k(&self, text: &str, tolerance: Tolerance) -> Result<u32, Error> {
         Ok(self.recommend(text, tolerance)?.k)
+    }
+}
+
+/// The recommendation for a text of `profile` at `width` bits (a valid `tolerance`).
+pub(crate) fn recommendation_of(
+    profile: &Profile,
+    width: u32,
+    tolerance: Tolerance,
+) -> Recommendation {
+    let near = profile.flip_probability(tolerance.near);
+    let far = profile.flip_probability(tolerance.far);
+    Recommendation {
+        k: k_between(width, near, far),
+        near,
+        far,
+        width,
     }
 }
 
@@ -233,6 +244,51 @@ pub fn k_between(width: u32, near: f64, far: f64) -> u32 {
 
 /// How much a false near-duplicate weighs against a missed one.
 const FALSE_WEIGHT: f64 = 0.5;
+
+/// The largest `k` at which a fingerprint checked against `documents` unrelated ones is
+/// expected to meet at most one in ten of them by chance: unrelated texts give fingerprints
+/// whose bits differ like coin flips, so each lies within `k` with chance
+/// `P(Bin(width, ½) ≤ k)`, and `documents` of them with `documents` times that. A recommended
+/// `k` is for telling a text's copies from its other versions; in a collection it must also stay
+/// below this, or checks report strangers: use `min(recommended_k, collection_k)`, the index
+/// planned for the larger `k` it may be asked. `None` when even `k = 0` expects more (over
+/// 2^width / 10 documents).
+///
+/// At 64 bits: 11 for a million documents, 16 for a thousand; at 128 bits, 34 and 42.
+/// Real collections hold related texts that lie closer than coin flips, so this is an upper
+/// bound on what a collection can take.
+///
+/// ```
+/// use simprint::recommend::collection_k;
+/// assert_eq!(collection_k(64, 1_000_000), Some(11));
+/// assert!(collection_k(64, 1_000).unwrap() >= 16);
+/// assert!(collection_k(128, 1_000_000).unwrap() > 30);
+/// assert_eq!(collection_k(64, 0), Some(64));
+/// assert_eq!(collection_k(8, 1_000), None);
+/// ```
+#[must_use]
+pub fn collection_k(width: u32, documents: u64) -> Option<u32> {
+    let width = width.clamp(1, MAX_WIDTH);
+    #[allow(
+        clippy::cast_precision_loss,
+        reason = "a count of documents, far below 2^53 in practice; rounding moves no k"
+    )]
+    let n = documents as f64;
+    let chances = binomial(width, 0.5);
+    let mut within = 0.0;
+    let mut best = None;
+    for k in 0..=width {
+        within += chances[k as usize];
+        if n * within > EXPECTED_STRANGERS {
+            return best;
+        }
+        best = Some(k);
+    }
+    best
+}
+
+/// How many unrelated documents a check may be expected to report, at most (`collection_k`).
+const EXPECTED_STRANGERS: f64 = 0.1;
 
 /// The probabilities of 0 to `n` successes of `n` trials of chance `p`, by the ratio of
 /// neighbours (no factorials; `(1 − p)^128` is far from underflow).

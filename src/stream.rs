@@ -11,39 +11,46 @@ use alloc::collections::VecDeque;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::edits::{span, Counts, Profile};
+use crate::error::Error;
 use crate::fingerprint::Fingerprint;
 use crate::fingerprinter::{Fingerprinter, Sink};
+use crate::recommend::{Recommendation, Tolerance};
 use crate::tokenize::{
     auto_of, chars_of, last_cut, pieces, words_of, AutoTokens, CharsState, Tokenizer,
 };
 
 /// The last `n` tokens, owned (chunks do not outlive `update`), emitting each full window.
 /// They are kept joined by the separator in one buffer, and emitted as that one string (the
-/// feature is the joined text either way): nothing is allocated per token.
+/// feature is the joined text either way): nothing is allocated per token. A window of a
+/// stream that profiles its text emits each feature's span with it (units: words, CJK
+/// characters; see `edits::span`), else 0.
 struct OwnedWindow {
     n: usize,
     separator: &'static str,
     joined: String,
     /// Byte length of each token in `joined`, oldest first.
     lens: VecDeque<usize>,
+    profiling: bool,
     seen: usize,
 }
 
 impl OwnedWindow {
-    fn new(n: usize, separator: &'static str) -> OwnedWindow {
+    fn new(n: usize, separator: &'static str, profiling: bool) -> OwnedWindow {
         OwnedWindow {
             n,
             separator,
             joined: String::new(),
             lens: VecDeque::with_capacity(n),
+            profiling,
             seen: 0,
         }
     }
 
-    fn push(&mut self, item: &str, emit: &mut impl FnMut(&[&str], &str)) {
+    fn push(&mut self, item: &str, emit: &mut impl FnMut(&[&str], &str, u32)) {
         self.seen += 1;
         if self.n == 1 {
-            emit(&[item], self.separator);
+            emit(&[item], self.separator, self.span(item));
             return;
         }
         if self.lens.len() == self.n {
@@ -57,14 +64,23 @@ impl OwnedWindow {
         self.joined.push_str(item);
         self.lens.push_back(item.len());
         if self.seen >= self.n {
-            emit(&[&self.joined], "");
+            emit(&[&self.joined], "", self.span(&self.joined));
+        }
+    }
+
+    /// The span of a feature's text (the one-shot profile counts the same text), when profiling.
+    fn span(&self, feature: &str) -> u32 {
+        if self.profiling {
+            span(&[feature], "")
+        } else {
+            0
         }
     }
 
     /// Ends the sequence: one shorter than `n` becomes one feature, as in one shot.
-    fn flush(&mut self, emit: &mut impl FnMut(&[&str], &str)) {
+    fn flush(&mut self, emit: &mut impl FnMut(&[&str], &str, u32)) {
         if self.seen > 0 && self.seen < self.n {
-            emit(&[&self.joined], "");
+            emit(&[&self.joined], "", self.span(&self.joined));
         }
         self.seen = 0;
         self.joined.clear();
@@ -87,6 +103,9 @@ impl OwnedWindow {
 /// ```
 pub struct Stream {
     fingerprinter: Fingerprinter,
+    /// The text's features by span, for its recommended `k` (streams made with
+    /// [`Fingerprinter::stream_recommending`] only), and the tolerance it is for.
+    counts: Option<(Counts, Tolerance)>,
     pending: Vec<u8>,
     /// `pending[..scanned]` is valid UTF-8 (invalid bytes already read as U+FFFD) with no cut
     /// before its end: the next update decodes and searches only what comes after it, so a
@@ -113,19 +132,52 @@ impl Fingerprinter {
     /// ```
     #[must_use]
     pub fn stream(&self) -> Stream {
+        self.new_stream(None)
+    }
+
+    /// A stream that also counts the text's features as they come, so that
+    /// [`Stream::finish_recommending`] gives the text's [`Recommendation`] under `tolerance`
+    /// with its fingerprint: what [`Fingerprinter::recommend`] gives for the whole text,
+    /// without ever holding it. Counting costs about as much again as fingerprinting.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ToleranceOutOfRange`] for a tolerance [`Tolerance::validate`] refuses.
+    ///
+    /// ```
+    /// use simprint::{Fingerprinter, Options, Tolerance};
+    /// let fp = Fingerprinter::new(Options::default())?;
+    /// let text = "Debian 管理员手册介绍了如何安装和配置系统，以及如何使用 APT 工具维护软件包。";
+    /// let mut stream = fp.stream_recommending(Tolerance::DEFAULT)?;
+    /// for chunk in text.as_bytes().chunks(7) {
+    ///     stream.update(chunk);
+    /// }
+    /// let (fingerprint, recommendation) = stream.finish_recommending();
+    /// assert_eq!(fingerprint, fp.fingerprint(text));
+    /// assert_eq!(recommendation, Some(fp.recommend(text, Tolerance::DEFAULT)?));
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn stream_recommending(&self, tolerance: Tolerance) -> Result<Stream, Error> {
+        tolerance.validate()?;
+        Ok(self.new_stream(Some((Counts::new(self), tolerance))))
+    }
+
+    fn new_stream(&self, counts: Option<(Counts, Tolerance)>) -> Stream {
         let (word_n, char_n) = match self.options().tokenizer {
             Tokenizer::Auto { word_n, char_n } => (word_n, char_n),
             Tokenizer::Words { n } => (n, 1),
             Tokenizer::Chars { n } => (1, n),
         };
+        let profiling = counts.is_some();
         Stream {
             fingerprinter: self.clone(),
+            counts,
             pending: Vec::new(),
             scanned: 0,
             sink: self.sink(),
-            words: OwnedWindow::new(word_n, " "),
-            run: OwnedWindow::new(char_n, ""),
-            chars: OwnedWindow::new(char_n, ""),
+            words: OwnedWindow::new(word_n, " ", profiling),
+            run: OwnedWindow::new(char_n, "", profiling),
+            chars: OwnedWindow::new(char_n, "", profiling),
             chars_state: CharsState::default(),
             bytes: 0,
         }
@@ -217,7 +269,26 @@ impl Stream {
     /// # Ok::<(), simprint::Error>(())
     /// ```
     #[must_use]
-    pub fn finish(mut self) -> Fingerprint {
+    pub fn finish(self) -> Fingerprint {
+        self.finish_recommending().0
+    }
+
+    /// The fingerprint, as [`Stream::finish`], and for a stream made by
+    /// [`Fingerprinter::stream_recommending`] the text's [`Recommendation`] (`None` for a
+    /// stream made by [`Fingerprinter::stream`]).
+    ///
+    /// ```
+    /// use simprint::{Fingerprinter, Options, Tolerance};
+    /// let fp = Fingerprinter::new(Options::default())?;
+    /// let mut s = fp.stream_recommending(Tolerance::DEFAULT)?;
+    /// s.update(b"A short comment, seven words long.");
+    /// let (_, r) = s.finish_recommending();
+    /// assert_eq!(r.map(|r| r.k), Some(fp.recommended_k("A short comment, seven words long.", Tolerance::DEFAULT)?));
+    /// assert_eq!(fp.stream().finish_recommending().1, None);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    #[must_use]
+    pub fn finish_recommending(mut self) -> (Fingerprint, Option<Recommendation>) {
         let rest = core::mem::take(&mut self.pending);
         self.scanned = 0;
         // Valid but for at most an incomplete sequence at the end: no copy in the usual case
@@ -227,6 +298,7 @@ impl Stream {
         self.process(&text);
         let Stream {
             fingerprinter,
+            mut counts,
             mut sink,
             mut words,
             mut run,
@@ -234,7 +306,12 @@ impl Stream {
             ..
         } = self;
         // What is left are the windows' own copies of the last tokens: no text to find them in.
-        let mut emit = |parts: &[&str], sep: &str| fingerprinter.feed(&mut sink, "", parts, sep);
+        let mut emit = |parts: &[&str], sep: &str, units: u32| {
+            fingerprinter.feed(&mut sink, "", parts, sep);
+            if let Some((counts, _)) = &mut counts {
+                counts.add(units, fingerprinter.hasher().full_hash_in("", parts, sep));
+            }
+        };
         match fingerprinter.options().tokenizer {
             Tokenizer::Auto { .. } => {
                 run.flush(&mut emit);
@@ -243,7 +320,14 @@ impl Stream {
             Tokenizer::Words { .. } => words.flush(&mut emit),
             Tokenizer::Chars { .. } => chars.flush(&mut emit),
         }
-        fingerprinter.finish(sink)
+        let recommendation = counts.map(|(counts, tolerance)| {
+            crate::recommend::recommendation_of(
+                &Profile::from_counts(&fingerprinter, &counts),
+                fingerprinter.options().width,
+                tolerance,
+            )
+        });
+        (fingerprinter.finish(sink), recommendation)
     }
 
     /// Folds and tokenizes `text`, which starts and ends where the text may be cut.
@@ -254,7 +338,16 @@ impl Stream {
         let fingerprinter = &self.fingerprinter;
         let folded = fingerprinter.fold(text);
         let sink = &mut self.sink;
-        let mut emit = |parts: &[&str], sep: &str| fingerprinter.feed(sink, &folded, parts, sep);
+        let counts = &mut self.counts;
+        let mut emit = |parts: &[&str], sep: &str, units: u32| {
+            fingerprinter.feed(sink, &folded, parts, sep);
+            if let Some((counts, _)) = counts {
+                counts.add(
+                    units,
+                    fingerprinter.hasher().full_hash_in(&folded, parts, sep),
+                );
+            }
+        };
         let (words, run, chars, chars_state) = (
             &mut self.words,
             &mut self.run,
@@ -287,7 +380,7 @@ struct OwnedAuto<'a, E> {
     emit: &'a mut E,
 }
 
-impl<'t, E: FnMut(&[&str], &str)> AutoTokens<'t> for OwnedAuto<'_, E> {
+impl<'t, E: FnMut(&[&str], &str, u32)> AutoTokens<'t> for OwnedAuto<'_, E> {
     fn word(&mut self, w: &'t str) {
         self.words.push(w, self.emit);
     }

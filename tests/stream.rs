@@ -2,11 +2,11 @@
 //! sequences too), under every tokenizer and weighting.
 #![cfg(not(target_arch = "wasm32"))]
 
-use simprint::{Fingerprinter, Normalization, Options, Tokenizer, Weighting};
+use simprint::{Fingerprinter, Normalization, Options, Tokenizer, Tolerance, Weighting};
 
 #[path = "support/cuts.rs"]
 mod cuts;
-use cuts::streamed;
+use cuts::{streamed, streamed_recommending};
 
 fn options() -> Vec<Options> {
     let mut out = Vec::new();
@@ -72,6 +72,11 @@ proptest::proptest! {
             let (streamed, fed) = streamed(&fp, &bytes, &cuts);
             proptest::prop_assert_eq!(fed, bytes.len() as u64);
             proptest::prop_assert_eq!(streamed, fp.fingerprint(&whole), "{:?} {:?} {:?}", options.tokenizer, whole, cuts);
+            // A stream that counts the text's features recommends what the whole text gets.
+            let (again, recommendation) = streamed_recommending(&fp, &bytes, &cuts);
+            proptest::prop_assert_eq!(again, streamed);
+            proptest::prop_assert_eq!(recommendation, Some(fp.recommend(&whole, Tolerance::DEFAULT).unwrap()),
+                "{:?} {:?} {:?}", options.tokenizer, whole, cuts);
         }
     }
 }
@@ -97,6 +102,9 @@ proptest::proptest! {
             let fp = Fingerprinter::new(options).unwrap();
             let (streamed, _) = streamed(&fp, whole.as_bytes(), &cuts);
             proptest::prop_assert_eq!(streamed, fp.fingerprint(&whole), "{:?} {:?} {:?}", options.tokenizer, whole, cuts);
+            let (_, recommendation) = streamed_recommending(&fp, whole.as_bytes(), &cuts);
+            proptest::prop_assert_eq!(recommendation, Some(fp.recommend(&whole, Tolerance::DEFAULT).unwrap()),
+                "{:?} {:?} {:?}", options.tokenizer, whole, cuts);
         }
     }
 }

@@ -477,3 +477,53 @@ test('toBinary: the bits, bit 0 (most significant) first, as explain draws them'
   assert.equal(sp.toBinary(e.fingerprint), e.bits);
   assert.throws(() => sp.toBinary(8n, 3), /fingerprint: value needs 4 bits but the width is 3/);
 });
+
+test('a stream made with { recommend: true } gives the whole text\'s recommended k, for any chunking', () => {
+  const texts = [
+    'Debian 管理员手册介绍了如何安装和配置系统，以及如何使用 APT 工具维护软件包。',
+    'A short comment, seven words long.',
+    `${'SimHash keeps near-duplicate documents close in Hamming distance. '.repeat(40)}日本語のテキスト。`,
+    '',
+  ];
+  for (const options of [{}, { width: 128 }, { tokenizer: 'words', n: 3 }]) {
+    const fp = new sp.Fingerprinter(options);
+    for (const text of texts) {
+      for (const size of [1, 3, 17, 1000]) {
+        const bytes = new TextEncoder().encode(text);
+        const stream = fp.stream({ recommend: true });
+        for (let i = 0; i < bytes.length; i += size) stream.update(bytes.subarray(i, i + size));
+        assert.deepEqual(stream.finishRecommending(), { fingerprint: fp.fingerprint(text), k: fp.recommendedK(text) });
+      }
+      const strict = fp.stream({ recommend: true, tolerance: 0.05 });
+      strict.update(text);
+      assert.equal(strict.finishRecommending().k, fp.recommendedK(text, { tolerance: 0.05 }));
+    }
+  }
+  const fp = new sp.Fingerprinter();
+  assert.throws(() => fp.stream({ tolerance: 0.05 }), /tolerance and far need \{ recommend: true \}/);
+  assert.throws(() => fp.stream({ recommend: 1 }), /recommend must be true or false/);
+  assert.throws(() => fp.stream({ recommend: true, tolerance: 2 }), /tolerance/i);
+  assert.throws(() => fp.stream({ recomend: true }), /unknown field `recomend`/);
+  const plain = fp.stream();
+  plain.update('text');
+  assert.throws(() => plain.finishRecommending(), /needs a stream made with \{ recommend: true \}/);
+});
+
+test('collectionK: the largest k at which a collection of unrelated fingerprints gives no chance match', () => {
+  assert.equal(sp.collectionK(1_000_000), 11);
+  assert.equal(sp.collectionK(1_000_000, 128), 34);
+  assert.equal(sp.collectionK(1000), 16);
+  assert.equal(sp.collectionK(0), 64);
+  assert.equal(sp.collectionK(1000, 8), undefined, 'no k keeps a thousand 8-bit fingerprints apart');
+  // Larger collections never allow a larger k.
+  let last = Infinity;
+  for (const n of [1, 10, 100, 1e4, 1e6, 1e8, 4e9]) {
+    const k = sp.collectionK(n);
+    assert.ok(k <= last, `${n}: ${k}`);
+    last = k;
+  }
+  assert.throws(() => sp.collectionK(-1), /documents must be a whole number/);
+  assert.throws(() => sp.collectionK('10'), /documents must be a number/);
+  assert.throws(() => sp.collectionK(10, 'wide'), /width must be a number/);
+  assert.throws(() => sp.collectionK(10, 200), /width/);
+});

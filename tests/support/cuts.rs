@@ -19,3 +19,25 @@ pub fn streamed(fp: &Fingerprinter, bytes: &[u8], cuts: &[usize]) -> (Fingerprin
     let fed = stream.bytes();
     (stream.finish(), fed)
 }
+
+/// [`streamed`] through a stream that also recommends a `k`
+/// (`Fingerprinter::stream_recommending` at the default tolerance): its fingerprint and
+/// recommendation.
+pub fn streamed_recommending(
+    fp: &Fingerprinter,
+    bytes: &[u8],
+    cuts: &[usize],
+) -> (Fingerprint, Option<simprint::Recommendation>) {
+    let mut cuts: Vec<usize> = cuts.iter().map(|c| c % (bytes.len() + 1)).collect();
+    cuts.sort_unstable();
+    let mut stream = fp
+        .stream_recommending(simprint::Tolerance::DEFAULT)
+        .expect("the default tolerance is valid");
+    let mut from = 0;
+    for &c in &cuts {
+        stream.update(&bytes[from..c]);
+        from = c;
+    }
+    stream.update(&bytes[from..]);
+    stream.finish_recommending()
+}

@@ -35,7 +35,15 @@ export interface RecommendOptions {
   /** The share of the text's words (CJK characters) that may be edited in a near-duplicate,
    *  above 0 and below 1 (default 0.1). */
   tolerance?: number;
-  /** The share it must be told apart from (default 1.5 times the tolerance, at most 1). */
+  /** The share it must be told apart from (default twice the tolerance, at most 1). */
+  far?: number;
+}
+
+/** A Fingerprinter's stream options: with `recommend`, `finishRecommending()` also gives the
+ *  text's recommended k (under `tolerance` and `far`, as `recommendedK` takes them). */
+export interface StreamOptions {
+  recommend?: boolean;
+  tolerance?: number;
   far?: number;
 }
 "#;
@@ -159,6 +167,30 @@ pub fn recommended_k(
     })
     .map_err(err)?;
     fp.recommended_k(&text, tolerance).map_err(err)
+}
+
+/// The largest k at which a check among `documents` unrelated fingerprints of `width` bits
+/// (default 64) expects at most a tenth of a chance match: the core's
+/// `recommend::collection_k`. `undefined` when no k does (a collection near 2^width / 10).
+/// Use `Math.min(recommendedK(text), collectionK(index.size))`.
+#[wasm_bindgen(js_name = collectionK)]
+pub fn collection_k(
+    #[wasm_bindgen(unchecked_param_type = "number")] documents: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "number")] width: Option<JsValue>,
+) -> Result<Option<u32>, JsError> {
+    let documents = documents
+        .as_f64()
+        .ok_or_else(|| JsError::new("documents must be a number"))?;
+    let documents = u64::from(crate::convert::whole("documents", documents)?);
+    let width = match width.filter(|w| !w.is_undefined()) {
+        None => width_from(None)?,
+        Some(w) => width_from(Some(
+            w.as_f64()
+                .ok_or_else(|| JsError::new("width must be a number"))?,
+        ))?,
+    };
+    let width = simprint::check_width(width).map_err(err)?;
+    Ok(simprint::recommend::collection_k(width, documents))
 }
 
 /// `tolerance` and `far` of an options object: the core's default for what is left out, and

@@ -75,7 +75,7 @@ impl Fingerprinter {
 
     /// The Hamming distance bound for `text` under this fingerprinter's tokenizer, weights
     /// and width: the core's `Fingerprinter::recommended_k` with `{ tolerance, far }`
-    /// (defaults 0.1 and 1.5 times it).
+    /// (defaults 0.1 and twice it).
     #[wasm_bindgen(js_name = recommendedK)]
     pub fn recommended_k(
         &self,
@@ -102,10 +102,38 @@ impl Fingerprinter {
 
     /// A stream with these options: `update(chunk)` with the text's bytes (Uint8Array) or
     /// string pieces, then `finish()` gives the same fingerprint as `fingerprint(wholeText)`.
-    pub fn stream(&self) -> FingerprintStream {
-        FingerprintStream {
-            inner: Some(self.inner.stream()),
-        }
+    /// With `{ recommend: true }` (and `tolerance`, `far` as `recommendedK` takes them) it also
+    /// counts the text's features, and `finishRecommending()` gives `{ fingerprint, k }`, `k`
+    /// being `recommendedK(wholeText)`: the core's `Fingerprinter::stream_recommending`.
+    pub fn stream(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "StreamOptions")] options: Option<JsValue>,
+    ) -> Result<FingerprintStream, JsError> {
+        let fields = crate::convert::Fields::read(&options, &["recommend", "tolerance", "far"])?;
+        let recommend = fields
+            .as_ref()
+            .map(|f| f.boolean("recommend"))
+            .transpose()?
+            .flatten()
+            .unwrap_or(false);
+        let inner = if recommend {
+            let tolerance = crate::defaults::read_tolerance(fields.as_ref())?;
+            self.inner.stream_recommending(tolerance).map_err(err)?
+        } else {
+            let tolerance = fields
+                .as_ref()
+                .map(|f| f.get("tolerance"))
+                .transpose()?
+                .flatten();
+            let far = fields.as_ref().map(|f| f.get("far")).transpose()?.flatten();
+            if tolerance.is_some() || far.is_some() {
+                return Err(JsError::new(
+                    "stream options: tolerance and far need { recommend: true }",
+                ));
+            }
+            self.inner.stream()
+        };
+        Ok(FingerprintStream { inner: Some(inner) })
     }
 
     /// The fingerprints of many texts in one call (one crossing into wasm): a BigUint64Array

@@ -61,4 +61,30 @@ impl FingerprintStream {
             .ok_or_else(|| JsError::new("the stream is finished"))?;
         Ok(bigint(stream.finish()))
     }
+
+    /// `{ fingerprint, k }` of everything given, for a stream made with `{ recommend: true }`:
+    /// the fingerprint (a BigInt) and the text's recommended k. The stream cannot be used
+    /// afterwards.
+    #[wasm_bindgen(js_name = finishRecommending, unchecked_return_type = "{ fingerprint: bigint; k: number }")]
+    pub fn finish_recommending(&mut self) -> Result<JsValue, JsError> {
+        let stream = self
+            .inner
+            .take()
+            .ok_or_else(|| JsError::new("the stream is finished"))?;
+        let (fingerprint, recommendation) = stream.finish_recommending();
+        let Some(recommendation) = recommendation else {
+            return Err(JsError::new(
+                "finishRecommending needs a stream made with { recommend: true }; the stream is finished",
+            ));
+        };
+        let out = js_sys::Object::new();
+        for (name, value) in [
+            ("fingerprint", bigint(fingerprint)),
+            ("k", JsValue::from(recommendation.k)),
+        ] {
+            js_sys::Reflect::set(&out, &name.into(), &value)
+                .map_err(|_| JsError::new("internal: Reflect.set failed"))?;
+        }
+        Ok(out.into())
+    }
 }

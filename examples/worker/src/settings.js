@@ -1,0 +1,35 @@
+// This deployment's settings: wrangler.toml's [vars] and the two secrets (see README.md).
+import {
+  bodyLimits, cachedSettings, flag, kSetting, parseKey, rateLimit, whole,
+} from 'simprint-worker-common/settings';
+import { PUBLIC_KEY } from 'simprint-worker-common/scheme';
+import { Plan } from 'simprint';
+
+/** At most this many duplicates are returned, the nearest first. */
+export const MAX_DUPLICATES = 100;
+
+/** The settings of `env`, computed once per env; throws a 500 HttpError naming a bad one. */
+export const settings = cachedSettings((env) => {
+  const width = whole(env, 'WIDTH', 64, 1, 128);
+  const mode = kSetting(env, width);
+  const maxK = whole(env, 'MAX_K', defaultK(width), 0, width);
+  return {
+    width,
+    // "auto": each text at its own recommended k (at most MAX_K, the k the index is planned
+    // for); a number: every text at that k.
+    k: mode,
+    maxK: mode === 'auto' ? maxK : Math.max(maxK, mode),
+    ...bodyLimits(env),
+    exposeFingerprints: flag(env, 'EXPOSE_FINGERPRINTS'),
+    rateLimit: rateLimit(env),
+    key: parseKey(env.SIPHASH_KEY, { publicKey: PUBLIC_KEY }),
+  };
+});
+
+/** The library's default k at `width` (what a new Index or Plan of that width is built for). */
+function defaultK(width) {
+  const plan = new Plan({ width });
+  const { k } = plan;
+  plan.free();
+  return k;
+}

@@ -1,0 +1,232 @@
+// One tenant's documents: a Durable Object with SQLite-backed storage. The `documents` table is
+// the truth and the only place ids live; the simprint Index in memory holds fingerprints keyed
+// by row number (`num`) and is rebuilt from the table when the object starts. The ≤ 100 ids of
+// an answer are read back by number. Every method below runs without awaiting, so the runtime
+// runs them one at a time and each write commits before its answer leaves the object. Each
+// method first takes a token from the tenant's rate limit bucket and answers { retryAfter }
+// when there is none: a refused call writes nothing.
+import { DurableObject } from 'cloudflare:workers';
+import { TokenBucket } from 'simprint-worker-common/limiter';
+import { schemeOf } from 'simprint-worker-common/scheme';
+import { Index, fromHex } from 'simprint';
+import { MAX_DUPLICATES, settings } from './settings.js';
+
+const SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS documents (
+     id TEXT PRIMARY KEY,              -- the client's id
+     num INTEGER NOT NULL UNIQUE,      -- the id in the simprint Index (0 .. 2^53 - 1)
+     fingerprint TEXT NOT NULL,        -- hex, ceil(width / 4) digits
+     text_length INTEGER NOT NULL,     -- UTF-16 code units of the text
+     created_at INTEGER NOT NULL,      -- ms since the epoch
+     updated_at INTEGER NOT NULL
+   )`,
+  `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+];
+
+// Rows read per statement while rebuilding: fingerprints go to the index a batch at a time,
+// so the JavaScript heap holds one batch, not the table.
+const REBUILD_BATCH = 65536;
+
+export class SimprintIndex extends DurableObject {
+  constructor(ctx, env) {
+    super(ctx, env);
+    this.sql = ctx.storage.sql;
+    // No request reaches the object before the index is rebuilt.
+    ctx.blockConcurrencyWhile(async () => this.load());
+  }
+
+  async load() {
+    const s = settings(this.env);
+    this.s = s;
+    this.scheme = await schemeOf(s.width, s.key); // the one await, before anything is read
+    const started = Date.now();
+    for (const statement of SCHEMA) this.sql.exec(statement);
+    // Full at start: the bucket is not stored, so a restarted object forgets what was spent.
+    this.bucket = s.rateLimit && new TokenBucket(s.rateLimit);
+    const stored = this.sql.exec(`SELECT value FROM meta WHERE key = 'scheme'`).toArray()[0]?.value;
+    // Fingerprints of another width or pipeline cannot be compared with this one's.
+    this.schemeStored = stored !== undefined;
+    this.stale = stored !== undefined && stored !== this.scheme
+      ? `this object's fingerprints were made with scheme ${stored}, this deployment makes ${this.scheme} ` +
+        '(WIDTH, SIPHASH_KEY or the simprint version changed): delete its documents and add them again'
+      : null;
+    this.index = new Index({ width: s.width, k: s.maxK });
+    this.documents = 0;
+    this.nextNum = 0;
+    this.rebuild();
+    this.loadedIn = Date.now() - started;
+    this.instance = crypto.randomUUID(); // tells a restarted object from a running one
+  }
+
+  /** Fills the index from the table, REBUILD_BATCH rows at a time, in `num` order. */
+  rebuild() {
+    const { width } = this.s;
+    let after = -1;
+    for (;;) {
+      const cursor = this.sql.exec('SELECT num, fingerprint FROM documents WHERE num > ? ORDER BY num LIMIT ?', after, REBUILD_BATCH);
+      const nums = new Float64Array(REBUILD_BATCH);
+      const fps = width <= 64 ? new BigUint64Array(REBUILD_BATCH) : new Array(REBUILD_BATCH);
+      let n = 0;
+      for (const row of cursor) {
+        nums[n] = row.num;
+        if (!this.stale) fps[n] = fromHex(row.fingerprint, width);
+        n++;
+      }
+      if (n === 0) break;
+      if (!this.stale) this.index.insertMany(nums.subarray(0, n), width <= 64 ? fps.subarray(0, n) : fps.slice(0, n));
+      this.documents += n;
+      after = nums[n - 1];
+      this.nextNum = after + 1;
+      if (n < REBUILD_BATCH) break;
+    }
+  }
+
+  checkScheme(scheme) {
+    if (scheme !== this.scheme) {
+      throw new Error(`the worker fingerprints with scheme ${scheme}, this object with ${this.scheme} (version skew)`);
+    }
+    // Once its old documents are all deleted, a stale object takes the new scheme (see add).
+    if (this.stale && this.documents > 0) throw new Error(this.stale);
+  }
+
+  /** Takes a token: 0 when there was one, else the whole seconds until there will be. */
+  admit() {
+    return this.bucket ? this.bucket.take(1) : 0;
+  }
+
+  /** The `num` of the stored document `id`, or undefined. */
+  numOf(id) {
+    return this.sql.exec('SELECT num FROM documents WHERE id = ?', id).toArray()[0]?.num;
+  }
+
+  /**
+   * The stored documents within `k` of `fp` but the one numbered `except`, at most
+   * MAX_DUPLICATES: the nearest, ties by `num` (the order ids were first stored in), and
+   * whether there were more. The index keeps only that many however many match (thousands of
+   * copies of one text cost a page, not thousands); their ids are read back in one statement.
+   */
+  duplicatesOf(fp, k, except) {
+    // Two past the cap: one in case `except` is among them, one to tell whether there are more.
+    const found = this.index.query(fp, k, MAX_DUPLICATES + 2).filter((m) => m.id !== except);
+    const shown = found.slice(0, MAX_DUPLICATES);
+    const ids = new Map();
+    if (shown.length > 0) {
+      for (const row of this.sql.exec(`SELECT num, id FROM documents WHERE num IN (${shown.map((m) => m.id).join(',')})`)) {
+        ids.set(row.num, row.id);
+      }
+    }
+    return {
+      duplicates: shown.map(({ id, distance }) => ({ id: ids.get(id), distance })),
+      truncated: found.length > MAX_DUPLICATES,
+    };
+  }
+
+  /**
+   * The stored documents within `k` of `hex` (except `id` itself; see duplicatesOf); with
+   * `store`, then stores (or replaces) `id`'s fingerprint: written to SQLite before the answer
+   * leaves the object.
+   */
+  add({ id, hex, k, textLength, scheme, store }) {
+    const wait = this.admit();
+    if (wait) return { retryAfter: wait };
+    this.checkScheme(scheme);
+    const fp = fromHex(hex, this.s.width);
+    const existing = id === null ? undefined : this.numOf(id);
+    const { duplicates, truncated } = this.duplicatesOf(fp, Math.min(k, this.s.maxK), existing);
+    if (!store) return { duplicates, truncated, created: false };
+    const now = Date.now();
+    const num = existing ?? this.nextNum;
+    // SQLite and the index change together or not at all: the index insert is the last step,
+    // and if it throws the SQL write rolls back. The row a statement reports back must be the
+    // row meant, or nothing is written: never an answer of "stored" for a write that went to
+    // another row, or to none.
+    this.ctx.storage.transactionSync(() => {
+      if (!this.schemeStored || this.stale) {
+        this.sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('scheme', ?)`, this.scheme);
+      }
+      if (existing === undefined) {
+        const row = this.sql.exec(
+          'INSERT INTO documents (id, num, fingerprint, text_length, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
+          id, num, hex, textLength, now, now).toArray();
+        if (row.length !== 1 || row[0].id !== id) throw this.disagree(id);
+      } else {
+        const row = this.sql.exec(
+          'UPDATE documents SET fingerprint = ?, text_length = ?, updated_at = ? WHERE id = ? RETURNING num',
+          hex, textLength, now, id).toArray();
+        if (row.length !== 1 || row[0].num !== existing) throw this.disagree(id);
+      }
+      this.index.insert(num, fp);
+    });
+    this.schemeStored = true;
+    this.stale = null;
+    if (existing === undefined) {
+      this.nextNum = num + 1;
+      this.documents++;
+    }
+    return { duplicates, truncated, created: existing === undefined };
+  }
+
+  disagree(id) {
+    return new Error(`document ${JSON.stringify(id)}: the table did not write the row meant; nothing was changed`);
+  }
+
+  /** { document }: the stored document `id`, or null. */
+  getDocument(id) {
+    const wait = this.admit();
+    if (wait) return { retryAfter: wait };
+    const row = this.sql
+      .exec('SELECT id, fingerprint, text_length, created_at, updated_at FROM documents WHERE id = ?', id)
+      .toArray()[0];
+    if (!row) return { document: null };
+    return {
+      document: {
+        id: row.id,
+        fingerprint: row.fingerprint,
+        textLength: row.text_length,
+        createdAt: new Date(row.created_at).toISOString(),
+        updatedAt: new Date(row.updated_at).toISOString(),
+      },
+    };
+  }
+
+  /** { deleted }: deletes `id`; false when it was not stored. */
+  deleteDocument(id) {
+    const wait = this.admit();
+    if (wait) return { retryAfter: wait };
+    let deleted = false;
+    this.ctx.storage.transactionSync(() => {
+      const gone = this.sql.exec('DELETE FROM documents WHERE id = ? RETURNING num', id).toArray();
+      if (gone.length === 0) return;
+      if (gone.length !== 1) throw this.disagree(id);
+      this.index.remove(gone[0].num);
+      deleted = true;
+    });
+    if (deleted) this.documents--;
+    return { deleted };
+  }
+
+  /** { ids }: up to `limit` stored ids after `after`, ascending (by code point). */
+  listIds(after, limit) {
+    const wait = this.admit();
+    if (wait) return { retryAfter: wait };
+    const ids = this.sql
+      .exec('SELECT id FROM documents WHERE id > ? ORDER BY id LIMIT ?', after, limit)
+      .toArray()
+      .map((row) => row.id);
+    return { ids };
+  }
+
+  /** Sizes from counters, not from the table: a call costs the same at any size. */
+  stats() {
+    const wait = this.admit();
+    if (wait) return { retryAfter: wait };
+    return {
+      documents: this.documents,
+      indexed: this.index.size,
+      memoryBytes: this.index.memoryBytes(),
+      rebuildMs: this.loadedIn,
+      instance: this.instance,
+      scheme: this.stale ? 'stale' : this.scheme,
+    };
+  }
+}

@@ -1,4 +1,4 @@
-// Measures the Worker's keys routing (ROUTING = "keys", examples/worker/src/routing.js) as it
+// Measures the Worker past one object (examples/worker-scale: routing by key, its src/routing.js) as it
 // would ship: the wrangler bundle in workerd through Miniflare on loopback, loaded through
 // POST /batch with `documents` documents, once per number of objects. Reports the load rate,
 // checks/s, check latency (p50, p99), sub-requests and objects per check (the Worker's
@@ -13,9 +13,9 @@ import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { client } from './http.mjs';
 import { join } from 'node:path';
 
-import { bundle, offline, secretsFor, workerOptions } from '../examples/worker/local.mjs';
+import { bundle, offline, scaleDir, secretsFor, workerOptions } from '../tests/support/workers.mjs';
 
-const { tmp, Miniflare, fromToml } = await offline('simprint-edge-bench-');
+const { tmp, Miniflare, fromToml } = await offline('simprint-edge-bench-', scaleDir);
 const secrets = secretsFor(['bench']);
 const AUTHORIZATION = `Bearer ${secrets.tokens.bench}`;
 const DOCUMENTS = Number(process.argv[2] ?? 1_000_000);
@@ -30,7 +30,7 @@ function start(out, persist, objects) {
   return new Miniflare(workerOptions(fromToml, out, {
     bindings: {
       ...secrets.bindings, RATE_LIMIT_PER_SECOND: 0,
-      ROUTING: 'keys', OBJECTS: objects, MEMORY_DOCUMENTS, MAX_BATCH_DOCUMENTS: BATCH, MAX_BODY_BYTES: 8 << 20,
+      OBJECTS: objects, MEMORY_DOCUMENTS, MAX_BATCH_DOCUMENTS: BATCH, MAX_BODY_BYTES: 8 << 20,
     },
     persist,
   }));
@@ -64,7 +64,7 @@ function workerdRssKb() {
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 
 const out = join(tmp, 'bundle');
-bundle(out);
+bundle(out, { dir: scaleDir });
 const results = [];
 try {
   for (const objects of OBJECTS) {

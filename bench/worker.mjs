@@ -10,7 +10,7 @@ import { client } from './http.mjs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-import { bundle, offline, secretsFor, workerOptions } from '../examples/worker/local.mjs';
+import { bundle, offline, secretsFor, workerOptions } from '../tests/support/workers.mjs';
 
 const { tmp, Miniflare, fromToml } = await offline('simprint-worker-bench-');
 const secrets = secretsFor(['bench']);

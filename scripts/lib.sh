@@ -73,11 +73,21 @@ build_pkg() {
   say "pkg/simprint_bg.wasm: $(stat -c %s "$wasm") bytes, $(gzip -9 -c "$wasm" | wc -c) gzipped"
 }
 
-# `npm pack` of pkg/ into target/npm/, the tarball the Worker example and the package tests
-# install as users would.
+# `npm pack` of pkg/ and of examples/worker-common/ into target/npm/: the tarballs the package
+# tests install as users would. Each example gets what it depends on in its vendor/ folder,
+# which its package.json installs from, so a copy of the folder installs on its own.
 pack_pkg() {
   mkdir -p "$ROOT/target/npm"
   (cd "$ROOT/pkg" && npm pack --silent --pack-destination "$ROOT/target/npm" >/dev/null)
+  (cd "$ROOT/examples/worker-common" && npm pack --silent --pack-destination "$ROOT/target/npm" >/dev/null)
+  local example
+  for example in worker worker-scale sql; do
+    mkdir -p "$ROOT/examples/$example/vendor"
+    cp "$ROOT/target/npm/simprint-0.1.0.tgz" "$ROOT/examples/$example/vendor/"
+  done
+  for example in worker worker-scale; do
+    cp "$ROOT/target/npm/simprint-worker-common-0.1.0.tgz" "$ROOT/examples/$example/vendor/"
+  done
 }
 
 setup_all() {

@@ -30,10 +30,12 @@ fi
 
 build_pkg
 pack_pkg
-say "installing the Worker example's dependencies (the packed package, its pinned wrangler)"
-# npm keeps an installed package of the same version: the rebuilt one must replace it.
-rm -rf "$ROOT/examples/worker/node_modules/simprint"
-(cd "$ROOT/examples/worker" && npm install --no-audit --no-fund --no-package-lock --prefer-offline --loglevel=error)
+say "installing the Worker examples' dependencies (the packed packages in vendor/, the pinned wrangler)"
+for example in worker worker-scale; do
+  # npm keeps an installed package of the same version: the rebuilt ones must replace it.
+  rm -rf "$ROOT/examples/$example/node_modules/simprint" "$ROOT/examples/$example/node_modules/simprint-worker-common"
+  (cd "$ROOT/examples/$example" && npm install --no-audit --no-fund --no-package-lock --prefer-offline --loglevel=error)
+done
 say "installing the SQL example's dependencies (the packed package, its pinned @duckdb/node-api)"
 rm -rf "$ROOT/examples/sql/node_modules/simprint"
 (cd "$ROOT/examples/sql" && npm install --no-audit --no-fund --no-package-lock --prefer-offline --loglevel=error)

@@ -120,7 +120,9 @@ export function faultyScaleBundle(out, tmp) {
   const dir = join(tmp, 'worker-scale-faulty');
   cpSync(scaleDir, dir, { recursive: true, filter: (src) => !/[/\\](node_modules|\.wrangler|dist|\.dev\.vars)$/.test(src) });
   symlinkSync(join(scaleDir, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  writeFileSync(join(dir, 'faulty.js'), `import worker, { SimprintKeys as Keys, SimprintLimiter } from './src/index.js';
+  // The entry is named index.js (in a folder of its own): the bundle is named after it.
+  mkdirSync(join(dir, 'faulty'));
+  writeFileSync(join(dir, 'faulty', 'index.js'), `import worker, { SimprintKeys as Keys, SimprintLimiter } from '../src/index.js';
 
 export default worker;
 export { SimprintLimiter };
@@ -143,7 +145,7 @@ export class SimprintKeys extends Keys {
   }
 }
 `);
-  const toml = readFileSync(join(dir, 'wrangler.toml'), 'utf8').replace(/^main = .*$/m, 'main = "faulty.js"');
+  const toml = readFileSync(join(dir, 'wrangler.toml'), 'utf8').replace(/^main = .*$/m, 'main = "faulty/index.js"');
   writeFileSync(join(dir, 'wrangler.toml'), toml);
   bundle(out, { dir });
 }

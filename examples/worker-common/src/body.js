@@ -169,19 +169,24 @@ export class TextSink {
   }
 
   // The text goes to the core's streaming fingerprinter (Fingerprinter.stream(): update(),
-  // then finish(), equal to the one-shot fingerprint for any chunking), so nothing of it is
-  // kept beyond one batch of FLUSH_UNITS and what the stream holds back.
+  // then finishRecommending(), equal to the one-shot fingerprint and recommendedK for any
+  // chunking), so nothing of it is kept beyond one batch of FLUSH_UNITS and what the stream
+  // holds back.
   consume(text) { (this.parts ??= []).push(text); }
   //   result() { return this.fingerprinter.fingerprint((this.parts ?? []).join('')); }
   consume(text) {
-    (this.stream ??= this.fingerprinter.stream()).update(text);
+    (this.stream ??= this.newStream()).update(text);
+  }
+
+  // The stream also counts the text's features, for its recommended k at the end.
+  newStream() {
+    return this.fingerprinter.stream({ recommend: true });
   }
 
   result() {
-    const stream = this.stream ?? this.fingerprinter.stream();
-    this.stream = null; // finish() consumes the stream
-    const k = stream.recommendedK();
-    return { fingerprint: stream.finish(), k };
+    const stream = this.stream ?? this.newStream();
+    this.stream = null; // finishing consumes the stream
+    return stream.finishRecommending();
   }
 
   /** Frees the stream of a request that failed half-way (finish() frees it otherwise). */

@@ -188,8 +188,11 @@ async function readJsonDocument(request, s, idRequired) {
   return jsonDocument(s, await readJson(request, { maxBytes: s.maxJsonBytes, timeoutMs: s.bodyTimeoutMs }), idRequired);
 }
 
-/** The k a text is checked at: its own recommended k (at most MAX_K), or the fixed K. */
-const kFor = (s, recommended) => (s.k === 'auto' ? Math.min(recommended, s.maxK) : s.k);
+/**
+ * The k a text asks to be checked at: its own recommended k, or the fixed K. The objects cap it
+ * (MAX_K, and what each holds: key-store.js kFor); the answer says the smallest they used.
+ */
+const kFor = (s, recommended) => (s.k === 'auto' ? recommended : s.k);
 
 // ---- handlers ----
 
@@ -198,7 +201,7 @@ const kFor = (s, recommended) => (s.k === 'auto' ? Math.min(recommended, s.maxK)
  * k + 1 keys (see routing.js): at most min(k + 1, OBJECTS) calls.
  */
 async function checkAll({ s, t }, hex, k, exceptId, scheme) {
-  const owners = ownersOf(keysOf(s)(hex).slice(0, k + 1), s.objects);
+  const owners = ownersOf(keysOf(s)(hex).slice(0, Math.min(k, s.maxK) + 1), s.objects);
   const answers = await Promise.all([...owners].map(([o, mask]) =>
     t.stub(o).check({ queries: [{ hex, k, exceptId: exceptId ?? null, mask }], scheme })));
   return mergeById(answers.map((a) => a.results[0]), MAX_DUPLICATES, { stored: false });
@@ -214,11 +217,11 @@ async function add(at, doc, store) {
   const shown = s.exposeFingerprints ? { fingerprint: hex } : {};
   if (!store) {
     const found = await checkAll(at, hex, k, id, scheme);
-    return json({ id, ...shown, k, ...found, stored: false }, 200, t.headers());
+    return json({ id, ...shown, k: Math.min(k, s.maxK), ...found, stored: false }, 200, t.headers());
   }
   const written = await write(at, scheme, [doc]);
   if (written.conflicts.length > 0) throw conflict(id);
-  return json({ id, ...shown, k, ...written.found.get(id), stored: true }, written.created.has(id) ? 201 : 200, t.headers());
+  return json({ id, ...shown, k: Math.min(k, s.maxK), ...written.found.get(id), stored: true }, written.created.has(id) ? 201 : 200, t.headers());
 }
 
 /**

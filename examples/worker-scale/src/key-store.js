@@ -19,10 +19,13 @@
 // taken here but once per request by the tenant's limiter (limiter.js).
 import { DurableObject } from 'cloudflare:workers';
 import { schemeOf } from 'simprint-worker-common/scheme';
-import { Index, fromHex, hamming } from 'simprint';
+import { Index, collectionK, fromHex, hamming } from 'simprint';
 import { keyHex, routingPlan, storePlan } from './plans.js';
 import { MAX_DUPLICATES, settings } from './settings.js';
 import { deliver, keysStub } from './write.js';
+
+// Probe keys inlined into one SELECT at most (about 16 KB of SQL).
+const PROBE_KEYS_PER_STATEMENT = 1000;
 
 const SCHEMA = [
   // Key owner: the documents held, each once; `tables`: bit t set when this object owns the
@@ -150,7 +153,8 @@ export class SimprintKeys extends DurableObject {
    * routing table in which the two agree; `mask`: the query's tables here), and then `earlier`
    * when this object took that document before the query's version (`seqOfQuery`).
    */
-  near(hex, k, exceptId, mask, seqOfQuery) {
+  near(hex, asked, exceptId, mask, seqOfQuery) {
+    const k = this.kFor(asked);
     const except = exceptId == null ? undefined : this.sql.exec('SELECT num FROM docs WHERE id = ?', exceptId).toArray()[0]?.num;
     const keep = MAX_DUPLICATES + 2; // one for `except`, one to tell whether there are more
     const found = (this.memory
@@ -161,6 +165,7 @@ export class SimprintKeys extends DurableObject {
     const rows = this.rowsOf(shown.map((f) => f.num));
     const queryKeys = this.routingKeys(hex);
     return {
+      k,
       duplicates: shown.map(({ num, distance }) => {
         const row = rows.get(num);
         const table = this.routingKeys(row.fingerprint).findIndex((key, t) => key === queryKeys[t]);
@@ -169,6 +174,17 @@ export class SimprintKeys extends DurableObject {
       }),
       truncated: found.length > MAX_DUPLICATES,
     };
+  }
+
+  /**
+   * The k a text that asks for `k` is checked at here: at most MAX_K (what documents are routed
+   * and filed for) and, for a k of its own (K = "auto"), at most the k at which the documents
+   * this object holds would give a chance match (simprint's collectionK), which falls as they
+   * grow.
+   */
+  kFor(k) {
+    const k2 = Math.min(k, this.s.maxK);
+    return this.s.k === 'auto' ? Math.min(k2, collectionK(this.held, this.s.width) ?? 0) : k2;
   }
 
   /**
@@ -183,12 +199,15 @@ export class SimprintKeys extends DurableObject {
     const byTable = this.store.probeKeysByTable(hex);
     let candidates = 0;
     byTable.forEach((keys, t) => {
-      const list = keys.map((key) => Number(key)).join(',');
-      for (const row of this.sql.exec(`SELECT num, fingerprint FROM probe WHERE tbl = ${t} AND key IN (${list})`)) {
-        candidates++;
-        if (near.has(row.num)) continue;
-        const d = hamming(fromHex(row.fingerprint, width), fp);
-        if (d <= k) near.set(row.num, d);
+      // A statement of at most PROBE_KEYS_PER_STATEMENT keys: SQLite limits a statement's length.
+      for (let from = 0; from < keys.length; from += PROBE_KEYS_PER_STATEMENT) {
+        const list = keys.slice(from, from + PROBE_KEYS_PER_STATEMENT).map((key) => Number(key)).join(',');
+        for (const row of this.sql.exec(`SELECT num, fingerprint FROM probe WHERE tbl = ${t} AND key IN (${list})`)) {
+          candidates++;
+          if (near.has(row.num)) continue;
+          const d = hamming(fromHex(row.fingerprint, width), fp);
+          if (d <= k) near.set(row.num, d);
+        }
       }
     });
     this.candidates += candidates;

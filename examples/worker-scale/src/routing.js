@@ -74,7 +74,8 @@ export function compareIds(a, b) {
  * the document (it took it after this query's check there), it is later, unless `stored` is
  * false (a dry run, stored nowhere: everything found came first). `original`: no duplicate
  * found came earlier, so this document is the one to keep; when an object left some out, a
- * document it would have decided on counts as earlier (the doubt goes to "duplicate").
+ * document it would have decided on counts as earlier (the doubt goes to "duplicate"). `k`: the
+ * smallest k an object checked at (each caps the text's k by what it holds), when any said.
  */
 export function mergeById(answers, max, { stored }) {
   const best = new Map();
@@ -89,7 +90,9 @@ export function mergeById(answers, max, { stored }) {
   const truncated = answers.some((a) => a.truncated);
   const all = [...best].map(([id, { distance, decided, earlier }]) => ({ id, distance, earlier: earlier || (truncated && !decided) }))
     .sort((p, q) => p.distance - q.distance || compareIds(p.id, q.id));
+  const ks = answers.map((a) => a.k).filter((k) => k !== undefined);
   return {
+    ...(ks.length ? { k: Math.min(...ks) } : {}),
     duplicates: all.slice(0, max),
     truncated: all.length > max || truncated,
     original: !all.some((d) => d.earlier),

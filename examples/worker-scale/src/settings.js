@@ -4,7 +4,7 @@ import {
 } from 'simprint-worker-common/settings';
 import { PUBLIC_KEY } from 'simprint-worker-common/scheme';
 import { HttpError } from 'simprint-worker-common/http';
-import { Plan } from 'simprint';
+import { collectionK, Plan } from 'simprint';
 
 /** At most this many duplicates are returned, the nearest first. */
 export const MAX_DUPLICATES = 100;
@@ -17,13 +17,10 @@ export const settings = cachedSettings((env) => {
   const width = whole(env, 'WIDTH', 64, 1, 128);
   const mode = kSetting(env, width);
   const fixed = mode === 'auto' ? null : mode;
-  const maxK = Math.max(whole(env, 'MAX_K', defaultK(width), 0, width), fixed ?? 0);
+  const maxK = Math.max(whole(env, 'MAX_K', defaultMaxK(width), 0, width), fixed ?? 0);
   if (maxK > MAX_ROUTING_K) {
     throw new HttpError(500, `bad configuration: documents are routed by MAX_K + 1 table keys, so MAX_K (and K) must be at most ${MAX_ROUTING_K}, not ${maxK}`);
   }
-  // Store-plan substrings of about 21 bits, and never keys over 52 bits (SQLite integers,
-  // exact doubles).
-  const substrings = Math.min(width, Math.max(Math.ceil(width / 52), Math.round(width / 21), 1));
   return {
     width,
     // "auto": each text at its own recommended k (at most MAX_K, the k documents are routed and
@@ -36,16 +33,36 @@ export const settings = cachedSettings((env) => {
     key: parseKey(env.SIPHASH_KEY, { publicKey: PUBLIC_KEY }),
     objects: whole(env, 'OBJECTS', 16, 1, 4096),
     memoryDocuments: whole(env, 'MEMORY_DOCUMENTS', 20000, 0, 1e8),
-    storeSubstrings: whole(env, 'STORE_SUBSTRINGS', substrings, Math.ceil(width / 52), width),
+    storeSubstrings: whole(env, 'STORE_SUBSTRINGS', storeSubstrings(width, maxK), Math.ceil(width / 52), width),
     healAfterMs: whole(env, 'HEAL_AFTER_MS', 10000, 10, 3600000),
     maxBatchDocuments: whole(env, 'MAX_BATCH_DOCUMENTS', 1000, 1, 10000),
   };
 });
 
-/** The library's default k at `width` (what a new Index or Plan of that width is built for). */
-function defaultK(width) {
-  const plan = new Plan({ width });
-  const { k } = plan;
-  plan.free();
-  return k;
+/**
+ * The largest k a text is checked at by default, what documents are routed and filed for:
+ * simprint's collectionK of a million documents (11 at 64 bits). Keys routing is for
+ * collections past that, where each object caps a text's k by what it holds anyway
+ * (key-store.js kFor), and every unit of MAX_K is one more routing table (one more object
+ * written per document).
+ */
+export const defaultMaxK = (width) => Math.min(MAX_ROUTING_K, collectionK(1e6, width) ?? 0);
+
+/**
+ * The substrings of the store plan an object files its documents under in SQLite (see
+ * key-store.js): the count whose probe keys plus expected candidates for a million documents
+ * are fewest (each is one SQLite lookup or one row read), with no key over 52 bits (SQLite
+ * integers, exact doubles). 3 at 64 bits for MAX_K 9 to 12, 4 at 16.
+ */
+export function storeSubstrings(width, maxK) {
+  let best = null;
+  for (let n = Math.ceil(width / 52); n <= Math.min(width, maxK + 1, 8); n++) {
+    const plan = new Plan({ width, k: maxK, substrings: n });
+    const counts = plan.probeCounts();
+    const candidates = plan.describe().tables.reduce((sum, t, i) => sum + (counts[i] * 1e6) / 2 ** t.keyBits, 0);
+    const cost = plan.probeCount + candidates;
+    plan.free();
+    if (best === null || cost < best.cost) best = { n, cost };
+  }
+  return best?.n ?? Math.ceil(width / 52);
 }

@@ -3,7 +3,6 @@ import {
   bodyLimits, cachedSettings, flag, kSetting, parseKey, rateLimit, whole,
 } from 'simprint-worker-common/settings';
 import { PUBLIC_KEY } from 'simprint-worker-common/scheme';
-import { Plan } from 'simprint';
 
 /** At most this many duplicates are returned, the nearest first. */
 export const MAX_DUPLICATES = 100;
@@ -12,7 +11,7 @@ export const MAX_DUPLICATES = 100;
 export const settings = cachedSettings((env) => {
   const width = whole(env, 'WIDTH', 64, 1, 128);
   const mode = kSetting(env, width);
-  const maxK = whole(env, 'MAX_K', defaultK(width), 0, width);
+  const maxK = whole(env, 'MAX_K', defaultMaxK(width), 0, width);
   return {
     width,
     // "auto": each text at its own recommended k (at most MAX_K, the k the index is planned
@@ -26,10 +25,10 @@ export const settings = cachedSettings((env) => {
   };
 });
 
-/** The library's default k at `width` (what a new Index or Plan of that width is built for). */
-function defaultK(width) {
-  const plan = new Plan({ width });
-  const { k } = plan;
-  plan.free();
-  return k;
-}
+/**
+ * The largest k a text is checked at by default, the k the index is planned for: recommendedK
+ * gives 11 to 16 at 64 bits (16 for short Chinese and Japanese texts; docs/evaluation.md), so
+ * 16, scaled to the width. A larger MAX_K costs more per check; a smaller one checks the texts
+ * that ask for more at MAX_K.
+ */
+export const defaultMaxK = (width) => Math.round((16 * width) / 64);

@@ -8,7 +8,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import { TokenBucket } from 'simprint-worker-common/limiter';
 import { schemeOf } from 'simprint-worker-common/scheme';
-import { Index, fromHex } from 'simprint';
+import { Index, collectionK, fromHex } from 'simprint';
 import { MAX_DUPLICATES, settings } from './settings.js';
 
 const SCHEMA = [
@@ -122,18 +122,30 @@ export class SimprintIndex extends DurableObject {
   }
 
   /**
-   * The stored documents within `k` of `hex` (except `id` itself; see duplicatesOf); with
-   * `store`, then stores (or replaces) `id`'s fingerprint: written to SQLite before the answer
-   * leaves the object.
+   * The k a text that asks for `k` is checked at: at most MAX_K (the index's k) and, for a k of
+   * its own (K = "auto"), at most the k at which the stored documents would give a chance match
+   * (simprint's collectionK: a tenth of one expected among them), which falls as the
+   * collection grows.
    */
-  add({ id, hex, k, textLength, scheme, store }) {
+  kFor(k) {
+    const k2 = Math.min(k, this.s.maxK);
+    return this.s.k === 'auto' ? Math.min(k2, collectionK(this.documents, this.s.width) ?? 0) : k2;
+  }
+
+  /**
+   * The stored documents within the text's k (`k` as asked, see kFor) of `hex` (except `id`
+   * itself; see duplicatesOf), and that k; with `store`, then stores (or replaces) `id`'s
+   * fingerprint: written to SQLite before the answer leaves the object.
+   */
+  add({ id, hex, k: asked, textLength, scheme, store }) {
     const wait = this.admit();
     if (wait) return { retryAfter: wait };
     this.checkScheme(scheme);
     const fp = fromHex(hex, this.s.width);
     const existing = id === null ? undefined : this.numOf(id);
-    const { duplicates, truncated } = this.duplicatesOf(fp, Math.min(k, this.s.maxK), existing);
-    if (!store) return { duplicates, truncated, created: false };
+    const k = this.kFor(asked);
+    const { duplicates, truncated } = this.duplicatesOf(fp, k, existing);
+    if (!store) return { duplicates, truncated, k, created: false };
     const now = Date.now();
     const num = existing ?? this.nextNum;
     // SQLite and the index change together or not at all: the index insert is the last step,
@@ -163,7 +175,7 @@ export class SimprintIndex extends DurableObject {
       this.nextNum = num + 1;
       this.documents++;
     }
-    return { duplicates, truncated, created: existing === undefined };
+    return { duplicates, truncated, k, created: existing === undefined };
   }
 
   disagree(id) {

@@ -15,7 +15,7 @@ cargo clippy --quiet -p simprint-wasm --lib --target wasm32-unknown-unknown -- -
 cargo clippy --quiet --workspace --all-targets -- -D warnings \
   -A clippy::cast_lossless -A clippy::cast_possible_truncation -A clippy::cast_possible_wrap \
   -A clippy::cast_sign_loss -A clippy::must_use_candidate -A clippy::missing_errors_doc \
-  -A clippy::missing_panics_doc
+  -A clippy::missing_panics_doc -A clippy::disallowed_methods
 RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --workspace
 
 say "cargo test (native)"

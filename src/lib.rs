@@ -55,6 +55,7 @@ pub mod options;
 pub mod recommend;
 pub mod scan;
 mod sip13;
+mod sort;
 pub mod stream;
 pub mod tokenize;
 

@@ -5,9 +5,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import httpServer from 'http-server';
 import { golden } from './load.mjs';
@@ -70,37 +71,123 @@ console.log(toHex(fingerprint(${JSON.stringify(KNOWN.text)})), index.size, index
   assert.equal(run(dir, ['--no-experimental-require-module', 'main.js']), `${KNOWN.hex} 1 true`);
 });
 
-test('TypeScript, strict, lib es2020 + dom, no skipLibCheck: node16 (ESM and CJS) and bundler', () => {
-  const dir = project('typescript', { type: 'module' });
-  writeFileSync(join(dir, 'main.ts'), `
-import init, { fingerprint, toHex, Index, Fingerprinter, defaults, type IndexMatch, type Explanation } from 'simprint';
+// The TypeScript setups a newcomer has, each a project of its own with `strict` and no
+// skipLibCheck, compiled by TypeScript 5.9 and 7: Node with nothing but @types/node, a bundler
+// without `dom`, browsers, `esnext` (where `using` disposes), and workerd with
+// @cloudflare/workers-types. The compilers and type packages are pinned in
+// tests/js/typescript/ and installed once into ~/.cache/simprint/typescript/.
+const TS_SOURCES = {
+  'main.ts': `
+import init, { fingerprint, toHex, Index, Fingerprinter, Plan, defaults, type IndexMatch, type Explanation } from 'simprint';
 import wasm from 'simprint/simprint_bg.wasm';
-const module: WebAssembly.Module = wasm;
 const ready: Promise<unknown> = init();
 const fp: bigint = fingerprint('hello world', { width: 64, tokenizer: 'words' });
-const index = new Index({ k: 3 });
+const index = new Index({ k: 3, substrings: 4 });
 index.insert(1, fp);
+index.insert('a', toHex(fp));
 const found: IndexMatch[] = index.query(fp);
 const e: Explanation = new Fingerprinter().explain('x');
-console.log(toHex(fp), found.length, e.width, defaults().options.width, module, ready);
-`);
-  writeFileSync(join(dir, 'legacy.cts'), `
+const keys: bigint[] = new Plan({ k: 3 }).probeKeys(fp);
+export const seen = [found.length, e.width, defaults().index.k, keys.length, wasm, ready];
+`,
+  'legacy.cts': `
 import simprint = require('simprint');
 const hex: string = simprint.toHex(simprint.fingerprint('x'));
 console.log(hex);
-`);
-  const options = { strict: true, lib: ['es2020', 'dom'], target: 'es2020', noEmit: true, types: [] };
-  for (const [resolution, files] of [['node16', ['main.ts', 'legacy.cts']], ['bundler', ['main.ts']]]) {
-    const module = resolution === 'node16' ? 'node16' : 'esnext';
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { ...options, module, moduleResolution: resolution }, files,
-    }));
+`,
+  'node.ts': `
+import { readFileSync } from 'node:fs';
+import { initSync } from 'simprint';
+initSync({ module: readFileSync(new URL('./simprint_bg.wasm', import.meta.url)) });
+`,
+  'dom.ts': `
+import init, { initSync } from 'simprint';
+const bytes = new Uint8Array(8);
+initSync({ module: new WebAssembly.Module(bytes) });
+await init({ module_or_path: new URL('simprint_bg.wasm', import.meta.url) });
+await init({ module_or_path: fetch('simprint_bg.wasm') });
+export {};
+`,
+  'using.ts': `
+import { Fingerprinter } from 'simprint';
+{
+  using fp = new Fingerprinter();
+  console.log(fp.fingerprint('disposed at the end of this block'));
+}
+`,
+  'worker.ts': `
+import { Fingerprinter } from 'simprint';
+import wasm from 'simprint/simprint_bg.wasm';
+const module: WebAssembly.Module = wasm;
+export default {
+  async fetch(request: Request, env: { KEY: string }): Promise<Response> {
+    const fp = new Fingerprinter({ key: env.KEY });
+    return Response.json({ hex: fp.fingerprintHex(await request.text()), module: String(module) });
+  },
+} satisfies ExportedHandler<{ KEY: string }>;
+`,
+};
+const TS_SETUPS = {
+  // Node only: no dom, URL and Buffer from @types/node.
+  'node-es2020': { lib: ['es2020'], types: ['node'], module: 'node16', files: ['main.ts', 'legacy.cts', 'node.ts'] },
+  'bundler-es2020': { lib: ['es2020'], types: [], module: 'esnext', moduleResolution: 'bundler', files: ['main.ts'] },
+  'dom-node16': { lib: ['es2020', 'dom'], types: [], module: 'node16', files: ['main.ts', 'legacy.cts', 'dom.ts'] },
+  'dom-bundler': { lib: ['es2022', 'dom'], types: [], module: 'esnext', moduleResolution: 'bundler', files: ['main.ts', 'dom.ts'] },
+  'esnext-node': { lib: ['esnext'], types: ['node'], module: 'nodenext', files: ['main.ts', 'node.ts', 'using.ts'] },
+  workerd: {
+    lib: ['es2022'], types: ['@cloudflare/workers-types'], module: 'esnext', moduleResolution: 'bundler',
+    customConditions: ['workerd'], files: ['main.ts', 'worker.ts'],
+  },
+};
+
+/** The pinned compilers and type packages, installed once per lock file into the cache. */
+function typescriptToolkit() {
+  const src = join(root, 'tests', 'js', 'typescript');
+  const lock = readFileSync(join(src, 'package-lock.json'));
+  const dir = join(homedir(), '.cache', 'simprint', 'typescript', createHash('sha256').update(lock).digest('hex').slice(0, 16));
+  if (!existsSync(join(dir, '.installed'))) {
+    const tmp = `${dir}.${process.pid}`;
+    mkdirSync(tmp, { recursive: true });
+    for (const f of ['package.json', 'package-lock.json']) cpSync(join(src, f), join(tmp, f));
+    execFileSync('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: tmp, stdio: 'pipe' });
+    writeFileSync(join(tmp, '.installed'), '');
     try {
-      execFileSync(bin('tsc'), ['-p', dir], { cwd: dir, encoding: 'utf8' });
-    } catch (e) {
-      assert.fail(`tsc (${resolution}) failed:\n${e.stdout}${e.stderr}`);
+      renameSync(tmp, dir);
+    } catch {
+      rmSync(tmp, { recursive: true, force: true }); // another run installed it first
     }
   }
+  return dir;
+}
+
+test('TypeScript 5.9 and 7, strict, no skipLibCheck: Node only, bundler, dom, esnext and workerd', { timeout: 300_000 }, () => {
+  const toolkit = typescriptToolkit();
+  const dir = project('typescript', { type: 'module' });
+  // The type packages as the user's own dependencies.
+  for (const name of ['@types/node', '@cloudflare/workers-types']) {
+    mkdirSync(dirname(join(dir, 'node_modules', name)), { recursive: true });
+    symlinkSync(join(toolkit, 'node_modules', name), join(dir, 'node_modules', name), 'dir');
+  }
+  for (const [name, text] of Object.entries(TS_SOURCES)) writeFileSync(join(dir, name), text);
+  // No lib reference forced on users: the types name only what they declare.
+  const dts = readFileSync(join(dir, 'node_modules', 'simprint', 'simprint.d.ts'), 'utf8');
+  const failures = /\/\/\/ <reference/.test(dts) ? ['simprint.d.ts forces a lib reference'] : [];
+  for (const [setup, { files, ...options }] of Object.entries(TS_SETUPS)) {
+    const project = join(dir, setup);
+    mkdirSync(project);
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { strict: true, target: 'es2022', noEmit: true, ...options },
+      files: files.map((f) => `../${f}`),
+    }));
+    for (const compiler of ['typescript', 'typescript-7']) {
+      try {
+        execFileSync(process.execPath, [join(toolkit, 'node_modules', compiler, 'bin', 'tsc'), '-p', project], { encoding: 'utf8' });
+      } catch (e) {
+        failures.push(`${compiler} ${setup}:\n${e.stdout}${e.stderr}`);
+      }
+    }
+  }
+  assert.deepEqual(failures, []);
 });
 
 describe('browsers: a vite build and an esbuild bundle in Chromium', { timeout: 120_000 }, () => {

@@ -15,6 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { portableTypes, wasmModuleTypes } from './types.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../../..');
@@ -54,19 +55,14 @@ execFileSync(esbuild, [
   `--alias:simprint-package=${join(pkg, 'simprint.js')}`,
 ], { stdio: 'inherit' });
 
-// Types: the glue's, for every entry. TypeScript needs a .d.cts to type a require(). The
-// classes' `[Symbol.dispose]` needs the disposable lib, which `lib: ["es2020"]` lacks.
-const dts = readFileSync(join(pkg, 'simprint.d.ts'), 'utf8');
-const withLib = `/// <reference lib="esnext.disposable" />\n${dts}`;
-writeFileSync(join(pkg, 'simprint.d.ts'), withLib);
-writeFileSync(join(pkg, 'simprint.d.cts'), withLib);
+// Types: the glue's, for every entry (TypeScript needs a .d.cts to type a require()), made to
+// compile in any program (types.mjs says how), with the core's defaults written in.
+glue.initSync({ module: readFileSync(join(pkg, 'simprint_bg.wasm')) }); // for defaults()
+const dts = portableTypes(readFileSync(join(pkg, 'simprint.d.ts'), 'utf8'), glue);
+writeFileSync(join(pkg, 'simprint.d.ts'), dts);
+writeFileSync(join(pkg, 'simprint.d.cts'), dts);
 // `import wasm from 'simprint/simprint_bg.wasm'` (workerd, wrangler) gives a compiled module.
-writeFileSync(join(pkg, 'simprint_bg.wasm.d.ts'), [
-  '/** The compiled WebAssembly module, as workerd and wrangler import a .wasm file. */',
-  'declare const module: WebAssembly.Module;',
-  'export default module;',
-  '',
-].join('\n'));
+writeFileSync(join(pkg, 'simprint_bg.wasm.d.ts'), wasmModuleTypes());
 
 // package.json: wasm-pack's name, version, description and licence, our template for the rest.
 const built = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8'));

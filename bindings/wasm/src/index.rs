@@ -23,9 +23,10 @@ use simprint::{Fingerprint, Plan, PlanKind};
 const TS_TYPES: &'static str = r#"
 /** Options of a new Index; every field is optional. */
 export interface IndexOptions {
-  /** Fingerprint width in bits, 1 to 128. Default 64. */
+  /** Fingerprint width in bits, 1 to 128. Default ${defaults.index.width}. */
   width?: number;
-  /** Find everything within this Hamming distance. Default 3. */
+  /** Find everything within this Hamming distance. Default ${defaults.index.k} at 64 bits (the
+   *  recommended k of English text), scaled to other widths as round(${defaults.index.k} · width / 64). */
   k?: number;
   /** An explicit plan: this many blocks (more than k) and C(blocks, k) permuted tables,
    *  instead of planning by size. With keyBlocks, a combined plan. */

@@ -36,6 +36,22 @@ function project(name, packageJson = {}) {
 
 const run = (cwd, args) => execFileSync(process.execPath, args, { cwd, encoding: 'utf8' }).trim();
 
+// The package's README as the tarball carries it: its commands and snippets run as written.
+const README = execFileSync('tar', ['-xzOf', tarball, 'package/README.md'], { encoding: 'utf8' });
+/** The code blocks of `markdown` in `lang`, in order. */
+const blocks = (markdown, lang) => [...markdown.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1]);
+const readmeJs = blocks(README, 'js');
+/** The README's block holding `marker`. */
+const readmeBlock = (marker) => {
+  const found = readmeJs.filter((b) => b.includes(marker));
+  assert.equal(found.length, 1, `one README block holds ${marker}`);
+  return found[0];
+};
+/** What a snippet's `console.log(…); // expected` lines say it prints, in order. */
+const expectedOutput = (code) => [...code.matchAll(/^console\.log\(.*\); \/\/ (.*)$/gm)].map((m) => m[1]);
+/** A snippet's ES imports from 'simprint' as the equivalent require(). */
+const asCommonJs = (code) => code.replace(/^import \{ ([^}]*) \} from 'simprint';$/gm, "const { $1 } = require('simprint');");
+
 test('the tarball holds every file the exports map and the entries name', () => {
   const listed = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n').map((f) => f.replace(/^package\//, ''));
   const pkg = JSON.parse(readFileSync(join(root, 'pkg', 'package.json'), 'utf8'));
@@ -43,9 +59,92 @@ test('the tarball holds every file the exports map and the entries name', () => 
   for (const f of [...targets, 'README.md', 'LICENSE-MIT', 'LICENSE-APACHE']) assert.ok(listed.includes(f), `${f} is not in the tarball`);
   // One .wasm for every entry.
   assert.deepEqual(listed.filter((f) => f.endsWith('.wasm')), ['simprint_bg.wasm']);
-  // The README is the package's own, short one.
-  assert.ok(readFileSync(join(root, 'pkg', 'README.md'), 'utf8').split('\n').length < 120);
+  // The README is the package's own, short one; the CHANGELOG comes along.
+  assert.ok(README.split('\n').length < 120);
+  assert.ok(listed.includes('CHANGELOG.md'));
 });
+
+test('npm metadata: repository, homepage, issues, engines, keywords; the README links into the repository', () => {
+  const pkg = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }));
+  const repo = pkg.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
+  assert.match(repo, /^https:\/\//);
+  assert.equal(pkg.homepage, `${repo}#readme`);
+  assert.equal(pkg.bugs.url, `${repo}/issues`);
+  assert.equal(pkg.license, 'MIT OR Apache-2.0');
+  assert.match(pkg.engines.node, /^>=\d+$/);
+  assert.ok(Number(process.versions.node.split('.')[0]) >= Number(pkg.engines.node.slice(2)), 'the tests run on a Node the package accepts');
+  for (const k of ['simhash', 'near-duplicate', 'similarity', 'fingerprint', 'hamming', 'webassembly']) assert.ok(pkg.keywords.includes(k), k);
+  // Every link resolves: into the repository to a file that exists, or to a file of the package.
+  const links = [...README.matchAll(/\]\(([^)]+)\)/g)].map((m) => m[1]);
+  assert.ok(links.length >= 5);
+  for (const link of links) {
+    if (link.startsWith(`${repo}/blob/main/`)) assert.ok(existsSync(join(root, link.slice(`${repo}/blob/main/`.length))), link);
+    else assert.ok(execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).includes(`package/${link}\n`), link);
+  }
+});
+
+test('the README install command, as written, with the packed tarball', () => {
+  const [command] = blocks(README, 'sh')[0].split('#')[0].trim().split('\n');
+  const file = command.split(' ').find((w) => w.endsWith('.tgz'));
+  assert.equal(file.replace(/^\.\//, ''), tarball.split('/').at(-1), 'the README names the tarball npm pack writes');
+  const dir = join(scratch, 'install');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'install', private: true }));
+  cpSync(tarball, join(dir, file));
+  execFileSync('sh', ['-c', `${command} --no-audit --no-fund --loglevel=error`], { cwd: dir, stdio: 'pipe' });
+  assert.equal(JSON.parse(readFileSync(join(dir, 'node_modules', 'simprint', 'package.json'), 'utf8')).name, 'simprint');
+});
+
+test('the README Node example runs as written, as ESM and as CommonJS, and prints what it says', () => {
+  const code = readmeBlock("from 'simprint';\n\nconst a = fingerprint(");
+  const expected = expectedOutput(code);
+  assert.ok(expected.length >= 2);
+  const dir = project('readme-node', { type: 'module' });
+  writeFileSync(join(dir, 'example.mjs'), code);
+  assert.deepEqual(run(dir, ['example.mjs']).split('\n'), expected);
+  // "CommonJS works the same": the README's require() of the same names.
+  const cjs = README.match(/`(const \{ [^}]* \} =\s+require\('simprint'\);)`/)[1].replace(/\s+/g, ' ');
+  assert.equal(asCommonJs(code).split('\n')[0], cjs);
+  writeFileSync(join(dir, 'example.cjs'), asCommonJs(code));
+  assert.deepEqual(run(dir, ['--no-experimental-require-module', 'example.cjs']).split('\n'), expected);
+});
+
+test('ESM and CommonJS in one process: two instances, as the README says, and bytes pass between them', () => {
+  assert.match(README, /esm\.Index !== cjs\.Index/);
+  const dir = project('dual', { type: 'module' });
+  writeFileSync(join(dir, 'dual.cjs'), `
+const cjs = require('simprint');
+(async () => {
+  const esm = await import('simprint'); // the README's way to one instance from CommonJS
+  const again = await import('simprint');
+  const index = new cjs.Index();
+  index.insert(1, cjs.fingerprint('near-duplicate'));
+  const copy = esm.Index.fromBytes(index.toBytes());
+  console.log(esm.Index !== cjs.Index, index instanceof esm.Index, again.Index === esm.Index,
+    JSON.stringify(copy.query(esm.fingerprint('near-duplicate'))), esm.fingerprint('x') === cjs.fingerprint('x'));
+})();
+`);
+  assert.equal(run(dir, ['--no-experimental-require-module', 'dual.cjs']), 'true false true [{"id":1,"distance":0}] true');
+});
+
+test('the README lists what the package exports', async () => {
+  const dir = project('exports', { type: 'module' });
+  writeFileSync(join(dir, 'names.mjs'), `
+import * as simprint from 'simprint';
+const index = new simprint.Index();
+const fp = new simprint.Fingerprinter();
+console.log(JSON.stringify([...Object.keys(simprint), ...Object.getOwnPropertyNames(Object.getPrototypeOf(index)).map((m) => 'index.' + m),
+  ...Object.getOwnPropertyNames(simprint.Index).map((m) => 'Index.' + m), ...Object.getOwnPropertyNames(Object.getPrototypeOf(fp)).map((m) => 'fp.' + m)]));
+`);
+  const names = new Set(JSON.parse(run(dir, ['names.mjs'])));
+  const section = README.slice(README.indexOf('## What is in it'), README.indexOf('Fingerprints are BigInts'));
+  const listed = [...section.matchAll(/`([A-Za-z.]+)(?:\(\))?`/g)].map((m) => m[1]);
+  assert.ok(listed.length > 20);
+  for (const name of listed) {
+    assert.ok(names.has(name) || names.has(`index.${name}`) || names.has(`fp.${name}`) || names.has(name.replace(/^Index\./, 'Index.')), `${name} is not exported`);
+  }
+});
+
 
 test('Node, ES module: import and call, nothing else', () => {
   const dir = project('node-esm', { type: 'module' });
@@ -194,16 +293,19 @@ describe('browsers: a vite build and an esbuild bundle in Chromium', { timeout: 
   let browser;
   let server;
   let base;
-  // The page a user writes: a call before init() fails clearly, after it works.
-  const PAGE_JS = `
-import init, { fingerprint, toHex } from 'simprint';
-INIT_IMPORT
-let early;
-try { fingerprint('x'); early = 'no error'; } catch (e) { early = e.message; }
-await INIT_CALL;
-document.body.dataset.early = early;
-document.body.dataset.hex = toHex(fingerprint(${JSON.stringify(KNOWN.text)}));
-`;
+  // The README's snippets as pages: a line after their imports records what a call before
+  // init() throws, and a line after them what a call after it returns.
+  const page = (snippet) => {
+    const lines = snippet.trimEnd().split('\n');
+    const imports = lines.filter((l) => l.startsWith('import ')).length;
+    return [
+      ...lines.slice(0, imports),
+      "let early = 'no error'; try { fingerprint('x'); } catch (e) { early = e.message; }",
+      ...lines.slice(imports),
+      'document.body.dataset.early = early;',
+      `document.body.dataset.hex = fingerprint(${JSON.stringify(KNOWN.text)}).toString(16).padStart(16, '0');`,
+    ].join('\n');
+  };
   const HTML = (script) => `<!doctype html><meta charset="utf-8"><title>simprint</title><script type="module" src="${script}"></script>`;
 
   before(async () => {
@@ -240,9 +342,9 @@ document.body.dataset.hex = toHex(fingerprint(${JSON.stringify(KNOWN.text)}));
     }
   }
 
-  test('vite build: the .wasm found through import.meta.url and emitted as an asset', async () => {
+  test('vite build of the README browser snippet: the .wasm found through import.meta.url', async () => {
     const dir = project('vite', { type: 'module' });
-    writeFileSync(join(dir, 'main.js'), PAGE_JS.replace('INIT_IMPORT', '').replace('INIT_CALL', 'init()'));
+    writeFileSync(join(dir, 'main.js'), page(readmeBlock('await init();')));
     writeFileSync(join(dir, 'index.html'), HTML('./main.js'));
     execFileSync(bin('vite'), ['build', '--base', './', '--logLevel', 'error'], { cwd: dir, stdio: 'pipe' });
     assert.ok(readdirSync(join(dir, 'dist', 'assets')).some((f) => f.endsWith('.wasm')), 'vite emitted the .wasm');
@@ -251,18 +353,42 @@ document.body.dataset.hex = toHex(fingerprint(${JSON.stringify(KNOWN.text)}));
     assert.equal(data.hex, KNOWN.hex);
   });
 
-  test('esbuild bundle: the .wasm imported with the file loader and given to init()', async () => {
+  test('the README esbuild command, as written, on its snippet: the .wasm imported with the file loader', async () => {
+    const snippet = readmeBlock('// esbuild ');
+    const command = snippet.match(/^\/\/ (esbuild .*)$/m)[1];
     const dir = project('esbuild', { type: 'module' });
-    writeFileSync(join(dir, 'main.js'), PAGE_JS
-      .replace('INIT_IMPORT', "import wasmUrl from 'simprint/simprint_bg.wasm';")
-      .replace('INIT_CALL', 'init({ module_or_path: new URL(wasmUrl, import.meta.url) })'));
-    writeFileSync(join(dir, 'index.html'), HTML('./dist/main.js'));
-    execFileSync(bin('esbuild'), ['main.js', '--bundle', '--format=esm', '--loader:.wasm=file', '--outdir=dist', '--log-level=error'],
-      { cwd: dir, stdio: 'pipe' });
+    const entry = command.split(' ')[1];
+    writeFileSync(join(dir, entry), page(snippet));
+    writeFileSync(join(dir, 'index.html'), HTML(`./dist/${entry}`));
+    execFileSync('sh', ['-c', command], {
+      cwd: dir, stdio: 'pipe', env: { ...process.env, PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH}` },
+    });
     const data = await load('esbuild/index.html');
     assert.match(data.early, NOT_READY);
     assert.equal(data.hex, KNOWN.hex);
   });
+});
+
+test('the README Workers snippet in workerd: bundled for the workerd condition, initialised on import', { timeout: 120_000 }, async () => {
+  const dir = project('readme-worker', { type: 'module' });
+  writeFileSync(join(dir, 'worker.js'), readmeBlock('export default {'));
+  // As wrangler bundles: the workerd condition, the .wasm kept as a module of its own.
+  execFileSync(bin('esbuild'), ['worker.js', '--bundle', '--format=esm', '--platform=neutral', '--conditions=workerd,worker,browser',
+    '--loader:.wasm=copy', '--outdir=dist', '--log-level=error'], { cwd: dir, stdio: 'pipe' });
+  const { Miniflare } = await import('miniflare');
+  const mf = new Miniflare({
+    host: '127.0.0.1', port: 0, cf: false, modules: true, compatibilityDate: '2026-04-01',
+    scriptPath: join(dir, 'dist', 'worker.js'), modulesRoot: join(dir, 'dist'),
+    modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }, { type: 'CompiledWasm', include: ['**/*.wasm'] }],
+    bindings: { SIPHASH_KEY: '73696d7072696e742d7369702d6b6579' },
+  });
+  try {
+    const url = await mf.ready;
+    const res = await fetch(url, { method: 'POST', body: KNOWN.text });
+    assert.deepEqual(await res.json(), { hex: KNOWN.hex });
+  } finally {
+    await mf.dispose();
+  }
 });
 
 test('a copy of the Worker example, installed on its own, bundled by its wrangler and run in workerd', { timeout: 180_000 }, async () => {

@@ -64,17 +64,24 @@ writeFileSync(join(pkg, 'simprint.d.cts'), dts);
 // `import wasm from 'simprint/simprint_bg.wasm'` (workerd, wrangler) gives a compiled module.
 writeFileSync(join(pkg, 'simprint_bg.wasm.d.ts'), wasmModuleTypes());
 
-// package.json: wasm-pack's name, version, description and licence, our template for the rest.
+// package.json: wasm-pack's version, description, licence and repository (from the bindings'
+// Cargo.toml), our template for the rest (the keywords npm searches by, the exports map).
 const built = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8'));
 const template = JSON.parse(readFileSync(join(here, 'package.template.json'), 'utf8'));
+const repository = built.repository?.url?.replace(/^git\+/, '').replace(/\.git$/, '');
+if (!repository) throw new Error('bindings/wasm/Cargo.toml has no repository');
 const out = {
   name: 'simprint',
   version: built.version,
   description: built.description,
   license: built.license,
-  keywords: built.keywords,
+  repository: { type: 'git', url: `git+${repository}.git` },
+  homepage: `${repository}#readme`,
+  bugs: { url: `${repository}/issues` },
   ...template,
 };
 writeFileSync(join(pkg, 'package.json'), `${JSON.stringify(out, null, 2)}\n`);
-copyFileSync(join(here, '..', 'README.md'), join(pkg, 'README.md'));
+// The package's README links into the repository's docs.
+writeFileSync(join(pkg, 'README.md'), readFileSync(join(here, '..', 'README.md'), 'utf8').replaceAll('REPOSITORY', repository));
+copyFileSync(join(root, 'CHANGELOG.md'), join(pkg, 'CHANGELOG.md'));
 for (const licence of ['LICENSE-MIT', 'LICENSE-APACHE']) copyFileSync(join(root, licence), join(pkg, licence));

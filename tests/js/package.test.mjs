@@ -146,6 +146,69 @@ console.log(JSON.stringify([...Object.keys(simprint), ...Object.getOwnPropertyNa
 });
 
 
+// docs/api.md against the package it documents: the defaults it prints, the option lists and
+// defaults of its tables, the option fields of Index and Plan, and the messages it quotes.
+test('docs/api.md agrees with the package: defaults, options, the Index and Plan options, error messages', () => {
+  const api = readFileSync(join(root, 'docs', 'api.md'), 'utf8');
+  const dir = project('api-docs', { type: 'module' });
+  const dts = readFileSync(join(dir, 'node_modules', 'simprint', 'simprint.d.ts'), 'utf8');
+  const fields = (name) => {
+    const body = dts.match(new RegExp(`^export interface ${name} (?:extends (\\w+) )?\\{\\n([\\s\\S]*?)^\\}`, 'm'));
+    assert.ok(body, `the .d.ts declares ${name}`);
+    const own = [...body[2].matchAll(/^ {4}(\w+)\?:/gm)].map((m) => m[1]);
+    return body[1] ? [...fields(body[1]), ...own] : own;
+  };
+  // The calls of the messages table, run in the package.
+  const table = api.slice(api.indexOf('The bindings word only what the core cannot see'), api.indexOf('A JavaScript exception raised'));
+  const rows = [...table.matchAll(/^\| `([^`]+)` \| (`{1,2})(.+?)\2 \|$/gm)].map((m) => [m[1], m[3].trim()]);
+  assert.ok(rows.length >= 10);
+  writeFileSync(join(dir, 'check.mjs'), `
+import * as simprint from 'simprint';
+const { fingerprint, Fingerprinter, fingerprintFeatures, hamming, toHex, Index, defaults } = simprint;
+const t = 'some text';
+const fp = fingerprint(t);
+const index = new Index();
+const messages = ${JSON.stringify(rows.map((r) => r[0]))}.map((call) => {
+  try { new Function('simprint', 'fingerprint', 'Fingerprinter', 'fingerprintFeatures', 'hamming', 'toHex', 'index', 't', 'fp', call)(
+    simprint, fingerprint, Fingerprinter, fingerprintFeatures, hamming, toHex, index, t, fp); return 'no error'; } catch (e) { return e.message; }
+});
+console.log(JSON.stringify({ defaults: defaults(), messages }));
+`);
+  const { defaults, messages } = JSON.parse(run(dir, ['check.mjs']));
+  assert.deepEqual(messages, rows.map((r) => r[1]));
+
+  // The defaults() block prints what defaults() returns.
+  const printed = api.match(/\*\*`defaults\(\)`\*\*[\s\S]*?```text\n([\s\S]*?)```/)[1];
+  assert.deepEqual(new Function(`return (${printed});`)(), defaults);
+
+  // The Options table: the options of the .d.ts, each with the default defaults() gives.
+  const options = api.slice(api.indexOf('## Options'), api.indexOf('[algorithm.md]'));
+  const optionRows = [...options.matchAll(/^\| (`\w+`(?:, `\w+`)*) \| .* \| (.*) \|$/gm)];
+  const names = optionRows.flatMap((m) => [...m[1].matchAll(/`(\w+)`/g)].map((n) => n[1]));
+  assert.deepEqual([...names].sort(), [...fields('Options')].sort());
+  const cell = Object.fromEntries(optionRows.flatMap((m) => [...m[1].matchAll(/`(\w+)`/g)].map((n) => [n[1], m[2]])));
+  for (const [name, value] of Object.entries(defaults.options)) {
+    if (name === 'wordN' || name === 'charN') continue;
+    assert.ok(cell[name].includes(typeof value === 'string' ? `\`"${value}"\`` : `${value}`) || cell[name].includes(`\`${value}\``),
+      `docs/api.md gives ${name} the default ${cell[name]}, defaults() ${value}`);
+  }
+  assert.equal(cell.wordN, `${defaults.options.wordN}, ${defaults.options.charN}`);
+  assert.equal(cell.n, `${defaults.n.words} for \`words\`, ${defaults.n.chars} for \`chars\``);
+
+  // The .d.ts states the defaults defaults() gives (written in by types.mjs).
+  assert.ok(dts.includes(`Find everything within this Hamming distance. Default ${defaults.index.k} at 64 bits`));
+  assert.ok(dts.includes(`fingerprints. Default ${defaults.index.planSize.toLocaleString('en')}.`));
+  for (const [name, value] of Object.entries(defaults.options)) {
+    const doc = dts.match(new RegExp(`((?:/\\*\\*(?:(?!\\*/)[\\s\\S])*\\*/\\s*))${name}\\?:`))[1];
+    assert.ok(doc.includes(`Default ${typeof value === 'string' && name !== 'key' ? `"${value}"` : value}`), `${name}: ${doc}`);
+  }
+
+  // The option fields of new Index and new Plan in the side-by-side table.
+  const optionsOf = (ctor) => api.match(new RegExp(`\`new ${ctor}\\(\\{ ([^}]*) \\}\\)\``))[1].split(', ').map((f) => f.replace(/\?$/, ''));
+  assert.deepEqual(optionsOf('Index'), fields('IndexOptions'));
+  assert.deepEqual(optionsOf('Plan'), fields('PlanOptions'));
+});
+
 test('Node, ES module: import and call, nothing else', () => {
   const dir = project('node-esm', { type: 'module' });
   writeFileSync(join(dir, 'main.js'), `

@@ -17,6 +17,12 @@ cargo clippy --quiet --workspace --all-targets -- -D warnings \
   -A clippy::cast_sign_loss -A clippy::must_use_candidate -A clippy::missing_errors_doc \
   -A clippy::missing_panics_doc -A clippy::disallowed_methods
 RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --workspace
+# The crate's front page documents the main items (Structs, Functions), not re-export lines.
+front="$ROOT/target/doc/simprint/index.html"
+if ! grep -q 'id="structs"' "$front" || ! grep -q 'id="functions"' "$front" || grep -q 'id="reexports"' "$front"; then
+  echo "cargo doc's front page lists re-exports instead of the main items (see src/lib.rs)" >&2
+  exit 1
+fi
 
 say "cargo test (native)"
 cargo test --quiet

@@ -46,7 +46,7 @@ rm -rf "$ROOT/examples/sql/node_modules/simprint"
 
 say "wasm-bindgen tests under Node: the core's kernels inside wasm"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-  cargo test -p simprint-wasm --target wasm32-unknown-unknown --test core
+  cargo test -p simprint-wasm --no-default-features --target wasm32-unknown-unknown --test core
 
 say "JavaScript tests (node --test) and the headless Chromium test"
 node --test --test-concurrency=1 tests/js/

@@ -72,7 +72,8 @@ pub(crate) fn read_options(value: &Option<JsValue>) -> Result<Options, JsError> 
         name => {
             if word_n.is_some() || char_n.is_some() {
                 return Err(JsError::new(&format!(
-                    "wordN and charN apply only to tokenizer \"auto\", not {name:?}: use n"
+                    "wordN and charN apply only to tokenizer \"auto\", not {}: use n",
+                    simprint::error::Quoted(&simprint::error::echo(name), '"')
                 )));
             }
             match name.parse::<Tokenizer>().map_err(err)? {

@@ -132,8 +132,9 @@ impl Distinct {
     }
 
     /// Every distinct hash with its count (1 when not counting), in table order (callers
-    /// that sum floats sort).
-    pub(crate) fn counts(&self) -> Vec<(u128, u32)> {
+    /// that sum floats sort). Counts are `u32`s widened, so the pairs sort as the crate's
+    /// other `(u128, u64)` pairs do (see `sort`).
+    pub(crate) fn counts(&self) -> Vec<(u128, u64)> {
         match self {
             Distinct::Narrow(t) => t.counts(),
             Distinct::Wide(t) => t.counts(),
@@ -286,11 +287,11 @@ impl<K: Key> Table<K> {
         }
     }
 
-    fn counts(&self) -> Vec<(u128, u32)> {
+    fn counts(&self) -> Vec<(u128, u64)> {
         let empty = K::default();
-        let mut out: Vec<(u128, u32)> = Vec::with_capacity(self.len);
+        let mut out: Vec<(u128, u64)> = Vec::with_capacity(self.len);
         if self.zero > 0 {
-            out.push((0, if self.counting { self.zero } else { 1 }));
+            out.push((0, u64::from(if self.counting { self.zero } else { 1 })));
         }
         let table = self
             .keys
@@ -299,16 +300,16 @@ impl<K: Key> Table<K> {
             .filter(|(_, &k)| k != empty)
             .map(|(i, &k)| (k, self.count_at(i)));
         if self.overflow.is_empty() {
-            out.extend(table.map(|(k, c)| (k.to_hash(), c)));
+            out.extend(table.map(|(k, c)| (k.to_hash(), u64::from(c))));
             return out;
         }
         // A key may sit in the table and in the overflow list (it found room after the table
         // grew). Sort and count only the overflow (memory in proportion to it), fold the
         // table's count into it where a key is in both, and list the rest of the table.
-        let mut over = self.overflow.clone();
-        over.sort_unstable();
-        let mut counted: Vec<(K, u32)> = Vec::new();
-        for k in over {
+        let mut over: Vec<(u128, u64)> = self.overflow.iter().map(|k| (k.to_hash(), 0)).collect();
+        crate::sort::sort(&mut over);
+        let mut counted: Vec<(u128, u32)> = Vec::new();
+        for (k, _) in over {
             match counted.last_mut() {
                 Some((last, n)) if *last == k => {
                     if self.counting {
@@ -319,16 +320,16 @@ impl<K: Key> Table<K> {
             }
         }
         for (k, c) in table {
-            match counted.binary_search_by_key(&k, |e| e.0) {
+            match counted.binary_search_by_key(&k.to_hash(), |e| e.0) {
                 Ok(i) => {
                     if self.counting {
                         counted[i].1 = counted[i].1.saturating_add(c);
                     }
                 }
-                Err(_) => out.push((k.to_hash(), c)),
+                Err(_) => out.push((k.to_hash(), u64::from(c))),
             }
         }
-        out.extend(counted.into_iter().map(|(k, c)| (k.to_hash(), c)));
+        out.extend(counted.into_iter().map(|(k, c)| (k, u64::from(c))));
         out
     }
 }
@@ -341,7 +342,7 @@ mod tests {
     fn check_all_kinds(keys: &[u128], expect_overflow: bool) {
         let mut sorted = keys.to_vec();
         sorted.sort_unstable();
-        let mut expected: Vec<(u128, u32)> = Vec::new();
+        let mut expected: Vec<(u128, u64)> = Vec::new();
         for &k in &sorted {
             match expected.last_mut() {
                 Some((last, n)) if *last == k => *n += 1,
@@ -361,7 +362,7 @@ mod tests {
                 assert_eq!(overflowed, expect_overflow);
                 let mut got = d.counts();
                 got.sort_unstable();
-                let want: Vec<(u128, u32)> = expected
+                let want: Vec<(u128, u64)> = expected
                     .iter()
                     .map(|&(k, c)| (k, if counting { c } else { 1 }))
                     .collect();

@@ -124,6 +124,8 @@ impl Profile {
         let (mut features, mut idf2_sum) = (0.0, 0.0);
         for (s, table) in tables {
             for (hash, m) in table.counts() {
+                // More than 2^32 occurrences of one feature cannot come from a text in memory.
+                let m = u32::try_from(m).unwrap_or(u32::MAX);
                 // Every weighting gives 1 for one occurrence, so this is the IDF factor.
                 let idf = fingerprinter.weight_of(hash, 1);
                 let entry = groups.entry((*s, m)).or_insert((0.0, 0.0));

@@ -379,15 +379,18 @@ impl fmt::Display for Error {
             }
             Error::UnknownTokenizer { name } => write!(
                 f,
-                "unknown tokenizer {name:?}: expected \"auto\", \"words\" or \"chars\""
+                "unknown tokenizer {}: expected \"auto\", \"words\" or \"chars\"",
+                Quoted(name, '"')
             ),
             Error::UnknownWeighting { name } => write!(
                 f,
-                "unknown weighting {name:?}: expected \"tf\", \"logtf\" or \"binary\""
+                "unknown weighting {}: expected \"tf\", \"logtf\" or \"binary\"",
+                Quoted(name, '"')
             ),
             Error::UnknownNormalization { name } => write!(
                 f,
-                "unknown normalization {name:?}: expected \"none\" or \"width\""
+                "unknown normalization {}: expected \"none\" or \"width\"",
+                Quoted(name, '"')
             ),
             Error::MalformedHex { problem } => write!(f, "malformed hex: {problem}"),
             Error::MalformedKey { problem } => write!(f, "invalid key: {problem}"),
@@ -456,7 +459,14 @@ impl fmt::Display for HexProblem {
                 f,
                 "{digits} digits is more than the {max} a {width}-bit fingerprint has"
             ),
-            HexProblem::NotADigit(c) => write!(f, "{c:?} is not a hex digit"),
+            HexProblem::NotADigit(c) => {
+                let mut buf = [0; 4];
+                write!(
+                    f,
+                    "{} is not a hex digit",
+                    Quoted(c.encode_utf8(&mut buf), '\'')
+                )
+            }
         }
     }
 }
@@ -552,6 +562,41 @@ impl fmt::Display for BytesProblem {
 }
 
 impl core::error::Error for Error {}
+
+/// `text` between `quote`s, escaped as `{:?}` escapes ordinary text (the quote, `\\`, and
+/// control characters), without core's table of printable characters that `{:?}` brings into
+/// the wasm. (Unlike `{:?}`, other invisible characters are written as they are.)
+///
+/// ```
+/// use simprint::error::Quoted;
+/// assert_eq!(Quoted("a\"b\n", '"').to_string(), format!("{:?}", "a\"b\n"));
+/// assert_eq!(Quoted("'", '\'').to_string(), format!("{:?}", '\''));
+/// ```
+pub struct Quoted<'a>(pub &'a str, pub char);
+
+impl fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use fmt::Write;
+        let Quoted(text, quote) = *self;
+        f.write_char(quote)?;
+        for c in text.chars() {
+            match c {
+                '\t' => f.write_str("\\t")?,
+                '\r' => f.write_str("\\r")?,
+                '\n' => f.write_str("\\n")?,
+                '\0' => f.write_str("\\0")?,
+                '\\' => f.write_str("\\\\")?,
+                c if c == quote => {
+                    f.write_char('\\')?;
+                    f.write_char(c)?;
+                }
+                c if c.is_control() => write!(f, "\\u{{{:x}}}", u32::from(c))?,
+                c => f.write_char(c)?,
+            }
+        }
+        f.write_char(quote)
+    }
+}
 
 /// Most characters of a caller's value an error message repeats.
 const ECHO_CHARS: usize = 64;

@@ -9,6 +9,7 @@ use crate::accumulate::{Accumulator, UnitCounter};
 use crate::error::Error;
 use crate::fingerprint::Fingerprint;
 use crate::fingerprinter::Fingerprinter;
+use crate::sort;
 
 /// One feature's part in a fingerprint.
 ///
@@ -126,7 +127,7 @@ impl Fingerprinter {
             .iter()
             .map(|(text, full, count)| ExplainedFeature {
                 text: Some(text.clone()),
-                weight: self.weight_of(*full, *count),
+                weight: self.weight_of(*full, u64::from(*count)),
                 hash: self.hasher().cut(*full),
             })
             .collect();
@@ -148,13 +149,18 @@ impl Fingerprinter {
             (acc.fingerprint(), acc.v().map(|x| x as f64).collect())
         } else {
             // Float weights are summed in full-hash order, as the fingerprint sums them.
-            let mut order: Vec<usize> = (0..found.len()).collect();
-            order.sort_unstable_by_key(|&i| found[i].1);
+            let mut order: Vec<(u128, u64)> = found
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (f.1, sort::position(i)))
+                .collect();
+            sort::sort(&mut order);
             let mut acc = Accumulator::new(width).unwrap_or_else(|_| {
                 unreachable!("the width was checked when the fingerprinter was built")
             });
-            for i in order {
-                acc.add_trusted(rows[i].hash, rows[i].weight);
+            for (_, i) in order {
+                let row = &rows[sort::from_position(i)];
+                acc.add_trusted(row.hash, row.weight);
             }
             (acc.fingerprint(), acc.v().to_vec())
         };

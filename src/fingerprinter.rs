@@ -12,6 +12,7 @@ use crate::fingerprint::Fingerprint;
 use crate::hash::{FeatureHasher, Key};
 use crate::idf::Idf;
 use crate::options::{Normalization, Options, Weighting};
+use crate::sort;
 use crate::tokenize::{Features, Tokenizer};
 
 /// Features on their way into a fingerprint (see [`Fingerprinter::sink`]).
@@ -151,7 +152,7 @@ impl Fingerprinter {
             }
             Sink::Distinct(d) => {
                 let mut counts = d.counts();
-                counts.sort_unstable();
+                sort::sort(&mut counts);
                 self.accumulate(&counts)
             }
         }
@@ -177,15 +178,15 @@ impl Fingerprinter {
     }
 
     /// [`Fingerprinter::counts`] for the document-frequency table.
-    pub(crate) fn counts_of(&self, folded: &str) -> Vec<(u128, u32)> {
+    pub(crate) fn counts_of(&self, folded: &str) -> Vec<(u128, u64)> {
         self.counts(folded)
     }
 
     /// Each distinct feature of already folded `text` as (full hash, occurrences), sorted by
     /// hash: the order float weights are summed in, everywhere.
-    fn counts(&self, text: &str) -> Vec<(u128, u32)> {
+    fn counts(&self, text: &str) -> Vec<(u128, u64)> {
         let mut counts = self.distinct(text).counts();
-        counts.sort_unstable();
+        sort::sort(&mut counts);
         counts
     }
 
@@ -195,9 +196,13 @@ impl Fingerprinter {
         self.idf.is_none() && self.options.weighting != Weighting::LogTermFrequency
     }
 
-    /// A distinct feature's weight: the weighting of its count, times its IDF if any.
-    pub(crate) fn weight_of(&self, full_hash: u128, count: u32) -> f64 {
-        let w = self.options.weighting.weight(count);
+    /// A distinct feature's weight: the weighting of its count (a `u32`, widened), times its
+    /// IDF if any.
+    pub(crate) fn weight_of(&self, full_hash: u128, count: u64) -> f64 {
+        let w = self
+            .options
+            .weighting
+            .weight(u32::try_from(count).unwrap_or(u32::MAX));
         match &self.idf {
             Some(idf) => w * idf.factor(full_hash),
             None => w,
@@ -206,7 +211,7 @@ impl Fingerprinter {
 
     /// The fingerprint of distinct features given as (full hash, count), summed in the given
     /// (hash) order so float weights add up the same everywhere.
-    pub(crate) fn accumulate(&self, counts: &[(u128, u32)]) -> Fingerprint {
+    pub(crate) fn accumulate(&self, counts: &[(u128, u64)]) -> Fingerprint {
         if self.integral_weights() {
             // Whole weights: exact integer counting (a count of c adds the hash c times).
             let mut counter = UnitCounter::new(self.options.width);

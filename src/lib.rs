@@ -19,6 +19,26 @@
 //! # Ok::<(), simprint::Error>(())
 //! ```
 //!
+//! # The API at a glance
+//!
+//! | to | use |
+//! |---|---|
+//! | fingerprint a text | [`fingerprint()`], or [`Fingerprinter::new`]`(`[`Options`]`)` and [`Fingerprinter::fingerprint`] (options checked once) |
+//! | choose the options | [`Options`]: [`Tokenizer`], [`Normalization`], [`Weighting`], [`Key`] |
+//! | a fingerprint's value, hex, distance | [`Fingerprint`]: [`Fingerprint::to_hex`], [`Fingerprint::from_hex`], [`Fingerprint::distance`], [`Fingerprint::compare`] ([`Comparison`]) |
+//! | the `k` to use | [`recommended_k`], [`Fingerprinter::recommend`] ([`Tolerance`], [`Recommendation`]); in a collection at most [`recommend::collection_k`] |
+//! | text in chunks | [`Fingerprinter::stream`] ([`Stream`]); with its `k`, [`Fingerprinter::stream_recommending`] |
+//! | IDF weights | [`DocumentFrequencies`], [`Fingerprinter::with_document_frequencies`] |
+//! | your own features, or hashes | [`Fingerprinter::fingerprint_features`], [`fingerprint_hashes`], [`Accumulator`] |
+//! | how each feature pushed each bit | [`Fingerprinter::explain`] ([`Explanation`]) |
+//! | find everything within `k` | [`Index`]: [`Index::insert`], [`Index::query`], [`Index::pairs`], [`Index::clusters`], [`Index::to_bytes`] |
+//! | an index's tables and keys | [`Plan`], [`Plan::probe_keys`] |
+//! | scan a slice of fingerprints | [`scan64`], [`scan128`], [`Scan64`], [`distances64`] |
+//! | what went wrong | [`Error`] (every fallible function returns it) |
+//!
+//! The main items are documented here at the crate root, where they are best imported from;
+//! their modules hold the rest of each concept.
+//!
 //! Modules, one concept each, in the order a text goes through them: [`options`] (what decides
 //! a fingerprint), [`normalize`] (width and case folding), [`tokenize`] (features of a text),
 //! [`hash`] (keyed feature hashing), [`accumulate`] (`V` and its signs), [`fingerprinter`]
@@ -56,25 +76,43 @@ pub mod options;
 pub mod recommend;
 pub mod scan;
 mod sip13;
+mod sort;
 pub mod stream;
 pub mod tokenize;
 
-pub use accumulate::fingerprint_hashes;
-pub use accumulate::Accumulator;
+// The main items, documented at the crate root (rustdoc otherwise lists only re-export lines
+// and leaves them to their modules' pages).
+#[doc(inline)]
+pub use accumulate::{fingerprint_hashes, Accumulator};
+#[doc(inline)]
 pub use distance::{hamming, hamming64, Comparison};
+#[doc(inline)]
 pub use document_frequencies::DocumentFrequencies;
+#[doc(inline)]
 pub use error::Error;
+#[doc(inline)]
 pub use explain::{explain_hashes, ExplainedFeature, Explanation};
+#[doc(inline)]
 pub use fingerprint::{check_k, check_width, Fingerprint, MAX_WIDTH};
+#[doc(inline)]
 pub use fingerprinter::{fingerprint, Fingerprinter};
+#[doc(inline)]
 pub use hash::{FeatureHasher, Key};
+#[doc(inline)]
 pub use index::costs::Costs;
+#[doc(inline)]
 pub use index::plan::{Block, Estimate, Plan, PlanKind, TableSpec, MAX_TABLES};
+#[doc(inline)]
 pub use index::{Candidate, Index, Match, Pair, Probe, SegmentInfo};
+#[doc(inline)]
 pub use options::{Normalization, Options, Weighting};
+#[doc(inline)]
 pub use recommend::{recommended_k, Recommendation, Tolerance};
+#[doc(inline)]
 pub use scan::{distances64, scan128, scan64, Hit, Scan64};
+#[doc(inline)]
 pub use stream::Stream;
+#[doc(inline)]
 pub use tokenize::{Tokenizer, MAX_N};
 
 // Runs the README's Rust example as a doctest, so the README cannot drift from the API.

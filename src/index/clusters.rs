@@ -6,6 +6,7 @@ use alloc::vec::Vec;
 
 use super::fallible::try_vec_with_capacity;
 use crate::error::Error;
+use crate::sort;
 
 /// Connected groups of ids under "within `k`", for [`Index::clusters_within`]: each group
 /// sorted, groups by first id, ids with no neighbour left out. Memory is linear in the number
@@ -23,7 +24,7 @@ pub(super) struct Groups {
 
 impl Groups {
     pub(super) fn new(mut all: Vec<(u128, u64)>) -> Result<Groups, Error> {
-        all.sort_unstable();
+        sort::sort(&mut all);
         let n = all.len();
         let mut parent = try_vec_with_capacity(n)?;
         parent.extend(0..n);
@@ -69,24 +70,31 @@ impl Groups {
     }
 
     pub(super) fn finish(mut self) -> Vec<Vec<u64>> {
-        let n = self.all.len();
-        let mut group_of = alloc::vec![usize::MAX; n];
-        let mut groups: Vec<Vec<u64>> = Vec::new();
-        for t in 0..n {
-            if !self.linked[t] {
-                continue;
+        // (root, id) of every linked entry, sorted: each group a run, its ids ascending.
+        let mut members: Vec<(u64, u64)> = Vec::new();
+        for t in 0..self.all.len() {
+            if self.linked[t] {
+                let r = self.root(t);
+                members.push((sort::position(r), self.all[t].1));
             }
-            let r = self.root(t);
-            if group_of[r] == usize::MAX {
-                group_of[r] = groups.len();
-                groups.push(Vec::new());
+        }
+        sort::sort(&mut members);
+        // The runs by their smallest id: (smallest id, where the run starts).
+        let mut runs: Vec<(u64, u64)> = Vec::new();
+        for (i, &(root, id)) in members.iter().enumerate() {
+            if i == 0 || members[i - 1].0 != root {
+                runs.push((id, sort::position(i)));
             }
-            groups[group_of[r]].push(self.all[t].1);
         }
-        for g in &mut groups {
-            g.sort_unstable();
-        }
-        groups.sort_unstable_by_key(|g| g[0]);
-        groups
+        sort::sort(&mut runs);
+        runs.iter()
+            .map(|&(_, start)| {
+                let run = &members[sort::from_position(start)..];
+                run.iter()
+                    .take_while(|m| m.0 == run[0].0)
+                    .map(|m| m.1)
+                    .collect()
+            })
+            .collect()
     }
 }

@@ -11,6 +11,7 @@ use super::segment::{Bits, Segment};
 use super::top_k::TopK;
 use super::MAX_PAIRS;
 use crate::error::Error;
+use crate::sort;
 
 /// New fingerprints wait here, scanned by queries, until there are this many.
 pub(super) const BUFFER: usize = 256;
@@ -24,20 +25,40 @@ const FEW_PAIRS: usize = 1 << 16;
 /// Positions of the last occurrence of each id, by id: the last of repeated ids wins, as
 /// with one insert after another.
 fn last_of_each_id(ids: &[u64]) -> Result<Vec<usize>, Error> {
+    // (id, position counted back from the end): by id, and its last occurrence first.
     let mut order = try_vec_with_capacity(ids.len())?;
-    order.extend(0..ids.len());
-    order.sort_unstable_by_key(|&i| (ids[i], usize::MAX - i));
-    order.dedup_by_key(|&mut i| ids[i]);
-    Ok(order)
+    order.extend(
+        ids.iter()
+            .enumerate()
+            .map(|(i, &id)| (id, u64::MAX - sort::position(i))),
+    );
+    sort::sort(&mut order);
+    order.dedup_by_key(|e| e.0);
+    collect(
+        order.len(),
+        order
+            .iter()
+            .map(|&(_, back)| sort::from_position(u64::MAX - back)),
+    )
 }
 
 /// A pair as the order of answers sees it: (distance, smaller id, larger id).
 type PairKey = (u32, u64, u64);
 
-/// Hits of one query in a segment by id, each id once (several tables may find it).
-fn by_id_once(hits: &mut Vec<(u64, u32)>) {
-    hits.sort_unstable();
+/// Hits of one query in a segment, `(id, distance)`, by id, each id once (several tables may
+/// find it). Distances are widened so the pairs sort as the crate's others (see `sort`).
+fn by_id_once(hits: &mut Vec<(u64, u64)>) {
+    sort::sort(hits);
     hits.dedup();
+}
+
+/// A distance back from a pair where [`by_id_once`] or a [`TopK`] widened it.
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "distances are at most 128, widened from u32"
+)]
+fn narrow(d: u64) -> u32 {
+    d as u32
 }
 
 /// The width-specific engine: `u64` fingerprints up to 64 bits, `u128` above.
@@ -266,7 +287,7 @@ impl<B: Bits> Engine<B> {
         let mut failed = Ok(());
         let mut found = |id, distance| {
             if failed.is_ok() {
-                failed = nearest.offer((distance, id));
+                failed = nearest.offer((u64::from(distance), id));
             }
         };
         for s in &self.segments {
@@ -287,7 +308,10 @@ impl<B: Bits> Engine<B> {
         Ok(nearest
             .finish()
             .into_iter()
-            .map(|(distance, id)| Match { id, distance })
+            .map(|(distance, id)| Match {
+                id,
+                distance: narrow(distance),
+            })
             .collect())
     }
 
@@ -325,10 +349,12 @@ impl<B: Bits> Engine<B> {
                         return Ok(());
                     }
                     hits.clear();
-                    large.query(fp, k, &mut |other_id, d| hits.push((other_id, d)));
+                    large.query(fp, k, &mut |other_id, d| {
+                        hits.push((other_id, u64::from(d)))
+                    });
                     by_id_once(&mut hits);
                     for &(other_id, d) in &hits {
-                        go = go && found(id, other_id, d);
+                        go = go && found(id, other_id, narrow(d));
                     }
                 }
             }
@@ -342,11 +368,13 @@ impl<B: Bits> Engine<B> {
             }
             hits.clear();
             for s in &self.segments {
-                s.query(fp, k, &mut |other_id, d| hits.push((other_id, d)));
+                s.query(fp, k, &mut |other_id, d| {
+                    hits.push((other_id, u64::from(d)))
+                });
             }
             by_id_once(&mut hits);
             for &(other_id, d) in &hits {
-                go = go && found(id, other_id, d);
+                go = go && found(id, other_id, narrow(d));
             }
             if !go {
                 return Ok(());

@@ -12,7 +12,7 @@ pub mod bytes;
 mod clusters;
 pub mod costs;
 mod engine;
-mod fallible;
+pub(crate) mod fallible;
 mod flips;
 mod keys;
 mod names;
@@ -33,6 +33,7 @@ pub use self::results::{Candidate, Match, Pair, Probe};
 use self::segment::Bits;
 use crate::error::Error;
 use crate::fingerprint::Fingerprint;
+use crate::sort;
 
 /// The `k` an index is built for when its user gives none (the JavaScript `Index` and
 /// `Plan`): 11, about what [`crate::recommended_k`] gives English prose at 64 bits (the median
@@ -549,12 +550,21 @@ impl Index {
     #[must_use]
     pub fn entries(&self) -> Vec<(u64, Fingerprint)> {
         let width = self.width();
-        let mut out: Vec<(u64, Fingerprint)> = engine!(&self.inner, e => e
+        let out: Vec<(u64, Fingerprint)> = engine!(&self.inner, e => e
             .entries()
             .map(|(id, v)| (id, Fingerprint::from_parts(v.to_u128(), width)))
             .collect());
-        out.sort_unstable_by_key(|e| e.0);
-        out
+        // By id, through (id, position) pairs (see `crate::sort`).
+        let mut order: Vec<(u64, u64)> = out
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.0, sort::position(i)))
+            .collect();
+        sort::sort(&mut order);
+        order
+            .into_iter()
+            .map(|(_, i)| out[sort::from_position(i)])
+            .collect()
     }
 
     /// Every stored fingerprint within the index's `k` of `fp`, sorted by distance, then id.

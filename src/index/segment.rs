@@ -22,6 +22,7 @@ use super::flips::for_each_flip;
 use super::plan::{bucket_bits, folds, Plan, TableSpec};
 use super::results::Probe;
 use crate::error::Error;
+use crate::sort;
 
 /// The integer a fingerprint is held in: `u64` for widths up to 64, `u128` above.
 pub(super) trait Bits:
@@ -60,6 +61,8 @@ pub(super) trait Bits:
     /// The bits of `self` in `mask`, XOR-folded to 32: the popcount of `fold(a) ^ fold(b)` is
     /// at most that of `(a ^ b) & mask`.
     fn fold(self, mask: u128) -> u32;
+    /// `entries` (distinct ids) sorted by id.
+    fn sort_by_id(entries: Vec<(u64, Self)>) -> Result<Vec<(u64, Self)>, Error>;
 }
 
 impl Bits for u64 {
@@ -132,6 +135,11 @@ impl Bits for u64 {
         let x = self & mask as u64;
         (x ^ (x >> 32)) as u32
     }
+    fn sort_by_id(mut entries: Vec<(u64, u64)>) -> Result<Vec<(u64, u64)>, Error> {
+        // Distinct ids: the pairs sort as by id alone.
+        sort::sort(&mut entries);
+        Ok(entries)
+    }
 }
 
 impl Bits for u128 {
@@ -193,6 +201,10 @@ impl Bits for u128 {
         let x = self & mask;
         let x = x ^ (x >> 64);
         (x ^ (x >> 32)) as u32
+    }
+    fn sort_by_id(entries: Vec<(u64, u128)>) -> Result<Vec<(u64, u128)>, Error> {
+        // Through (id, position) pairs: no sort of this type's own (see `crate::sort`).
+        sort::by_distinct_key(&entries, |e| e.0)
     }
 }
 
@@ -507,7 +519,7 @@ impl<B: Bits> Segment<B> {
     /// built) when memory cannot hold it. Every array is reserved fallibly, after one reservation
     /// of the whole size has shown it fits: an allocation failure would otherwise abort, which
     /// in wasm kills the instance.
-    pub(super) fn build(plan: Plan, mut entries: Vec<(u64, B)>) -> Result<Segment<B>, Error> {
+    pub(super) fn build(plan: Plan, entries: Vec<(u64, B)>) -> Result<Segment<B>, Error> {
         let need = Self::bytes_for(&plan, entries.len());
         // Slots are u32: a segment holds fewer than 2^32 fingerprints (64 GB of them).
         if u32::try_from(entries.len()).is_err() {
@@ -516,7 +528,7 @@ impl<B: Bits> Segment<B> {
         // Asking for everything at once fails fast, before any table is built, and in wasm
         // grows the memory once rather than table by table.
         drop(try_vec_with_capacity::<u8>(need)?);
-        entries.sort_unstable_by_key(|e| e.0);
+        let entries = B::sort_by_id(entries)?;
         let mut ids = try_vec_with_capacity::<u64>(entries.len())?;
         ids.extend(entries.iter().map(|e| e.0));
         let mut fps = try_vec_with_capacity::<B>(entries.len())?;

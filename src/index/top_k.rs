@@ -18,7 +18,7 @@ pub(super) struct TopK<K> {
     bound: Option<K>,
 }
 
-impl<K: Ord + Copy> TopK<K> {
+impl<K: crate::sort::Sort> TopK<K> {
     pub(super) fn new(limit: usize) -> TopK<K> {
         TopK {
             limit,
@@ -50,7 +50,7 @@ impl<K: Ord + Copy> TopK<K> {
     }
 
     fn cut(&mut self) {
-        self.held.sort_unstable();
+        crate::sort::sort(&mut self.held);
         self.held.dedup();
         self.held.truncate(self.limit);
         if self.held.len() == self.limit {

@@ -348,10 +348,19 @@ impl Scan64 {
 
 /// Hits found in position order, sorted by distance, then position. Distances are at most 128,
 /// so many hits (a large `k`) are counting-sorted in linear time; a stable order by distance
-/// keeps positions ascending within each distance.
+/// keeps positions ascending within each distance. A few are insertion-sorted (stable too),
+/// which needs no table and no sort of their own type (see `crate::sort`).
 pub(crate) fn sort_hits(mut hits: Vec<Hit>) -> Vec<Hit> {
     if hits.len() <= 64 {
-        hits.sort_unstable_by_key(|h| (h.distance, h.index));
+        for i in 1..hits.len() {
+            let h = hits[i];
+            let mut j = i;
+            while j > 0 && hits[j - 1].distance > h.distance {
+                hits[j] = hits[j - 1];
+                j -= 1;
+            }
+            hits[j] = h;
+        }
         return hits;
     }
     let mut starts = [0usize; 130];

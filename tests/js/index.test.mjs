@@ -325,3 +325,10 @@ test('string ids: URLs and keys in, the same strings out, through toBytes and fr
   index.free();
   copy.free();
 });
+
+test('explainQuery: a candidate of the insert buffer has null segment, table and probe, as typed', () => {
+  const index = new sp.Index({ k: 3 });
+  index.insert(1, 0b1011n);
+  const [c] = index.explainQuery(0b1010n);
+  assert.deepEqual(c, { id: 1, distance: 1, segment: null, table: null, probe: null, accepted: true });
+});

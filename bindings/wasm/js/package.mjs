@@ -15,6 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { portableTypes, wasmModuleTypes } from './types.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../../..');
@@ -54,31 +55,33 @@ execFileSync(esbuild, [
   `--alias:simprint-package=${join(pkg, 'simprint.js')}`,
 ], { stdio: 'inherit' });
 
-// Types: the glue's, for every entry. TypeScript needs a .d.cts to type a require(). The
-// classes' `[Symbol.dispose]` needs the disposable lib, which `lib: ["es2020"]` lacks.
-const dts = readFileSync(join(pkg, 'simprint.d.ts'), 'utf8');
-const withLib = `/// <reference lib="esnext.disposable" />\n${dts}`;
-writeFileSync(join(pkg, 'simprint.d.ts'), withLib);
-writeFileSync(join(pkg, 'simprint.d.cts'), withLib);
+// Types: the glue's, for every entry (TypeScript needs a .d.cts to type a require()), made to
+// compile in any program (types.mjs says how), with the core's defaults written in.
+glue.initSync({ module: readFileSync(join(pkg, 'simprint_bg.wasm')) }); // for defaults()
+const dts = portableTypes(readFileSync(join(pkg, 'simprint.d.ts'), 'utf8'), glue);
+writeFileSync(join(pkg, 'simprint.d.ts'), dts);
+writeFileSync(join(pkg, 'simprint.d.cts'), dts);
 // `import wasm from 'simprint/simprint_bg.wasm'` (workerd, wrangler) gives a compiled module.
-writeFileSync(join(pkg, 'simprint_bg.wasm.d.ts'), [
-  '/** The compiled WebAssembly module, as workerd and wrangler import a .wasm file. */',
-  'declare const module: WebAssembly.Module;',
-  'export default module;',
-  '',
-].join('\n'));
+writeFileSync(join(pkg, 'simprint_bg.wasm.d.ts'), wasmModuleTypes());
 
-// package.json: wasm-pack's name, version, description and licence, our template for the rest.
+// package.json: wasm-pack's version, description, licence and repository (from the bindings'
+// Cargo.toml), our template for the rest (the keywords npm searches by, the exports map).
 const built = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8'));
 const template = JSON.parse(readFileSync(join(here, 'package.template.json'), 'utf8'));
+const repository = built.repository?.url?.replace(/^git\+/, '').replace(/\.git$/, '');
+if (!repository) throw new Error('bindings/wasm/Cargo.toml has no repository');
 const out = {
   name: 'simprint',
   version: built.version,
   description: built.description,
   license: built.license,
-  keywords: built.keywords,
+  repository: { type: 'git', url: `git+${repository}.git` },
+  homepage: `${repository}#readme`,
+  bugs: { url: `${repository}/issues` },
   ...template,
 };
 writeFileSync(join(pkg, 'package.json'), `${JSON.stringify(out, null, 2)}\n`);
-copyFileSync(join(here, '..', 'README.md'), join(pkg, 'README.md'));
+// The package's README links into the repository's docs.
+writeFileSync(join(pkg, 'README.md'), readFileSync(join(here, '..', 'README.md'), 'utf8').replaceAll('REPOSITORY', repository));
+copyFileSync(join(root, 'CHANGELOG.md'), join(pkg, 'CHANGELOG.md'));
 for (const licence of ['LICENSE-MIT', 'LICENSE-APACHE']) copyFileSync(join(root, licence), join(pkg, licence));

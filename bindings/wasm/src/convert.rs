@@ -23,11 +23,17 @@ pub(crate) fn js_number(x: f64) -> String {
         .unwrap_or_default()
 }
 
+/// True for a whole number (`f64::fract` is std's): `%` is exact, NaN and infinities are not
+/// whole, and -0 is.
+pub(crate) fn is_whole(x: f64) -> bool {
+    x % 1.0 == 0.0
+}
+
 /// A JavaScript number as the whole number (`u32`) the core takes for the setting called
 /// `what`: a number that is not one is a conversion error here; its range is the core's to
 /// check (`width` 1 to 128, `k` up to the width, ...).
 pub(crate) fn whole(what: &str, x: f64) -> Result<u32, JsError> {
-    if x.fract() != 0.0 || x < 0.0 || x.is_nan() {
+    if !is_whole(x) || x < 0.0 || x.is_nan() {
         Err(JsError::new(&format!(
             "{what} must be a whole number, got {}",
             js_number(x)

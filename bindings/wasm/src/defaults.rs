@@ -1,14 +1,10 @@
 //! What the library does when told nothing: its defaults and the recommended `k`.
 
-use alloc::string::String;
-
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
-
-use alloc::string::ToString;
 
 use crate::convert::{read_text, width_from, Fields};
 use crate::err;
+use crate::object::Obj;
 use simprint::{Fingerprinter, Options, Tokenizer, Tolerance};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -48,53 +44,6 @@ export interface StreamOptions {
 }
 "#;
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct JsDefaultOptions {
-    width: u32,
-    tokenizer: &'static str,
-    word_n: usize,
-    char_n: usize,
-    normalization: &'static str,
-    case_fold: bool,
-    weighting: &'static str,
-    key: String,
-}
-
-#[derive(Serialize)]
-struct JsDefaultN {
-    words: usize,
-    chars: usize,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct JsDefaultIndex {
-    width: u32,
-    k: u32,
-    plan_size: usize,
-}
-
-#[derive(Serialize)]
-struct JsDefaultTolerance {
-    near: f64,
-    far: f64,
-}
-
-#[derive(Serialize)]
-struct JsQuality {
-    width: u32,
-}
-
-#[derive(Serialize)]
-struct JsDefaults {
-    options: JsDefaultOptions,
-    n: JsDefaultN,
-    index: JsDefaultIndex,
-    tolerance: JsDefaultTolerance,
-    quality: JsQuality,
-}
-
 /// The library's defaults, read from the core (so callers and the demo never guess them):
 /// `{ options, n: { words, chars }, index: { width, k, planSize } }`.
 #[wasm_bindgen(unchecked_return_type = "Defaults")]
@@ -104,36 +53,43 @@ pub fn defaults() -> Result<JsValue, JsError> {
         Tokenizer::Auto { word_n, char_n } => (word_n, char_n),
         _ => (Tokenizer::DEFAULT_WORD_N, Tokenizer::DEFAULT_CHAR_N),
     };
-    let out = JsDefaults {
-        options: JsDefaultOptions {
-            width: o.width,
-            tokenizer: o.tokenizer.name(),
-            word_n,
-            char_n,
-            normalization: o.normalization.name(),
-            case_fold: o.case_fold,
-            weighting: o.weighting.name(),
-            key: o.key.to_hex(),
-        },
-        n: JsDefaultN {
-            words: Tokenizer::DEFAULT_WORD_N,
-            chars: Tokenizer::DEFAULT_CHAR_N,
-        },
-        index: JsDefaultIndex {
-            width: o.width,
-            k: simprint::index::DEFAULT_K,
-            plan_size: simprint::index::plan::DEFAULT_PLAN_SIZE,
-        },
-        tolerance: JsDefaultTolerance {
-            near: Tolerance::DEFAULT.near,
-            far: Tolerance::DEFAULT.far,
-        },
-        quality: JsQuality {
-            width: Options::quality().width,
-        },
-    };
-    out.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsError::new(&e.to_string()))
+    let options = Obj::new()
+        .set("width", o.width)
+        .set("tokenizer", o.tokenizer.name())
+        .set("wordN", f64_of(word_n))
+        .set("charN", f64_of(char_n))
+        .set("normalization", o.normalization.name())
+        .set("caseFold", o.case_fold)
+        .set("weighting", o.weighting.name())
+        .set("key", o.key.to_hex())
+        .done();
+    let n = Obj::new()
+        .set("words", f64_of(Tokenizer::DEFAULT_WORD_N))
+        .set("chars", f64_of(Tokenizer::DEFAULT_CHAR_N))
+        .done();
+    let index = Obj::new()
+        .set("width", o.width)
+        .set("k", simprint::index::DEFAULT_K)
+        .set("planSize", f64_of(simprint::index::plan::DEFAULT_PLAN_SIZE))
+        .done();
+    let tolerance = Obj::new()
+        .set("near", Tolerance::DEFAULT.near)
+        .set("far", Tolerance::DEFAULT.far)
+        .done();
+    let quality = Obj::new().set("width", Options::quality().width).done();
+    Ok(Obj::new()
+        .set("options", options)
+        .set("n", n)
+        .set("index", index)
+        .set("tolerance", tolerance)
+        .set("quality", quality)
+        .done())
+}
+
+/// A count as a JavaScript number (every one the core defines is far below 2^53).
+#[allow(clippy::cast_precision_loss, reason = "small constants")]
+fn f64_of(n: usize) -> f64 {
+    n as f64
 }
 
 /// The Hamming distance bound for `text` with the default pipeline: the core's

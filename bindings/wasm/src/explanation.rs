@@ -1,12 +1,8 @@
 //! Explanations as plain JavaScript objects.
 
-use alloc::string::String;
-use alloc::vec::Vec;
-
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use alloc::string::ToString;
+use crate::object::{array, Obj};
 
 use simprint::Explanation;
 
@@ -38,45 +34,25 @@ export interface Explanation {
 }
 "#;
 
-#[derive(Serialize)]
-struct JsExplainedFeature {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    feature: Option<String>,
-    weight: f64,
-    hash: u128,
-    bits: String,
-}
-
-#[derive(Serialize)]
-struct JsExplanation {
-    width: u32,
-    fingerprint: u128,
-    hex: String,
-    bits: String,
-    v: Vec<f64>,
-    features: Vec<JsExplainedFeature>,
-}
-
+/// An explanation as a plain object; fingerprints and hashes as BigInts.
 pub(crate) fn explanation(e: Explanation) -> Result<JsValue, JsError> {
     let width = e.fingerprint.width();
-    let out = JsExplanation {
-        width,
-        fingerprint: e.fingerprint.value(),
-        hex: e.fingerprint.to_hex(),
-        bits: e.fingerprint.to_binary(),
-        v: e.v,
-        features: e
-            .features
-            .into_iter()
-            .map(|f| JsExplainedFeature {
-                bits: f.hash_bits(width),
-                feature: f.text,
-                weight: f.weight,
-                hash: f.hash,
-            })
-            .collect(),
-    };
-    let ser = serde_wasm_bindgen::Serializer::new().serialize_large_number_types_as_bigints(true);
-    out.serialize(&ser)
-        .map_err(|e| JsError::new(&e.to_string()))
+    let features = array(e.features.into_iter().map(|f| {
+        let row = match &f.text {
+            Some(text) => Obj::new().set("feature", text.as_str()),
+            None => Obj::new(),
+        };
+        row.set("weight", f.weight)
+            .set("hash", f.hash)
+            .set("bits", f.hash_bits(width))
+            .done()
+    }));
+    Ok(Obj::new()
+        .set("width", width)
+        .set("fingerprint", e.fingerprint.value())
+        .set("hex", e.fingerprint.to_hex())
+        .set("bits", e.fingerprint.to_binary())
+        .set("v", array(e.v.into_iter().map(JsValue::from)))
+        .set("features", features)
+        .done())
 }

@@ -6,6 +6,8 @@ use alloc::string::String;
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
+use crate::convert::is_whole;
+
 // JavaScript that can throw (a getter, a proxy trap) is only ever called through the
 // functions of guard.js and its sibling snippets, which catch every exception and keep it for
 // `take_failure`. An exception that unwound through wasm frames instead would skip their
@@ -42,7 +44,7 @@ pub(crate) fn get(what: &str, object: &JsValue, key: &JsValue) -> Result<JsValue
 pub(crate) fn array_length(what: &str, value: &JsValue) -> Result<u32, JsError> {
     let len = get(what, value, &JsValue::from_str("length"))?;
     len.as_f64()
-        .filter(|n| n.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(n))
+        .filter(|n| is_whole(*n) && (0.0..=f64::from(u32::MAX)).contains(n))
         .map(|n| {
             #[allow(
                 clippy::cast_possible_truncation,

@@ -10,12 +10,12 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use js_sys::Uint8Array;
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{js_number, read_value, type_name, whole, Fields};
+use crate::convert::{is_whole, js_number, read_value, type_name, whole, Fields};
 use crate::err;
 use crate::guard::{array_item, array_length, is_array};
+use crate::object::{array, or_null, Obj};
 use crate::typed;
 use simprint::{Fingerprint, Plan, PlanKind};
 
@@ -23,9 +23,10 @@ use simprint::{Fingerprint, Plan, PlanKind};
 const TS_TYPES: &'static str = r#"
 /** Options of a new Index; every field is optional. */
 export interface IndexOptions {
-  /** Fingerprint width in bits, 1 to 128. Default 64. */
+  /** Fingerprint width in bits, 1 to 128. Default ${defaults.index.width}. */
   width?: number;
-  /** Find everything within this Hamming distance. Default 3. */
+  /** Find everything within this Hamming distance. Default ${defaults.index.k} at 64 bits (the
+   *  recommended k of English text), scaled to other widths as round(${defaults.index.k} · width / 64). */
   k?: number;
   /** An explicit plan: this many blocks (more than k) and C(blocks, k) permuted tables,
    *  instead of planning by size. With keyBlocks, a combined plan. */
@@ -140,20 +141,12 @@ pub(crate) fn read_id_at(value: &JsValue, at: Option<usize>) -> Result<IdIn, JsE
     id_from_f64(x, at).map(IdIn::Number)
 }
 
-/// An id going out: the name it was stored under, or the number.
-#[derive(Serialize)]
-#[serde(untagged)]
-enum JsId<'a> {
-    Number(f64),
-    Name(&'a str),
-}
-
 pub(crate) fn id_name(at: Option<usize>) -> alloc::string::String {
     at.map_or_else(|| "id".into(), |i| format!("ids[{i}]"))
 }
 
 pub(crate) fn id_from_f64(x: f64, at: Option<usize>) -> Result<u64, JsError> {
-    if x.fract() == 0.0 && (0.0..=MAX_SAFE_ID).contains(&x) {
+    if is_whole(x) && (0.0..=MAX_SAFE_ID).contains(&x) {
         #[allow(
             clippy::cast_possible_truncation,
             clippy::cast_sign_loss,
@@ -244,135 +237,65 @@ pub(crate) fn read_fp_list(value: &JsValue, width: u32) -> Result<Vec<Fingerprin
 
 /// A distance or count (k, blocks) as a whole number; the core checks its range against the
 /// width (and gives the message for a k above it), except for numbers beyond `u32`.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct JsTable {
-    blocks: Vec<u32>,
-    ranges: Vec<JsBlock>,
-    key_bits: u32,
-    radius: u32,
-    bucket_bits: u32,
-    probes: f64,
-    folded: bool,
-}
-
-#[derive(Serialize, Clone, Copy)]
-struct JsBlock {
-    start: u32,
-    len: u32,
-}
-
-#[derive(Serialize)]
-struct JsEstimate {
-    probes: f64,
-    candidates: f64,
-    nanos: f64,
-}
-
-#[derive(Serialize)]
-struct JsPlan {
-    kind: &'static str,
-    scan: bool,
-    width: u32,
-    k: u32,
-    size: f64,
-    blocks: Vec<JsBlock>,
-    tables: Vec<JsTable>,
-    estimate: JsEstimate,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct JsProbe {
-    bucket: u32,
-    bucket_bits: u32,
-    flipped: Vec<u32>,
-}
-
 /// A plan as JavaScript sees it, sized for `n` fingerprints.
 pub(crate) fn plan_to_js(p: &Plan, n: usize) -> Result<JsValue, JsError> {
     use simprint::index::plan::{bucket_bits, folds, probes};
-    let blocks: Vec<JsBlock> = p
-        .blocks()
-        .iter()
-        .map(|b| JsBlock {
-            start: b.start,
-            len: b.len,
-        })
-        .collect();
+    let block = |b: &simprint::Block| Obj::new().set("start", b.start).set("len", b.len).done();
     let estimate = p.estimate(n);
     #[allow(
         clippy::cast_precision_loss,
         reason = "sizes and probe counts far below 2^53"
     )]
-    to_js(&JsPlan {
-        kind: match p.kind() {
-            PlanKind::Scan => "scan",
-            PlanKind::Permuted { .. } => "permuted",
-            PlanKind::MultiIndex { .. } => "multiIndex",
-            PlanKind::Combined { .. } => "combined",
-        },
-        scan: p.is_scan(),
-        width: p.width(),
-        k: p.k(),
-        size: n as f64,
-        tables: p
-            .tables()
-            .iter()
-            .map(|t| {
-                let d = bucket_bits(t.key_bits, n);
-                JsTable {
-                    blocks: t.blocks.clone(),
-                    ranges: t.blocks.iter().map(|&b| blocks[b as usize]).collect(),
-                    key_bits: t.key_bits,
-                    radius: t.radius,
-                    bucket_bits: d,
-                    // A radius reaching every bucket reads the table as one.
-                    probes: if t.radius >= d {
-                        1.0
-                    } else {
-                        probes(d, t.radius.min(p.k())) as f64
-                    },
-                    folded: folds(d, t.radius, p.k()),
-                }
-            })
-            .collect(),
-        blocks,
-        estimate: JsEstimate {
-            probes: estimate.probes,
-            candidates: estimate.candidates,
-            nanos: estimate.nanos,
-        },
-    })
-}
-
-#[derive(Serialize)]
-struct JsMatch<'a> {
-    id: JsId<'a>,
-    distance: u32,
-}
-
-#[derive(Serialize)]
-struct JsPair<'a> {
-    a: JsId<'a>,
-    b: JsId<'a>,
-    distance: u32,
-}
-
-#[derive(Serialize)]
-struct JsCandidate<'a> {
-    id: JsId<'a>,
-    distance: u32,
-    segment: Option<u32>,
-    table: Option<u32>,
-    probe: Option<JsProbe>,
-    accepted: bool,
-}
-
-pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::new())
-        .map_err(|e| JsError::new(&alloc::string::ToString::to_string(&e)))
+    let tables = array(p.tables().iter().map(|t| {
+        let d = bucket_bits(t.key_bits, n);
+        Obj::new()
+            .set("blocks", array(t.blocks.iter().map(|&b| JsValue::from(b))))
+            .set(
+                "ranges",
+                array(t.blocks.iter().map(|&b| block(&p.blocks()[b as usize]))),
+            )
+            .set("keyBits", t.key_bits)
+            .set("radius", t.radius)
+            .set("bucketBits", d)
+            // A radius reaching every bucket reads the table as one.
+            .set(
+                "probes",
+                if t.radius >= d {
+                    1.0
+                } else {
+                    probes(d, t.radius.min(p.k())) as f64
+                },
+            )
+            .set("folded", folds(d, t.radius, p.k()))
+            .done()
+    }));
+    #[allow(clippy::cast_precision_loss, reason = "sizes far below 2^53")]
+    let size = n as f64;
+    Ok(Obj::new()
+        .set(
+            "kind",
+            match p.kind() {
+                PlanKind::Scan => "scan",
+                PlanKind::Permuted { .. } => "permuted",
+                PlanKind::MultiIndex { .. } => "multiIndex",
+                PlanKind::Combined { .. } => "combined",
+            },
+        )
+        .set("scan", p.is_scan())
+        .set("width", p.width())
+        .set("k", p.k())
+        .set("size", size)
+        .set("blocks", array(p.blocks().iter().map(block)))
+        .set("tables", tables)
+        .set(
+            "estimate",
+            Obj::new()
+                .set("probes", estimate.probes)
+                .set("candidates", estimate.candidates)
+                .set("nanos", estimate.nanos)
+                .done(),
+        )
+        .done())
 }
 
 pub(crate) fn read_k(value: &Option<JsValue>, default: u32) -> Result<u32, JsError> {
@@ -397,7 +320,7 @@ pub(crate) fn read_limit(value: &Option<JsValue>) -> Result<usize, JsError> {
     let x = v
         .as_f64()
         .ok_or_else(|| JsError::new(&format!("limit must be a number, got {}", type_name(v))))?;
-    if x.fract() == 0.0 && (0.0..=MAX_SAFE_ID).contains(&x) {
+    if is_whole(x) && (0.0..=MAX_SAFE_ID).contains(&x) {
         // `as` saturates: on wasm32 a limit above 2^32 - 1 becomes usize::MAX, no limit.
         #[allow(
             clippy::cast_possible_truncation,
@@ -588,14 +511,12 @@ impl Index {
         if found.iter().all(|m| self.inner.name_of(m.id).is_none()) {
             return Ok(crate::results::numeric_matches(&found));
         }
-        let out: Vec<JsMatch> = found
-            .iter()
-            .map(|m| JsMatch {
-                id: self.id_out(m.id),
-                distance: m.distance,
-            })
-            .collect();
-        to_js(&out)
+        Ok(array(found.iter().map(|m| {
+            Obj::new()
+                .set("id", self.id_out(m.id))
+                .set("distance", m.distance)
+                .done()
+        })))
     }
 
     /// Every fingerprint a query within `k` (default: the index's k) examines, in order, with
@@ -610,25 +531,31 @@ impl Index {
         let (fp, k) = self.query_args(&fingerprint, &k)?;
         let seen = self.inner.explain_query(fp, k).map_err(err)?;
         let width = self.inner.width();
-        let out: Vec<JsCandidate> = seen
-            .iter()
-            .map(|c| JsCandidate {
-                id: self.id_out(c.id),
-                distance: c.distance,
-                segment: c.segment,
-                table: c.table,
-                probe: c.probe.map(|p| JsProbe {
-                    bucket: p.bucket,
-                    bucket_bits: p.bucket_bits,
+        Ok(array(seen.iter().map(|c| {
+            let probe = c.probe.map(|p| {
+                Obj::new()
+                    .set("bucket", p.bucket)
+                    .set("bucketBits", p.bucket_bits)
                     // Mask bit `width − 1 − i` is fingerprint bit i.
-                    flipped: (0..width)
-                        .filter(|&i| p.flips >> (width - 1 - i) & 1 == 1)
-                        .collect(),
-                }),
-                accepted: c.accepted,
-            })
-            .collect();
-        to_js(&out)
+                    .set(
+                        "flipped",
+                        array(
+                            (0..width)
+                                .filter(|&i| p.flips >> (width - 1 - i) & 1 == 1)
+                                .map(JsValue::from),
+                        ),
+                    )
+                    .done()
+            });
+            Obj::new()
+                .set("id", self.id_out(c.id))
+                .set("distance", c.distance)
+                .set("segment", or_null(c.segment))
+                .set("table", or_null(c.table))
+                .set("probe", or_null(probe))
+                .set("accepted", c.accepted)
+                .done()
+        })))
     }
 
     /// Merges everything into one segment planned for the total: the fastest layout for
@@ -666,15 +593,13 @@ impl Index {
         {
             return Ok(crate::results::numeric_pairs(&pairs));
         }
-        let out: Vec<JsPair> = pairs
-            .iter()
-            .map(|p| JsPair {
-                a: self.id_out(p.a),
-                b: self.id_out(p.b),
-                distance: p.distance,
-            })
-            .collect();
-        to_js(&out)
+        Ok(array(pairs.iter().map(|p| {
+            Obj::new()
+                .set("a", self.id_out(p.a))
+                .set("b", self.id_out(p.b))
+                .set("distance", p.distance)
+                .done()
+        })))
     }
 
     /// Groups of ids connected by pairs within `k` (default: the index's k): each sorted,
@@ -686,11 +611,11 @@ impl Index {
     ) -> Result<JsValue, JsError> {
         let k = read_k(&k, self.inner.k())?;
         let clusters = self.inner.clusters_within(k).map_err(err)?;
-        let out: Vec<Vec<JsId>> = clusters
-            .iter()
-            .map(|c| c.iter().map(|&id| self.id_out(id)).collect())
-            .collect();
-        to_js(&out)
+        Ok(array(
+            clusters
+                .iter()
+                .map(|c| array(c.iter().map(|&id| self.id_out(id)))),
+        ))
     }
 
     /// Every stored id: the numbers ascending, then the names in the order they were first
@@ -698,8 +623,7 @@ impl Index {
     #[wasm_bindgen(unchecked_return_type = "IndexId[]")]
     pub fn ids(&self) -> Result<JsValue, JsError> {
         let entries = self.inner.entries();
-        let out: Vec<JsId> = entries.iter().map(|e| self.id_out(e.0)).collect();
-        to_js(&out)
+        Ok(array(entries.iter().map(|e| self.id_out(e.0))))
     }
 
     /// Bytes of memory the index holds.
@@ -781,10 +705,10 @@ impl Index {
         clippy::cast_precision_loss,
         reason = "numbers are below 2^53 (checked coming in)"
     )]
-    fn id_out(&self, id: u64) -> JsId<'_> {
+    fn id_out(&self, id: u64) -> JsValue {
         self.inner
             .name_of(id)
-            .map_or(JsId::Number(id as f64), JsId::Name)
+            .map_or(JsValue::from(id as f64), JsValue::from_str)
     }
 
     /// A query's fingerprint (checked against the width) and `k` (default: the index's).

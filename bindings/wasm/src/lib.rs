@@ -7,8 +7,23 @@
 #![no_std]
 
 extern crate alloc;
-// The allocator and the panic handler; everything else here needs only `alloc`.
+// Natively (clippy, the workspace's tests) std brings the allocator and the panic handler.
+#[cfg(not(target_arch = "wasm32"))]
 extern crate std;
+
+// In wasm: std's allocator, without std.
+#[cfg(all(target_arch = "wasm32", feature = "runtime"))]
+#[global_allocator]
+static ALLOCATOR: dlmalloc::GlobalDlmalloc = dlmalloc::GlobalDlmalloc;
+
+/// Nothing panics on user input (every such function returns an error), so a panic is a bug:
+/// the instance traps, as it did with std's handler under `panic = "abort"`, but no message is
+/// formatted first, so no formatting code for panics is linked in.
+#[cfg(all(target_arch = "wasm32", feature = "runtime"))]
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    core::arch::wasm32::unreachable()
+}
 
 mod accumulator;
 mod convert;
@@ -20,6 +35,7 @@ mod fingerprinter;
 mod guard;
 mod hashes;
 mod index;
+mod object;
 mod options;
 mod plan;
 mod results;

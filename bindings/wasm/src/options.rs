@@ -10,28 +10,30 @@ use simprint::{Key, Normalization, Options, Tokenizer, Weighting};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
-/** Options of the text pipeline; every field is optional. */
+/** Options of the text pipeline; every field is optional. (The defaults written here are
+ *  the core's, as `defaults()` returns them.) */
 export interface Options {
-  /** Fingerprint width in bits, 1 to 128. Default 64. */
+  /** Fingerprint width in bits, 1 to 128. Default ${defaults.options.width}. */
   width?: number;
-  /** "auto" (default): CJK runs as character n-grams, other text as words;
-   *  "words": word n-gram shingles; "chars": grapheme-cluster n-grams. */
+  /** "auto": CJK runs as character n-grams, other text as words; "words": word n-gram
+   *  shingles; "chars": grapheme-cluster n-grams. Default "${defaults.options.tokenizer}". */
   tokenizer?: "auto" | "words" | "chars";
-  /** n-gram size for "words" (default 1) and "chars" (default 2), 1 to 64. */
+  /** n-gram size for "words" (default ${defaults.n.words}) and "chars" (default ${defaults.n.chars}), 1 to 64. */
   n?: number;
-  /** With "auto": words per shingle outside CJK runs (default 1). */
+  /** With "auto": words per shingle outside CJK runs. Default ${defaults.options.wordN}. */
   wordN?: number;
-  /** With "auto": characters per n-gram inside CJK runs (default 2). */
+  /** With "auto": characters per n-gram inside CJK runs. Default ${defaults.options.charN}. */
   charN?: number;
-  /** "width" (default): fold full-width and half-width forms first, so Ｔｅｘｔ１ matches
-   *  Text1 and ｶﾀｶﾅ matches カタカナ; "none": the text as given. */
+  /** "width": fold full-width and half-width forms first, so Ｔｅｘｔ１ matches Text1 and ｶﾀｶﾅ
+   *  matches カタカナ; "none": the text as given. Default "${defaults.options.normalization}". */
   normalization?: "width" | "none";
-  /** Lowercase the text (after normalizing; default true). */
+  /** Lowercase the text (after normalizing). Default ${defaults.options.caseFold}. */
   caseFold?: boolean;
-  /** "binary" (default): 1 per distinct feature; "tf": a feature weighs its number of
-   *  occurrences; "logtf": 1 + ln(occurrences). */
+  /** "binary": 1 per distinct feature; "tf": a feature weighs its number of occurrences;
+   *  "logtf": 1 + ln(occurrences). Default "${defaults.options.weighting}". */
   weighting?: "tf" | "logtf" | "binary";
-  /** 128-bit SipHash key as 32 hex digits. Default: the bytes of "simprint-sip-key". */
+  /** 128-bit SipHash key as 32 hex digits. Default ${defaults.options.key} (the bytes of
+   *  "simprint-sip-key"). */
   key?: string;
 }
 "#;
@@ -70,7 +72,8 @@ pub(crate) fn read_options(value: &Option<JsValue>) -> Result<Options, JsError> 
         name => {
             if word_n.is_some() || char_n.is_some() {
                 return Err(JsError::new(&format!(
-                    "wordN and charN apply only to tokenizer \"auto\", not {name:?}: use n"
+                    "wordN and charN apply only to tokenizer \"auto\", not {}: use n",
+                    simprint::error::Quoted(&simprint::error::echo(name), '"')
                 )));
             }
             match name.parse::<Tokenizer>().map_err(err)? {

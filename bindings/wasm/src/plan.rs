@@ -16,7 +16,7 @@ const TS_TYPES: &'static str = r#"
  *  chosen for. */
 export interface PlanOptions extends IndexOptions {
   /** Without blocks, substrings or scan: the plan an Index picks for this many
-   *  fingerprints. Default 1,000,000. */
+   *  fingerprints. Default ${defaults.index.planSize}. */
   size?: number;
 }
 "#;
@@ -124,8 +124,8 @@ pub struct Plan {
 #[wasm_bindgen]
 impl Plan {
     /// A plan: explicit (`blocks`, `keyBlocks`, `substrings`, `scan` as for `new Index`), or
-    /// the one an index picks for `size` fingerprints (default 1,000,000). Throws on a bad
-    /// width, k or plan.
+    /// the one an index picks for `size` fingerprints (default `defaults().index.planSize`).
+    /// Throws on a bad width, k or plan.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_optional_param_type = "PlanOptions")] options: Option<JsValue>,

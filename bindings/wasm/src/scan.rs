@@ -5,10 +5,10 @@ use alloc::format;
 use alloc::vec::Vec;
 
 use js_sys::Uint8Array;
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::index::{read_fp_list, read_fps, read_k, to_js};
+use crate::index::{read_fp_list, read_fps, read_k};
+use crate::object::{array, Obj};
 
 use crate::convert::{read_value, read_width, type_name, wasm_len};
 use crate::err;
@@ -20,12 +20,6 @@ const TS_TYPES: &'static str = r#"
 /** A fingerprint found by a scan: its position in the scanned array. */
 export interface ScanHit { index: number; distance: number; }
 "#;
-
-#[derive(Serialize)]
-struct JsHit {
-    index: u32,
-    distance: u32,
-}
 
 /// The distance from `fingerprint` to every element of `fingerprints` (a BigUint64Array of
 /// fingerprints up to 64 bits), in order, one byte each.
@@ -147,12 +141,10 @@ pub fn scan(
             .unwrap_or_default();
         simprint::scan64(q64, &fps, k)
     };
-    let out: Vec<JsHit> = hits
-        .iter()
-        .map(|h| JsHit {
-            index: wasm_len(h.index),
-            distance: h.distance,
-        })
-        .collect();
-    to_js(&out)
+    Ok(array(hits.iter().map(|h| {
+        Obj::new()
+            .set("index", wasm_len(h.index))
+            .set("distance", h.distance)
+            .done()
+    })))
 }

@@ -195,10 +195,15 @@ proptest! {
         wide in any::<bool>(),
         k in 0u32..=8,
         ops in proptest::collection::vec((0u8..10, 0u64..400), 1..900),
+        merge_limit in proptest::option::of(256usize..700),
     ) {
         let width = if wide { 128 } else { 64 };
         let mut rng = Rng(seed);
         let mut index = Index::new(width, k).unwrap();
+        // A merge limit leaves several segments for queries, replacements and removals to cross.
+        if let Some(limit) = merge_limit {
+            index.set_merge_limit(limit);
+        }
         let mut model: BTreeMap<u64, u128> = BTreeMap::new();
         // Ids drawn from 0..400, so replacements and removals hit stored ids often; values
         // cluster around a few centres so queries find things.

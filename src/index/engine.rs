@@ -70,6 +70,9 @@ pub(super) struct Engine<B> {
     pub(super) segments: Vec<Segment<B>>,
     pub(super) buffer: Vec<(u64, B)>,
     pub(super) len: usize,
+    /// Segments merge only while the merged one would hold at most this many fingerprints
+    /// (`Index::set_merge_limit`).
+    pub(super) merge_limit: usize,
 }
 
 impl<B: Bits> Engine<B> {
@@ -81,6 +84,7 @@ impl<B: Bits> Engine<B> {
             segments: Vec::new(),
             buffer: Vec::new(),
             len: 0,
+            merge_limit: usize::MAX,
         }
     }
 
@@ -161,7 +165,7 @@ impl<B: Bits> Engine<B> {
         while self.segments.len() >= 2 {
             let n = self.segments.len();
             let (a, b) = (&self.segments[n - 2], &self.segments[n - 1]);
-            if a.live() > 2 * b.live() {
+            if a.live() > 2 * b.live() || a.live() + b.live() > self.merge_limit {
                 break;
             }
             let Ok(merged) = collect(a.live() + b.live(), a.entries().chain(b.entries())) else {

@@ -21,10 +21,11 @@ mod results;
 mod segment;
 mod top_k;
 
+use alloc::boxed::Box;
 use alloc::vec::Vec;
 
 use self::engine::Engine;
-use self::fallible::{collect, try_vec_with_capacity};
+use self::fallible::try_vec_with_capacity;
 pub use self::keys::MAX_PROBE_KEYS;
 use self::names::Names;
 pub use self::names::{FIRST_NAMED_ID, MAX_NAME_BYTES};
@@ -286,6 +287,29 @@ impl Index {
         Ok(fp.value())
     }
 
+    /// Lets segments merge only while the merged segment holds at most `entries` fingerprints
+    /// (no limit at first). Inserts go to a buffer, then to small segments that merge as they
+    /// grow; a merge holds both segments and the one it builds at once, so merging into one
+    /// segment of n fingerprints briefly needs about twice its memory. In WebAssembly, whose
+    /// memory never shrinks, that peak stays: a limit bounds it, at the cost of more segments
+    /// for a query to visit past the limit. A bulk [`Index::insert_many`] still builds one
+    /// segment of any size. Not kept by [`Index::to_bytes`].
+    ///
+    /// ```
+    /// use simprint::{Fingerprint, Index};
+    /// let mut index = Index::new(64, 3)?;
+    /// index.set_merge_limit(1000);
+    /// for i in 0..5000u64 {
+    ///     index.insert(i, Fingerprint::new(u128::from(i.wrapping_mul(0x9e37_79b9_7f4a_7c15)), 64)?)?;
+    /// }
+    /// assert!(index.segment(1).is_some()); // several segments, none merged past 1000
+    /// assert!((0..).map_while(|s| index.segment(s)).all(|s| s.slots <= 1000));
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn set_merge_limit(&mut self, entries: usize) {
+        engine!(&mut self.inner, e => e.merge_limit = entries);
+    }
+
     /// Stores `fp` under `id`, returning the fingerprint `id` held before, if any.
     ///
     /// Fails if `fp`'s width is not the index's.
@@ -333,24 +357,31 @@ impl Index {
         &mut self,
         items: impl IntoIterator<Item = (u64, Fingerprint)>,
     ) -> Result<(), Error> {
-        let items = items.into_iter();
-        let mut values = try_vec_with_capacity(items.size_hint().0)?;
-        for (id, fp) in items {
-            let v = self.check(&fp)?;
-            values.try_reserve(1).map_err(|_| Error::OutOfMemory {
-                bytes: values.len().saturating_mul(2 * 24),
-            })?;
-            values.push((id, v));
-        }
-        self.insert_values(values)
+        self.insert_boxed(Box::new(items.into_iter()))
     }
 
     /// The rest of [`Index::insert_many`], not generic: one copy in the wasm, whatever the
-    /// callers' iterators.
-    fn insert_values(&mut self, values: Vec<(u64, u128)>) -> Result<(), Error> {
+    /// callers' iterators. The items go straight into the engine's batch (16 bytes an item at
+    /// 64 bits), and the iterator is dropped as soon as it is read, before the tables are
+    /// built: in wasm, whose memory never shrinks, what the caller's iterator held (e.g. the
+    /// arrays the bindings read) is reused by the build instead of adding to its peak.
+    fn insert_boxed(
+        &mut self,
+        mut items: Box<dyn Iterator<Item = (u64, Fingerprint)> + '_>,
+    ) -> Result<(), Error> {
+        let width = self.width();
         engine!(&mut self.inner, e => {
-            let batch = collect(values.len(), values.iter().map(|&(id, v)| (id, Bits::from_u128(v))))?;
-            drop(values);
+            let mut batch = try_vec_with_capacity(items.size_hint().0)?;
+            for (id, fp) in items.by_ref() {
+                if fp.width() != width {
+                    return Err(Error::WidthMismatch { left: fp.width(), right: width });
+                }
+                batch.try_reserve(1).map_err(|_| Error::OutOfMemory {
+                    bytes: batch.len().saturating_mul(2 * 16),
+                })?;
+                batch.push((id, Bits::from_u128(fp.value())));
+            }
+            drop(items);
             e.insert_many(batch)
         })
     }

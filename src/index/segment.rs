@@ -525,9 +525,12 @@ impl<B: Bits> Segment<B> {
         if u32::try_from(entries.len()).is_err() {
             return Err(Error::OutOfMemory { bytes: need });
         }
-        // Asking for everything at once fails fast, before any table is built, and in wasm
-        // grows the memory once rather than table by table.
-        drop(try_vec_with_capacity::<u8>(need)?);
+        // No trial allocation of `need` bytes first: while the entries are still held it would
+        // add their whole size to the peak, and in wasm, whose memory never shrinks, the peak
+        // is what stays. A failure below is as clean (nothing is built or kept).
+        if isize::try_from(need).is_err() {
+            return Err(Error::OutOfMemory { bytes: need });
+        }
         let entries = B::sort_by_id(entries)?;
         let mut ids = try_vec_with_capacity::<u64>(entries.len())?;
         ids.extend(entries.iter().map(|e| e.0));

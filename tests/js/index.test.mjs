@@ -332,3 +332,58 @@ test('explainQuery: a candidate of the insert buffer has null segment, table and
   const [c] = index.explainQuery(0b1010n);
   assert.deepEqual(c, { id: 1, distance: 1, segment: null, table: null, probe: null, accepted: true });
 });
+
+test('bulk loads from typed arrays equal the general path, refuse what it refuses, and stay small in wasm', () => {
+  const next = rng(11);
+  const values = clusteredSet(next, 5000, 64);
+  const typed = new sp.Index({ k: 4 });
+  typed.insertMany(Float64Array.from(values, (_, i) => i), BigUint64Array.from(values));
+  const general = new sp.Index({ k: 4 });
+  general.insertMany(values.map((_, i) => i), values);
+  for (let i = 0; i < 50; i++) assert.deepEqual(typed.query(values[i * 31]), general.query(values[i * 31]));
+  const u32 = new sp.Index({ k: 4 });
+  u32.insertMany(Uint32Array.from(values, (_, i) => i), BigUint64Array.from(values));
+  assert.deepEqual(u32.query(values[7]), typed.query(values[7]));
+  // What the general path refuses, the typed one refuses too, storing nothing.
+  const narrow = new sp.Index({ width: 16, k: 2 });
+  assert.throws(() => narrow.insertMany(Float64Array.of(1, 2), BigUint64Array.of(3n, 1n << 20n)), /fingerprints\[1\]/);
+  assert.throws(() => narrow.insertMany(Float64Array.of(1, -2), BigUint64Array.of(3n, 4n)), /ids\[1\]/);
+  assert.throws(() => narrow.insertMany(Float64Array.of(1), BigUint64Array.of(3n, 4n)), /1 ids but 2 fingerprints/);
+  assert.equal(narrow.size, 0);
+  // A bulk load of 200,000 grows the package's memory by about what the index holds, not by
+  // the many times that per-item values would take.
+  const before = sp.wasmMemoryBytes();
+  const big = new sp.Index({ k: 11 });
+  const n = 200000;
+  const fps = new BigUint64Array(n);
+  for (let i = 0; i < n; i++) fps[i] = next();
+  big.insertMany(Float64Array.from({ length: n }, (_, i) => i), fps);
+  const grown = sp.wasmMemoryBytes() - before;
+  assert.ok(grown <= 2 * big.memoryBytes(), `grew ${grown} bytes for an index of ${big.memoryBytes()}`);
+  for (const ix of [typed, general, u32, narrow, big]) ix.free();
+});
+
+test('setMergeLimit: segments stop merging past the limit, and answers do not change', () => {
+  const next = rng(12);
+  const values = clusteredSet(next, 6000, 64);
+  const limited = new sp.Index({ k: 3 });
+  limited.setMergeLimit(1000);
+  const model = new Map();
+  for (let i = 0; i < values.length; i += 100) {
+    limited.insertMany(Float64Array.from({ length: 100 }, (_, j) => i + j), BigUint64Array.from(values.slice(i, i + 100)));
+    values.slice(i, i + 100).forEach((v, j) => model.set(i + j, v));
+  }
+  let segments = 0;
+  while (limited.segmentPlan(segments) !== undefined) {
+    assert.ok(limited.segmentPlan(segments).size <= 1000, `segment ${segments} over the limit`);
+    segments++;
+  }
+  assert.ok(segments >= 6, `${segments} segments`);
+  for (let i = 0; i < 40; i++) {
+    const q = values[i * 97] ^ 1n;
+    assert.deepEqual(limited.query(q), brute(model, q, 3));
+  }
+  assert.throws(() => limited.setMergeLimit(-1), /entries must be a whole number/);
+  assert.throws(() => limited.setMergeLimit('9'), /entries must be a number/);
+  limited.free();
+});

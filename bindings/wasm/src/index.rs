@@ -372,6 +372,23 @@ impl Index {
         self.inner.width()
     }
 
+    /// Lets segments merge only while the merged one holds at most `entries` fingerprints: the
+    /// core's `Index::set_merge_limit`. A merge briefly needs about twice the memory of the
+    /// segment it builds, and WebAssembly memory never shrinks; a limit bounds that peak, at
+    /// the cost of more segments for each query past it.
+    #[wasm_bindgen(js_name = setMergeLimit)]
+    pub fn set_merge_limit(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] entries: JsValue,
+    ) -> Result<(), JsError> {
+        let n = entries
+            .as_f64()
+            .ok_or_else(|| JsError::new("entries must be a number"))?;
+        let n = crate::convert::whole("entries", n)?;
+        self.inner.set_merge_limit(n as usize);
+        Ok(())
+    }
+
     /// The distance the index is built to find.
     #[wasm_bindgen(getter)]
     pub fn k(&self) -> u32 {
@@ -434,6 +451,11 @@ impl Index {
         #[wasm_bindgen(unchecked_param_type = "BigUint64Array | bigint[]")] fingerprints: JsValue,
     ) -> Result<(), JsError> {
         let width = self.inner.width();
+        if width <= 64 {
+            if let Some(done) = self.insert_typed(&ids, &fingerprints, width)? {
+                return Ok(done);
+            }
+        }
         let ids = read_ids(&ids)?;
         let fps = read_fps(&fingerprints, width)?;
         if ids.len() != fps.len() {
@@ -454,6 +476,54 @@ impl Index {
         self.inner
             .insert_many(numbers.into_iter().zip(fps))
             .map_err(err)
+    }
+
+    /// `insertMany`'s bulk path, for numbers (Uint32Array, Float64Array) and one word per
+    /// fingerprint (BigUint64Array, widths up to 64): everything checked first, then each pair
+    /// read into the index as it goes, 16 bytes a pair, never a value per item in between.
+    /// In wasm, whose memory never shrinks, what a bulk load holds at its peak stays: the
+    /// general path's per-item values took more than the index they built. `None` when the
+    /// arguments are not both typed arrays.
+    fn insert_typed(
+        &mut self,
+        ids: &JsValue,
+        fingerprints: &JsValue,
+        width: u32,
+    ) -> Result<Option<()>, JsError> {
+        let numbers: Vec<u64> = if let Some(a) = typed::read::<u32>("ids", ids)? {
+            a.into_iter().map(u64::from).collect()
+        } else if let Some(a) = typed::read::<f64>("ids", ids)? {
+            a.into_iter()
+                .enumerate()
+                .map(|(i, x)| id_from_f64(x, Some(i)))
+                .collect::<Result<_, _>>()?
+        } else {
+            return Ok(None);
+        };
+        let Some(words) = typed::read::<u64>("fingerprints", fingerprints)? else {
+            return Ok(None);
+        };
+        if numbers.len() != words.len() {
+            return Err(JsError::new(&format!(
+                "{} ids but {} fingerprints: they must pair up",
+                numbers.len(),
+                words.len()
+            )));
+        }
+        if let Some(i) = words.iter().position(|&w| width < 64 && w >> width != 0) {
+            // The message the general path gives (fps_from_words).
+            if let Err(e) = Fingerprint::new(u128::from(words[i]), width) {
+                return Err(JsError::new(&format!("fingerprints[{i}]: {e}")));
+            }
+        }
+        // Checked above: every value fits the width, so the fallback is never taken.
+        let zero = Fingerprint::new(0, width).map_err(err)?;
+        let pairs = numbers
+            .into_iter()
+            .zip(words)
+            .map(|(id, w)| (id, Fingerprint::new(u128::from(w), width).unwrap_or(zero)));
+        self.inner.insert_many(pairs).map_err(err)?;
+        Ok(Some(()))
     }
 
     /// Removes `id`, returning its fingerprint, or undefined if it was not stored.

@@ -35,6 +35,7 @@ mod fingerprinter;
 mod guard;
 mod hashes;
 mod index;
+mod memory;
 mod object;
 mod options;
 mod plan;

@@ -1,21 +1,30 @@
-// Measures the Cloudflare Worker example (examples/worker/) as it would ship: bundles it with
-// wrangler (deploy --dry-run), runs the bundle in workerd through Miniflare on loopback, and
-// prints the bundle size, the time to first response of fresh runtimes and requests/s. Every
-// request carries a bearer token (the Worker's secrets are made fresh for the run); the
-// objects' rate limit is off, since the point is how much one object can serve.
+// Measures the Cloudflare Worker example with one object per tenant (examples/worker/) as it
+// would ship: bundles it with wrangler (deploy --dry-run), runs the bundle in workerd through
+// Miniflare on loopback, and prints the bundle size, the time to first response of fresh
+// runtimes and requests/s. Then its capacity: one object holding `capacity` documents (written
+// straight into its SQLite table, as if stored one by one), restarted: the time to its first
+// response and to rebuild its index, the isolate's JavaScript heap (V8's own count, through
+// workerd's inspector) and the package's WebAssembly memory, which together are what a
+// Worker's 128 MB limit counts, and checks/s and stores/s at that size. Every request carries
+// a bearer token (secrets made fresh for the run); the rate limit is off, since the point is
+// how much one object can serve.
 //
-//   source scripts/lib.sh && setup_path && node bench/worker.mjs [documents=20000]
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+//   source scripts/lib.sh && setup_path && node bench/worker.mjs [documents=20000] [capacity=1200000]
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { client } from './http.mjs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import sp from '../tests/js/load.mjs';
 
-import { bundle, offline, secretsFor, workerOptions } from '../tests/support/workers.mjs';
+import { bundle, offline, secretsFor, workerDir, workerOptions } from '../tests/support/workers.mjs';
 
 const { tmp, Miniflare, fromToml } = await offline('simprint-worker-bench-');
 const secrets = secretsFor(['bench']);
 const AUTHORIZATION = `Bearer ${secrets.tokens.bench}`;
 const DOCUMENTS = Number(process.argv[2] ?? 20000);
+const CAPACITY = Number(process.argv[3] ?? 1200000);
 const IN_FLIGHT = 32;
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -32,11 +41,69 @@ function bundleSizes(minify) {
   return { out, sizes };
 }
 
-function start(out, persist) {
+function start(out, persist, extra = {}) {
   return new Miniflare(workerOptions(fromToml, out, {
     bindings: { ...secrets.bindings, RATE_LIMIT_PER_SECOND: 0 },
     persist,
+    ...extra,
   }));
+}
+
+const freePort = () => new Promise((resolve, reject) => {
+  const server = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
+    const { port } = server.address();
+    server.close(() => resolve(port));
+  });
+});
+
+/** V8's heap usage of every isolate workerd's inspector at `port` lists: [{ title, usage }]. */
+async function heapUsage(port) {
+  const { default: WebSocket } = await import(join(workerDir, 'node_modules', 'ws', 'index.js'));
+  const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
+  return Promise.all(targets.map((target) => new Promise((resolve, reject) => {
+    const ws = new WebSocket(target.webSocketDebuggerUrl);
+    ws.once('error', reject);
+    ws.once('open', () => ws.send(JSON.stringify({ id: 1, method: 'Runtime.getHeapUsage' })));
+    ws.on('message', (data) => {
+      const message = JSON.parse(String(data));
+      if (message.id !== 1) return;
+      ws.close();
+      resolve({ title: target.title, usage: message.result ?? message.error });
+    });
+  })));
+}
+
+/** Every SQLite file under `dir` whose schema has a `documents` table: the object's storage. */
+function objectDatabases(dir) {
+  const found = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...objectDatabases(path));
+    else if (entry.name.endsWith('.sqlite') && statSync(path).size > 0) {
+      const tables = execFileSync('python3', ['-c',
+        'import sqlite3,sys; print(",".join(r[0] for r in sqlite3.connect(sys.argv[1]).execute("select name from sqlite_master")))', path],
+      { encoding: 'utf8' });
+      if (tables.split(',').includes('documents')) found.push(path);
+    }
+  }
+  return found;
+}
+
+/**
+ * Adds `n` documents to the object's table (ids c-0 …, numbers after the one stored, random
+ * 64-bit fingerprints: unrelated texts), in one transaction, as stores one by one would leave it.
+ */
+function fillTable(db, n) {
+  execFileSync('python3', ['-c', `
+import random, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+start = db.execute('select coalesce(max(num), -1) + 1 from documents').fetchone()[0]
+rng = random.Random(7)
+rows = ((f'c-{i}', start + i, format(rng.getrandbits(64), '016x'), 700, 1764000000000, 1764000000000) for i in range(int(sys.argv[2])))
+with db:
+    db.executemany('insert into documents (id, num, fingerprint, text_length, created_at, updated_at) values (?, ?, ?, ?, ?, ?)', rows)
+print(db.execute('select count(*) from documents').fetchone()[0])
+`, db, String(n)], { encoding: 'utf8' });
 }
 
 const request = client({ maxSockets: IN_FLIGHT, authorization: AUTHORIZATION });
@@ -104,6 +171,33 @@ try {
   console.log(`\nrestart with ${stats.documents} documents to first response: ${(performance.now() - t0).toFixed(0)} ms ` +
     `(index rebuilt from SQLite in ${stats.rebuildMs} ms; index memory ${stats.memoryBytes} bytes, ` +
     `${(stats.memoryBytes / stats.documents).toFixed(0)} per document)`);
+  await mf.dispose();
+
+  // Capacity: the object above with CAPACITY documents more, restarted with the inspector on.
+  const [db] = objectDatabases(persist);
+  if (!db) throw new Error(`no SQLite file with a documents table under ${persist}`);
+  fillTable(db, CAPACITY);
+  const inspectorPort = await freePort();
+  const t1 = performance.now();
+  mf = start(plain.out, persist, { inspectorPort });
+  base = await mf.ready;
+  const big = JSON.parse((await request(base, 'GET', '/stats')).body);
+  const ready = performance.now() - t1;
+  const heaps = await heapUsage(inspectorPort);
+  const mb = (bytes) => `${(bytes / 1048576).toFixed(1)} MB`;
+  console.log(`\none object with ${big.documents} documents (MAX_K ${big.maxK}; texts checked at ` +
+    `min(recommendedK, collectionK = ${sp.collectionK(big.documents)}) here):`);
+  console.log(`  restart to first response: ${ready.toFixed(0)} ms (index rebuilt from SQLite in ${big.rebuildMs} ms)`);
+  console.log(`  index ${mb(big.memoryBytes)} (${(big.memoryBytes / big.documents).toFixed(1)} bytes per document); ` +
+    `the package's WebAssembly memory ${mb(big.wasmMemoryBytes)}`);
+  for (const { title, usage } of heaps) {
+    console.log(`  isolate ${JSON.stringify(title)}: JavaScript heap used ${mb(usage.usedSize)} of ${mb(usage.totalSize)}` +
+      (usage.backingStorageSize !== undefined ? `, array buffers ${mb(usage.backingStorageSize)}` : '') +
+      `; with the WebAssembly memory ${mb(usage.usedSize + big.wasmMemoryBytes)} of the 128 MB a Worker may use`);
+  }
+  await rate(`POST /check against ${big.documents} documents`, 3000, () => request(base, 'POST', '/check', { text: text() }));
+  await rate(`PUT /documents/:id, new ids, onto ${big.documents}`, 2000,
+    (i) => request(base, 'POST', '/documents', { id: `new-${i}`, text: text() }));
   await mf.dispose();
 } finally {
   request.close();

@@ -1,20 +1,25 @@
 #!/usr/bin/env node
 // A smoke test of a Worker example, run from its folder (`npm run smoke`): starts `wrangler dev`
 // on a free loopback port with the folder's .dev.vars (made by `npm run setup` if missing),
-// stores a text and a near-copy of it, checks that the copy is reported and an unrelated text
-// is not, deletes both, and stops. Exits 0 when every step answered as it should.
+// stores a text and a near-copy of it (the README's Chinese pair), checks that the copy is
+// reported exactly when simprint says it is within the k the Worker used (how far apart the two
+// are depends on the key) and an unrelated text is not, deletes both, and stops. Exits 0 when
+// every step answered as it should.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Fingerprinter, hamming } from 'simprint';
 
 const dir = process.cwd();
 const devVars = join(dir, '.dev.vars');
 if (!existsSync(devVars)) {
   spawnSync(process.execPath, [fileURLToPath(new URL('./setup.mjs', import.meta.url))], { cwd: dir, stdio: 'inherit' });
 }
-const tokens = /^TOKENS="([^"]*)"/m.exec(readFileSync(devVars, 'utf8'))?.[1];
+const vars = readFileSync(devVars, 'utf8');
+const tokens = /^TOKENS="([^"]*)"/m.exec(vars)?.[1];
+const key = /^SIPHASH_KEY="([^"]*)"/m.exec(vars)?.[1];
 const token = tokens?.split(/[\s,]+/)[0]?.split(':').slice(1).join(':');
 if (!token) fail('.dev.vars has no TOKENS entry');
 
@@ -63,8 +68,17 @@ try {
   expect('PUT a text', a.status === 201 || a.status === 200, a);
   const b = await call('PUT', '/documents/smoke-b', B);
   const found = b.body.duplicates?.find((d) => d.id === 'smoke-a');
-  expect(`PUT a near-copy: reported (${found ? `${found.distance} bits apart, k = ${b.body.k}` : `not found at k = ${b.body.k}`})`,
-    found !== undefined && b.body.original === false, b);
+  // What the package says under this deployment's key: the distance, and the text's own k,
+  // which the Worker may only lower (MAX_K, the size of the collection).
+  const fp = new Fingerprinter({ key });
+  const distance = hamming(fp.fingerprint(A), fp.fingerprint(B));
+  const own = fp.recommendedK(B);
+  fp.free();
+  const agrees = b.status === 201 && b.body.k <= own && (distance <= b.body.k
+    ? found?.distance === distance && b.body.original === false
+    : found === undefined);
+  expect(`PUT a near-copy: ${distance} bits apart at k = ${b.body.k} (its own ${own}): ${found ? 'reported' : 'not reported'}, as simprint says`,
+    agrees, b);
   const c = await call('POST', '/check', C);
   expect('POST /check an unrelated text: nothing reported', c.status === 200 && c.body.duplicates.length === 0, c);
   const stats = await call('GET', '/stats');

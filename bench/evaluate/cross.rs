@@ -116,11 +116,23 @@ pub struct Scored<'a> {
     pub k128: Vec<u32>,
 }
 
+/// The pipeline under evaluation: the default, or with `SIMPRINT_EVAL_CHAR_N=n` CJK runs cut
+/// into character n-grams of that size (1: single characters) instead of bigrams.
+fn options() -> Options {
+    match std::env::var("SIMPRINT_EVAL_CHAR_N").ok().and_then(|n| n.parse().ok()) {
+        Some(char_n) => Options {
+            tokenizer: simprint::Tokenizer::Auto { word_n: 1, char_n },
+            ..Options::default()
+        },
+        None => Options::default(),
+    }
+}
+
 pub fn score_set(set: &Set) -> Scored<'_> {
-    let fp64 = Fingerprinter::new(Options::default()).unwrap();
+    let fp64 = Fingerprinter::new(options()).unwrap();
     let fp128 = Fingerprinter::new(Options {
         width: 128,
-        ..Options::default()
+        ..options()
     })
     .unwrap();
     let mut used = vec![false; set.texts.len()];
@@ -159,8 +171,8 @@ pub fn score_set(set: &Set) -> Scored<'_> {
             }
             (
                 c,
-                simprint::recommended_k(t, 64),
-                simprint::recommended_k(t, 128),
+                fp64.recommended_k(t, Tolerance::DEFAULT).unwrap(),
+                fp128.recommended_k(t, Tolerance::DEFAULT).unwrap(),
             )
         });
         chances.push(entry.0);

@@ -9,6 +9,7 @@ use simprint::{Key, Normalization, Options, Tokenizer, Weighting};
 pub mod index_bytes;
 pub mod index_ops;
 pub mod pipeline;
+pub mod seeds;
 pub mod stream;
 
 /// Options as the fuzzer picks them. Mostly valid (width 1..=128, n 1..=64), sometimes just

@@ -9,10 +9,13 @@
 #   bash scripts/fuzz.sh                          # every target, 60 s each
 #   FUZZ_SECONDS=240 bash scripts/fuzz.sh stream  # one target, 4 minutes
 #
-# Inputs that crash (or time out, or run out of memory) are copied into
-# fuzz/regressions/<target>/, which `cargo test --manifest-path fuzz/Cargo.toml` replays on
-# stable Rust (the script runs it at the end). The growing corpus stays in fuzz/corpus/
-# (ignored by git). Prints the executions per target; exits non-zero if anything was found.
+# Each target starts from its hand-made seeds (fuzz/seeds/<target>/, written by
+# fuzz/src/seeds.rs) and saved regressions. Inputs that crash (or time out, or run out of
+# memory) are copied into fuzz/regressions/<target>/, which
+# `cargo test --manifest-path fuzz/Cargo.toml --no-default-features` replays with the seeds on
+# stable Rust (the script runs it at the end; so does scripts/test.sh). The growing corpus stays
+# in fuzz/corpus/ (ignored by git). Prints the executions per target; exits non-zero if
+# anything was found.
 #
 # cargo-fuzz needs nightly Rust: rustup's nightly if installed, else the stable compiler with
 # RUSTC_BOOTSTRAP=1. No sanitizer (the crate forbids unsafe code); debug assertions and
@@ -52,10 +55,10 @@ for target in "${TARGETS[@]}"; do
   mkdir -p "$corpus" "$saved" "$artifacts"
   log="fuzz/artifacts/$target.log"
   say "fuzzing $target for ${SECONDS_EACH}s"
-  # The saved regressions seed the corpus (read-only second directory). -timeout flags an
-  # input that takes over 20 s, -rss_limit_mb one that needs over 2 GB.
+  # The saved regressions and the seeds start the corpus (read-only directories after the
+  # first). -timeout flags an input that takes over 20 s, -rss_limit_mb one that needs over 2 GB.
   set +e
-  "${CARGO[@]}" fuzz run "${FUZZ_FLAGS[@]}" "$target" "$corpus" "$saved" -- \
+  "${CARGO[@]}" fuzz run "${FUZZ_FLAGS[@]}" "$target" "$corpus" "$saved" "fuzz/seeds/$target" -- \
     -max_total_time="$SECONDS_EACH" -timeout=20 -rss_limit_mb=2048 -max_len=8192 \
     -print_final_stats=1 -artifact_prefix="$artifacts/" >"$log" 2>&1
   status=$?
@@ -80,8 +83,8 @@ for target in "${TARGETS[@]}"; do
   summary+=("$line")
 done
 
-say "replaying fuzz/regressions/ (stable, no libFuzzer)"
-cargo test --quiet --manifest-path fuzz/Cargo.toml --test replay || found=1
+say "replaying fuzz/seeds/ and fuzz/regressions/ (stable, no libFuzzer)"
+cargo test --quiet --manifest-path fuzz/Cargo.toml --no-default-features --test replay || found=1
 
 say "summary"
 printf '%s\n' "${summary[@]}"

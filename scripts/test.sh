@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: formatting, clippy and rustdoc with warnings as errors, native cargo tests
-# (unit, integration, doc, README), the no_std build, wasm-bindgen tests under Node,
-# node --test against pkg/, the headless Chromium test and the Worker in workerd.
+# (unit, integration, doc, README), the fuzz seeds and regressions replayed, the no_std build,
+# wasm-bindgen tests under Node, node --test against pkg/, the headless Chromium test and the
+# Worker in workerd.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 setup_all
 ensure_chromium
@@ -9,13 +10,18 @@ cd "$ROOT"
 
 say "cargo fmt, clippy (the curated lints on library code, the default ones on all), cargo doc"
 cargo fmt --all --check
+cargo fmt --manifest-path fuzz/Cargo.toml --all --check
 cargo clippy --quiet --workspace --lib -- -D warnings
 cargo clippy --quiet -p simprint-wasm --lib --target wasm32-unknown-unknown -- -D warnings
-# Tests and benchmarks may cast and drop results freely; the rest of clippy holds for them.
-cargo clippy --quiet --workspace --all-targets -- -D warnings \
-  -A clippy::cast_lossless -A clippy::cast_possible_truncation -A clippy::cast_possible_wrap \
-  -A clippy::cast_sign_loss -A clippy::must_use_candidate -A clippy::missing_errors_doc \
-  -A clippy::missing_panics_doc -A clippy::disallowed_methods
+# Tests, benchmarks and the fuzz crate may cast and drop results freely; the rest of clippy
+# holds for them.
+ALLOW_IN_TESTS=(-A clippy::cast_lossless -A clippy::cast_possible_truncation
+  -A clippy::cast_possible_wrap -A clippy::cast_sign_loss -A clippy::must_use_candidate
+  -A clippy::missing_errors_doc -A clippy::missing_panics_doc -A clippy::disallowed_methods)
+cargo clippy --quiet --workspace --all-targets -- -D warnings "${ALLOW_IN_TESTS[@]}"
+# The fuzz crate with its targets (--features targets: checked without libFuzzer's C++ build).
+cargo clippy --quiet --manifest-path fuzz/Cargo.toml --no-default-features --features targets \
+  --all-targets -- -D warnings "${ALLOW_IN_TESTS[@]}"
 RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --workspace
 # The crate's front page documents the main items (Structs, Functions), not re-export lines.
 front="$ROOT/target/doc/simprint/index.html"
@@ -26,6 +32,9 @@ fi
 
 say "cargo test (native)"
 cargo test --quiet
+
+say "the fuzz targets' checks on their seeds and saved regressions (stable, no libFuzzer)"
+cargo test --quiet --manifest-path fuzz/Cargo.toml --no-default-features
 
 say "the core builds for wasm32 as no_std, and depends on nothing of wasm-bindgen's"
 cargo build --quiet -p simprint --lib --target wasm32-unknown-unknown

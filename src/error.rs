@@ -341,6 +341,12 @@ pub enum BytesProblem {
         /// The width.
         width: u32,
     },
+    /// A name on an id below [`FIRST_NAMED_ID`](crate::index::FIRST_NAMED_ID), where only
+    /// numeric ids live: no index writes one, and in JavaScript it would meet a number.
+    NamedIdBelowRange {
+        /// The named id.
+        id: u64,
+    },
 }
 
 impl Error {
@@ -556,6 +562,10 @@ impl fmt::Display for BytesProblem {
             BytesProblem::EntryTooWide { id, bits, width } => write!(
                 f,
                 "id {id}: value needs {bits} bits but the width is {width}"
+            ),
+            BytesProblem::NamedIdBelowRange { id } => write!(
+                f,
+                "id {id} has a name, but names' ids start at 2^53"
             ),
         }
     }

@@ -5,6 +5,8 @@
 
 use std::collections::BTreeMap;
 
+use simprint::error::BytesProblem;
+use simprint::index::FIRST_NAMED_ID;
 use simprint::{Error, Fingerprint, Index, Pair, Plan};
 
 #[path = "support/brute.rs"]
@@ -12,7 +14,7 @@ mod brute;
 use brute::brute_pairs;
 #[path = "support/index_bytes.rs"]
 mod index_bytes;
-use index_bytes::sealed;
+use index_bytes::{index_bytes, sealed};
 
 /// fuzz target index_ops: `pairs()` on a segment whose explicit plan has more than 64 blocks
 /// (possible at k = 0 or 1 above 64 bits: C(100, 1) = 100 tables is within the limit) built
@@ -500,4 +502,58 @@ fn malformed_names_are_refused() {
             "{what}: {err}"
         );
     }
+}
+
+/// Issue 24 (review; then fuzz target index_bytes once its length check knew the names
+/// section): a checksum-valid version 3 buffer of 69 bytes, one entry under id `u64::MAX`
+/// named "a" (fuzz/regressions/index_bytes/name-on-the-last-id). Loading it set the next
+/// name's id to `id + 1`: an overflow panic wherever overflow checks are on (debug, tests, the
+/// fuzz builds), a silent wrap in release and wasm. A name's id now never wraps: after
+/// `u64::MAX` the search for a free one starts again at `FIRST_NAMED_ID`.
+#[test]
+fn from_bytes_of_a_name_on_the_last_id() {
+    let fp = Fingerprint::new(1, 64).unwrap();
+    let bytes = index_bytes(64, 3, &[(u64::MAX, 1)], &[(u64::MAX, "a")]);
+    assert_eq!(bytes.len(), 69);
+    let mut index = Index::from_bytes(&bytes).unwrap();
+    assert_eq!(index.id_of("a"), Some(u64::MAX));
+    index.insert(FIRST_NAMED_ID, fp).unwrap(); // in use: the next name skips it
+    index.insert_named("b", fp).unwrap();
+    assert_eq!(index.id_of("b"), Some(FIRST_NAMED_ID + 1));
+    let again = Index::from_bytes(&index.to_bytes()).unwrap();
+    assert_eq!(
+        (again.id_of("a"), again.id_of("b")),
+        (Some(u64::MAX), Some(FIRST_NAMED_ID + 1))
+    );
+
+    // The search itself passing `u64::MAX`: the last name one below it, a number on it.
+    let bytes = index_bytes(
+        64,
+        3,
+        &[(u64::MAX - 1, 1), (u64::MAX, 1)],
+        &[(u64::MAX - 1, "a")],
+    );
+    let mut index = Index::from_bytes(&bytes).unwrap();
+    assert_eq!(index.id_for_name("b"), Ok(FIRST_NAMED_ID));
+}
+
+/// Issue 24, the same review: bytes could name an id below `FIRST_NAMED_ID`, which no index
+/// writes, and in JavaScript that id is a number too, so a numeric insert would land on the
+/// named entry. Refused.
+#[test]
+fn from_bytes_refuses_a_name_below_the_named_ids() {
+    for id in [0, 5, FIRST_NAMED_ID - 1] {
+        let bytes = index_bytes(64, 3, &[(id, 1)], &[(id, "a")]);
+        assert_eq!(
+            Index::from_bytes(&bytes).unwrap_err(),
+            Error::MalformedIndexBytes {
+                problem: BytesProblem::NamedIdBelowRange { id }
+            }
+        );
+    }
+    let bytes = index_bytes(64, 3, &[(FIRST_NAMED_ID, 1)], &[(FIRST_NAMED_ID, "a")]);
+    assert_eq!(
+        Index::from_bytes(&bytes).unwrap().id_of("a"),
+        Some(FIRST_NAMED_ID)
+    );
 }

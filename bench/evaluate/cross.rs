@@ -119,7 +119,10 @@ pub struct Scored<'a> {
 /// The pipeline under evaluation: the default, or with `SIMPRINT_EVAL_CHAR_N=n` CJK runs cut
 /// into character n-grams of that size (1: single characters) instead of bigrams.
 fn options() -> Options {
-    match std::env::var("SIMPRINT_EVAL_CHAR_N").ok().and_then(|n| n.parse().ok()) {
+    match std::env::var("SIMPRINT_EVAL_CHAR_N")
+        .ok()
+        .and_then(|n| n.parse().ok())
+    {
         Some(char_n) => Options {
             tokenizer: simprint::Tokenizer::Auto { word_n: 1, char_n },
             ..Options::default()

@@ -3,6 +3,11 @@
 //! explain_query, pairs, clusters, compact, clear and a to_bytes/from_bytes round trip. Every
 //! answer must equal the model's.
 //!
+//! Names too (a second map, name to id): insert_named, remove_named, get_named, id_for_name,
+//! name_of and id_of, with numeric ids drawn where names' ids start so the two meet, and round
+//! trips through format version 3. The model does not say which id a new name gets, only that
+//! it is in the named range and used by no entry and no other name.
+//!
 //! Fingerprints are drawn near a few random centres (a few bits flipped), so queries and pairs
 //! find things; bulk operations make enough entries to build segments (the insert buffer
 //! holds 256), merge them, and rebuild mostly-dead ones.
@@ -10,7 +15,8 @@
 use std::collections::BTreeMap;
 
 use arbitrary::{Arbitrary, Unstructured};
-use simprint::{Fingerprint, Index, Plan};
+use simprint::index::{FIRST_NAMED_ID, MAX_NAME_BYTES};
+use simprint::{Error, Fingerprint, Index, Plan};
 
 // The oracle the crate's own property tests use.
 #[path = "../../tests/support/brute.rs"]
@@ -20,21 +26,38 @@ use brute::{accepted, brute_clusters, brute_pairs_of as brute_pairs, brute_query
 /// Largest model size; keeps brute-force pairs affordable per input.
 const MAX_ENTRIES: usize = 3000;
 
-#[derive(Arbitrary, Debug, Clone, Copy)]
-pub struct Id(u16);
+#[derive(Arbitrary, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Id(pub u16);
 
 impl Id {
-    fn get(self) -> u64 {
-        // Mostly a small range (so ids repeat), sometimes near u64::MAX.
-        if self.0 >= 0xfff0 {
-            u64::MAX - u64::from(self.0 & 0xf)
-        } else {
-            u64::from(self.0 % 2048)
+    pub fn get(self) -> u64 {
+        // Mostly a small range (so ids repeat), sometimes near u64::MAX or where names' ids
+        // start (so numbers land on named entries and new names must skip them).
+        match self.0 {
+            0xfff0.. => u64::MAX - u64::from(self.0 & 0xf),
+            0xffe0.. => FIRST_NAMED_ID + u64::from(self.0 & 0xf),
+            _ => u64::from(self.0 % 2048),
         }
     }
 }
 
-#[derive(Arbitrary, Debug, Clone, Copy)]
+/// A name: mostly one of 16 short ones (so names repeat), sometimes empty, CJK, or one byte
+/// too long (which must be refused, changing nothing).
+#[derive(Arbitrary, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Name(pub u8);
+
+impl Name {
+    pub fn get(self) -> String {
+        match self.0 {
+            255 => "x".repeat(MAX_NAME_BYTES + 1),
+            254 => String::new(),
+            253 => String::from("名前"),
+            n => format!("n{}", n % 16),
+        }
+    }
+}
+
+#[derive(Arbitrary, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fp {
     /// Centre `centre % 8` with bits `flips` (each taken modulo the width) flipped.
     Near {
@@ -45,7 +68,7 @@ pub enum Fp {
     Raw(u128),
 }
 
-#[derive(Arbitrary, Debug, Clone)]
+#[derive(Arbitrary, Debug, Clone, PartialEq, Eq)]
 pub enum Op {
     Insert(Id, Fp),
     InsertMany(Vec<(Id, Fp)>),
@@ -69,17 +92,22 @@ pub enum Op {
     Compact,
     RoundTrip,
     Clear,
+    InsertNamed(Name, Fp),
+    RemoveNamed(Name),
+    GetNamed(Name),
+    /// A name's id without an entry (for a bulk insert that may never come).
+    IdForName(Name),
 }
 
-#[derive(Arbitrary, Debug)]
+#[derive(Arbitrary, Debug, Clone, PartialEq, Eq)]
 pub struct Setup {
-    width: u8,
-    k: u8,
+    pub width: u8,
+    pub k: u8,
     /// 0: automatic plan; 1: explicit permuted `blocks`; 2: scan; 3: multi-index with
     /// `1 + blocks % 9` substrings; 4: combined (blocks and blocks per key from `blocks`).
-    plan: u8,
-    blocks: u8,
-    seed: u64,
+    pub plan: u8,
+    pub blocks: u8,
+    pub seed: u64,
 }
 
 fn splitmix(state: &mut u64) -> u64 {
@@ -140,10 +168,15 @@ fn distance(a: u128, b: u128) -> u32 {
 }
 
 pub fn check(data: &[u8]) {
+    if let Some((setup, ops)) = decode(data) {
+        run(&setup, &ops);
+    }
+}
+
+/// The setup and operations an input describes.
+pub fn decode(data: &[u8]) -> Option<(Setup, Vec<Op>)> {
     let mut u = Unstructured::new(data);
-    let Ok(setup) = Setup::arbitrary(&mut u) else {
-        return;
-    };
+    let setup = Setup::arbitrary(&mut u).ok()?;
     let mut ops = Vec::new();
     while !u.is_empty() {
         match Op::arbitrary(&mut u) {
@@ -151,7 +184,7 @@ pub fn check(data: &[u8]) {
             Err(_) => break,
         }
     }
-    run(&setup, &ops);
+    Some((setup, ops))
 }
 
 /// Builds the index `setup` describes and runs `ops` on it and on the model.
@@ -190,6 +223,10 @@ pub fn run(setup: &Setup, ops: &[Op]) {
     });
     let world = World { width, centres };
     let mut model: BTreeMap<u64, u128> = BTreeMap::new();
+    // Every name the index knows (given by insert_named or id_for_name), with its id; and
+    // every id that ever had a name, whose name_of must follow the model's.
+    let mut names: BTreeMap<String, u64> = BTreeMap::new();
+    let mut ever_named = std::collections::BTreeSet::new();
     // Brute-force pairs cost n²: at most a few per input.
     let mut pair_budget = 4;
     // A k of the caller's: any from 0 to the width, or one above it (which must be refused).
@@ -240,13 +277,55 @@ pub fn run(setup: &Setup, ops: &[Op]) {
             }
             Op::Remove(id) => {
                 let old = index.remove(id.get()).map(|f| f.value());
-                assert_eq!(old, model.remove(&id.get()), "remove {op:?}");
+                assert_eq!(
+                    old,
+                    remove(&mut model, &mut names, id.get()),
+                    "remove {op:?}"
+                );
             }
             Op::RemoveRange { start, count } => {
                 for id in u64::from(start)..u64::from(start) + u64::from(count % 700) {
                     let old = index.remove(id).map(|f| f.value());
-                    assert_eq!(old, model.remove(&id), "remove {id}");
+                    assert_eq!(old, remove(&mut model, &mut names, id), "remove {id}");
                 }
+            }
+            Op::InsertNamed(name, fp) => {
+                let name = name.get();
+                if model.len() >= MAX_ENTRIES {
+                    continue;
+                }
+                let before = names.get(&name).copied();
+                match index.insert_named(&name, world.fp(fp)) {
+                    Ok(old) => {
+                        let id = index.id_of(&name).expect("stored by name");
+                        check_name_id(&model, &names, &name, id, before);
+                        names.insert(name, id);
+                        let v = world.value(fp);
+                        assert_eq!(old.map(|f| f.value()), model.insert(id, v), "{op:?}");
+                    }
+                    Err(e) => refused(&name, &e),
+                }
+            }
+            Op::IdForName(name) => {
+                let name = name.get();
+                match index.id_for_name(&name) {
+                    Ok(id) => {
+                        check_name_id(&model, &names, &name, id, names.get(&name).copied());
+                        names.insert(name, id);
+                    }
+                    Err(e) => refused(&name, &e),
+                }
+            }
+            Op::RemoveNamed(name) => {
+                let name = name.get();
+                let want = names.remove(&name).and_then(|id| model.remove(&id));
+                let old = index.remove_named(&name).map(|f| f.value());
+                assert_eq!(old, want, "{op:?}");
+            }
+            Op::GetNamed(name) => {
+                let name = name.get();
+                let want = names.get(&name).and_then(|id| model.get(id)).copied();
+                assert_eq!(index.get_named(&name).map(|f| f.value()), want, "{op:?}");
             }
             Op::Get(id) => {
                 assert_eq!(
@@ -346,14 +425,38 @@ pub fn run(setup: &Setup, ops: &[Op]) {
                     index.plan(),
                     "the plan survives the round trip"
                 );
+                // Bytes keep the names of stored entries only.
+                names.retain(|_, id| model.contains_key(id));
                 index = loaded;
             }
             Op::Clear => {
                 index.clear();
                 model.clear();
+                names.clear();
             }
         }
         assert_eq!(index.len(), model.len(), "len after {op:?}");
+        for (name, &id) in &names {
+            ever_named.insert(id);
+            let stored = model.contains_key(&id).then_some(id);
+            assert_eq!(index.id_of(name), stored, "after {op:?}");
+        }
+        for &id in &ever_named {
+            let want = names.iter().find(|e| *e.1 == id).map(|e| e.0.as_str());
+            assert_eq!(index.name_of(id), want, "name of {id} after {op:?}");
+        }
+    }
+    // No entry has a name the model does not know.
+    let named = names
+        .values()
+        .copied()
+        .collect::<std::collections::BTreeSet<u64>>();
+    for &id in model.keys() {
+        assert_eq!(
+            index.name_of(id).is_some(),
+            named.contains(&id),
+            "name of {id}"
+        );
     }
     let entries: Vec<(u64, u128)> = index
         .entries()
@@ -361,4 +464,50 @@ pub fn run(setup: &Setup, ops: &[Op]) {
         .map(|(id, f)| (*id, f.value()))
         .collect();
     assert_eq!(entries, model.into_iter().collect::<Vec<_>>());
+}
+
+/// A numeric remove: the entry goes, and with it its name, if it has one.
+fn remove(
+    model: &mut BTreeMap<u64, u128>,
+    names: &mut BTreeMap<String, u64>,
+    id: u64,
+) -> Option<u128> {
+    let old = model.remove(&id);
+    if old.is_some() {
+        names.retain(|_, named| *named != id);
+    }
+    old
+}
+
+/// The id `name` got: the one it had, or a new one in the named range that no entry and no
+/// other name uses.
+fn check_name_id(
+    model: &BTreeMap<u64, u128>,
+    names: &BTreeMap<String, u64>,
+    name: &str,
+    id: u64,
+    before: Option<u64>,
+) {
+    if let Some(had) = before {
+        assert_eq!(id, had, "{name:?} changed id");
+        return;
+    }
+    assert!(
+        id >= FIRST_NAMED_ID,
+        "{name:?} got id {id}, below the named range"
+    );
+    assert!(!model.contains_key(&id), "{name:?} got id {id}, an entry's");
+    assert!(
+        names.values().all(|&other| other != id),
+        "{name:?} got id {id}, another name's"
+    );
+}
+
+/// A name the index refused: only one too long.
+fn refused(name: &str, e: &Error) {
+    assert!(
+        name.len() > MAX_NAME_BYTES && matches!(e, Error::NameTooLong { .. }),
+        "{} bytes refused: {e}",
+        name.len()
+    );
 }

@@ -9,11 +9,12 @@ use simprint::{Key, Normalization, Options, Tokenizer, Weighting};
 pub mod index_bytes;
 pub mod index_ops;
 pub mod pipeline;
+pub mod seeds;
 pub mod stream;
 
 /// Options as the fuzzer picks them. Mostly valid (width 1..=128, n 1..=64), sometimes just
 /// outside the range, so the error path is fuzzed too.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FuzzOptions {
     pub options: Options,
     /// False when the width or an n is out of range (`Fingerprinter::new` must refuse it).
@@ -135,6 +136,19 @@ pub fn text_from(u: &mut Unstructured<'_>) -> arbitrary::Result<Vec<u8>> {
         "x'y",
         "3.14",
         "\u{fffd}",
+        // Han outside the basic block (extension B, compatibility), CJK marks and dashes the
+        // tokenizer classes by code point, and the scalar values around the surrogates and
+        // at the top (which UTF-8 handling meets at its edges).
+        "𠀀",
+        "豈",
+        "々",
+        "ー",
+        "—",
+        "‥",
+        "\u{d7ff}",
+        "\u{e000}",
+        "\u{ffff}",
+        "\u{10ffff}",
     ];
     if bool::arbitrary(u)? {
         let picks: Vec<u8> = Arbitrary::arbitrary(u)?;

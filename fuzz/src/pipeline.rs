@@ -9,14 +9,23 @@ use simprint::{DocumentFrequencies, Fingerprint, Fingerprinter, Options, Weighti
 use crate::{text_from, FuzzOptions};
 
 pub fn check(data: &[u8]) {
+    if let Some((o, bytes, with_idf)) = decode(data) {
+        run(
+            o.options,
+            o.valid,
+            &String::from_utf8_lossy(&bytes),
+            with_idf,
+        );
+    }
+}
+
+/// The options, text bytes and IDF choice an input describes.
+pub fn decode(data: &[u8]) -> Option<(FuzzOptions, Vec<u8>, bool)> {
     let mut u = Unstructured::new(data);
-    let Ok(o) = FuzzOptions::arbitrary(&mut u) else {
-        return;
-    };
-    let Ok(bytes) = text_from(&mut u) else { return };
+    let o = FuzzOptions::arbitrary(&mut u).ok()?;
+    let bytes = text_from(&mut u).ok()?;
     let with_idf = bool::arbitrary(&mut u).unwrap_or(false);
-    let text = String::from_utf8_lossy(&bytes);
-    run(o.options, o.valid, &text, with_idf);
+    Some((o, bytes, with_idf))
 }
 
 /// The properties for one text under `options`; public for the regression tests.

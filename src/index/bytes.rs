@@ -3,7 +3,7 @@
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `b"SIMPIDX\0"` |
-//! | 8 | 2 | format version, `1` or `2` |
+//! | 8 | 2 | format version, `1`, `2` or `3` |
 //! | 10 | 1 | width `f`, 1 to 128 |
 //! | 11 | 1 | `k`, 0 to `f` |
 //! | 12 | 1 | plan: `0` automatic, `1` explicit permuted blocks, `2` explicit scan; from version 2 also `3` explicit multi-index, `4` explicit combined |
@@ -12,7 +12,7 @@
 //! | 15 | 1 | `1` in version 3 (a names section follows the entries), else 0 |
 //! | 16 | 8 | count `n` of entries |
 //! | 24 | `n × (8 + w)` | entries by ascending id: id (`u64`), fingerprint (`w` = 8 bytes for `f ≤ 64`, else 16) |
-//! | | | version 3 only, the names of named entries ([`Index::insert_named`]): count `m` (`u64`, at least 1), then `m` of id (`u64`, ascending, each an entry's), length `l` (`u32`, at most [`MAX_NAME_BYTES`]), `l` bytes of UTF-8 |
+//! | | | version 3 only, the names of named entries ([`Index::insert_named`]): count `m` (`u64`, at least 1), then `m` of id (`u64`, ascending, each an entry's, at least [`FIRST_NAMED_ID`]), length `l` (`u32`, at most [`MAX_NAME_BYTES`]), `l` bytes of UTF-8 |
 //! | end − 8 | 8 | SipHash-1-3 (key of 16 zero bytes) of every byte before it |
 //!
 //! A writer uses the oldest version that holds the index: version 1 for an index keyed by
@@ -37,7 +37,7 @@ use core::hash::Hasher as _;
 use super::fallible::try_vec_with_capacity;
 use super::plan::{check_k, Plan, PlanKind};
 use super::segment::Bits;
-use super::{Engine, Index, Inner, MAX_NAME_BYTES};
+use super::{Engine, Index, Inner, FIRST_NAMED_ID, MAX_NAME_BYTES};
 use crate::error::{BytesProblem, Error};
 use crate::fingerprint::check_fits;
 
@@ -257,15 +257,12 @@ impl Index {
         // The length check above bounds count by the buffer's own size, so it fits a usize.
         let n = usize::try_from(count).unwrap_or(usize::MAX);
         let entries_end = HEADER + n * (8 + fp_bytes);
-        // Names: each kept twice (both ways), with a map node's overhead; at most one per 12
-        // bytes of their section.
         let names_len = bytes.len() - CHECKSUM - entries_end;
         let need = match &index.inner {
             Inner::Narrow(e) => e.bytes_after_load(n),
             Inner::Wide(e) => e.bytes_after_load(n),
         }
-        .saturating_add(names_len.saturating_mul(2))
-        .saturating_add(names_len / 12 * 160);
+        .saturating_add(names_bytes_bound(names_len));
         if need > max_memory {
             return Err(Error::IndexTooLarge {
                 bytes: need,
@@ -304,8 +301,19 @@ impl Index {
     }
 }
 
+/// The most memory the names of a `section`-byte names section take once loaded (as
+/// `Names::bytes` counts it): each name kept twice (both ways), and a map node's overhead per
+/// name, at most one name per 12 bytes. Saturating: on wasm32 the product overflows `usize`
+/// for a section of over 322 MB, and a wrapped estimate would let it past the memory limit.
+fn names_bytes_bound(section: usize) -> usize {
+    section
+        .saturating_mul(2)
+        .saturating_add((section / 12).saturating_mul(160))
+}
+
 /// Reads the names section into `index`: a count of at least one, then ids ascending, each an
-/// entry's, each with a UTF-8 name of at most [`MAX_NAME_BYTES`] bytes used once.
+/// entry's and at least [`FIRST_NAMED_ID`], each with a UTF-8 name of at most
+/// [`MAX_NAME_BYTES`] bytes used once.
 fn read_names(index: &mut Index, mut section: &[u8]) -> Result<(), Error> {
     let malformed = || bad(BytesProblem::MalformedNames);
     let mut take = |n: usize| -> Result<&[u8], Error> {
@@ -330,6 +338,9 @@ fn read_names(index: &mut Index, mut section: &[u8]) -> Result<(), Error> {
         let len = usize::try_from(u32::from_le_bytes(len)).unwrap_or(usize::MAX);
         if len > MAX_NAME_BYTES || last.is_some_and(|l| l >= id) || index.get(id).is_none() {
             return Err(malformed());
+        }
+        if id < FIRST_NAMED_ID {
+            return Err(bad(BytesProblem::NamedIdBelowRange { id }));
         }
         last = Some(id);
         let name = core::str::from_utf8(take(len)?).map_err(|_| malformed())?;
@@ -375,4 +386,17 @@ fn load<B: Bits>(
         items.push((id, B::from_u128(v)));
     }
     engine.insert_many(items)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_bytes_bound;
+
+    #[test]
+    fn the_names_bound_saturates() {
+        // What a section of over 322 MB is to a 32-bit usize.
+        assert_eq!(names_bytes_bound(usize::MAX), usize::MAX);
+        assert_eq!(names_bytes_bound(usize::MAX / 12), usize::MAX);
+        assert_eq!(names_bytes_bound(120), 240 + 10 * 160);
+    }
 }

@@ -441,8 +441,9 @@ impl Index {
         old
     }
 
-    /// The id of `name`, given a new one when it has none (the lowest id from
-    /// [`FIRST_NAMED_ID`] up that no entry uses): for bulk loads of named entries through
+    /// The id of `name`, given a new one when it has none (the first id after the last one
+    /// given, from [`FIRST_NAMED_ID`] up, that no entry or name uses; past `u64::MAX` the
+    /// search starts again at [`FIRST_NAMED_ID`]): for bulk loads of named entries through
     /// [`Index::insert_many`]. A name no entry is stored under is not kept by
     /// [`Index::to_bytes`].
     ///

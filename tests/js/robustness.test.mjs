@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { runInNewContext } from 'node:vm';
 import sp, { golden } from './load.mjs';
+import { indexBytes } from '../support/index-bytes.mjs';
 
 // initSync returns the instance's exports once initialised: its memory, for measurements.
 const wasm = sp.initSync({ module: readFileSync(new URL('../../pkg/simprint_bg.wasm', import.meta.url)) });
@@ -708,4 +709,28 @@ test('clusters() of 20,000 copies of one fingerprint (was a trap: every pair was
   assert.equal(groups[0][n], n);
   idx.free();
   stillWorks('clusters of copies');
+});
+
+test('index bytes naming id 2^64 - 1 load, and a name below 2^53 is refused (fuzz finding)', () => {
+  // 69 bytes, version 3: one entry under id 2^64 - 1, named "a". Reading it computed the next
+  // name's id as 2^64: a panic with overflow checks on, a silent wrap in release builds.
+  const last = (1n << 64n) - 1n;
+  const bytes = indexBytes(64, 3, [[last, 1n]], [[last, 'a']]);
+  assert.equal(bytes.length, 69);
+  const index = sp.Index.fromBytes(bytes);
+  assert.deepEqual(index.ids(), ['a']);
+  index.insert(Number.MAX_SAFE_INTEGER, 2n);
+  index.insert('b', 3n);
+  // Past 2^64 - 1, new names start again at 2^53: after every number, before "a".
+  assert.deepEqual(index.ids(), [Number.MAX_SAFE_INTEGER, 'b', 'a']);
+  const copy = sp.Index.fromBytes(index.toBytes());
+  assert.deepEqual(copy.ids(), index.ids());
+  assert.deepEqual([copy.get('a'), copy.get('b'), copy.get(Number.MAX_SAFE_INTEGER)], [1n, 3n, 2n]);
+  index.free();
+  copy.free();
+  // A name on id 5, which is also the number 5 to JavaScript: refused, not loaded.
+  assert.throws(() => sp.Index.fromBytes(indexBytes(64, 3, [[5n, 1n]], [[5n, 'a']])),
+    (e) => e instanceof Error && !(e instanceof WebAssembly.RuntimeError) &&
+      /^index bytes: id 5 has a name, but names' ids start at 2\^53$/.test(e.message));
+  stillWorks('named index bytes');
 });

@@ -1,7 +1,8 @@
 // Index byte buffers built by hand, for the tests and the soak benchmark that check what
 // Index.fromBytes does with hostile ones: the format's checksum written out (SipHash-1-3 with
-// the all-zero key, as tests/support/index_bytes.rs writes it for the Rust tests), and a
-// buffer whose explicit plan describes an index far larger than itself.
+// the all-zero key, as tests/support/index_bytes.rs writes it for the Rust tests), a buffer
+// written field by field from the documented format, and a buffer whose explicit plan
+// describes an index far larger than itself.
 
 const M = (1n << 64n) - 1n;
 const rotl = (x, b) => ((x << BigInt(b)) | (x >> BigInt(64 - b))) & M;
@@ -44,5 +45,41 @@ export function hostileIndexBytes(n) {
     view.setBigUint64(24 + i * 24 + 16, BigInt(i & 1), true);
   }
   view.setBigUint64(bytes.length - 8, sip13ZeroKey(bytes.subarray(0, bytes.length - 8)), true);
+  return bytes;
+}
+
+/**
+ * A checksum-valid buffer of an index of `width`-bit fingerprints (1 to 64) at `k` with an
+ * automatic plan: `entries` ([id, fingerprint] BigInts, ids ascending) and, when `names` is not
+ * empty, a version 3 names section ([id, string], ids ascending). Written field by field from
+ * docs/index.md (as index_bytes() in tests/support/index_bytes.rs), so it can say what no
+ * writer would.
+ */
+export function indexBytes(width, k, entries, names = []) {
+  const utf8 = names.map(([, name]) => new TextEncoder().encode(name));
+  const namesLength = names.length ? 8 + utf8.reduce((sum, n) => sum + 12 + n.length, 0) : 0;
+  const bytes = new Uint8Array(24 + entries.length * 16 + namesLength + 8);
+  const view = new DataView(bytes.buffer);
+  bytes.set(new TextEncoder().encode('SIMPIDX\0'));
+  view.setUint16(8, names.length ? 3 : 1, true);
+  bytes.set([width, k, 0, 0, 0, names.length ? 1 : 0], 10);
+  view.setBigUint64(16, BigInt(entries.length), true);
+  let at = 24;
+  for (const [id, fp] of entries) {
+    view.setBigUint64(at, id, true);
+    view.setBigUint64(at + 8, fp, true);
+    at += 16;
+  }
+  if (names.length) {
+    view.setBigUint64(at, BigInt(names.length), true);
+    at += 8;
+    names.forEach(([id], i) => {
+      view.setBigUint64(at, id, true);
+      view.setUint32(at + 8, utf8[i].length, true);
+      bytes.set(utf8[i], at + 12);
+      at += 12 + utf8[i].length;
+    });
+  }
+  view.setBigUint64(at, sip13ZeroKey(bytes.subarray(0, at)), true);
   return bytes;
 }

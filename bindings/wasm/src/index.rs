@@ -688,8 +688,9 @@ impl Index {
         ))
     }
 
-    /// Every stored id: the numbers ascending, then the names in the order they were first
-    /// stored.
+    /// Every stored id: the numbers ascending, then the names in the order of the ids they were
+    /// given, which is the order they were first stored in (unless loaded bytes named an id
+    /// near 2^64, after which new names' ids start again at 2^53).
     #[wasm_bindgen(unchecked_return_type = "IndexId[]")]
     pub fn ids(&self) -> Result<JsValue, JsError> {
         let entries = self.inner.entries();

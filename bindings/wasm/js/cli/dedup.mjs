@@ -4,11 +4,12 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { Index, collectionK, defaults } from '../node.mjs';
 import { InputError } from './errors.mjs';
 import { Output, tempBeside, temporary } from './output.mjs';
-import { forEachDocument, recordLine } from './pipeline.mjs';
+import { forEachDocument, recordLine, whereOf } from './pipeline.mjs';
 
 /**
  * The index's k when none is given: collectionK(1000), the largest k a collection of a
- * thousand unrelated fingerprints takes (16 at 64 bits); smaller collections need no index.
+ * thousand unrelated fingerprints takes (16 at 64 bits; smaller collections hardly need an
+ * index), or collectionK(--expected) for a collection expected larger (11 for a million).
  */
 export const PLANNED_DOCUMENTS = 1000;
 
@@ -24,7 +25,7 @@ export function documentK({ fixedK, recommended, kept, expected, indexK, width }
 }
 
 /** The index of a run: loaded from `path` if it exists, else new for `width` and k. */
-export function openIndex(path, { width, k }) {
+export function openIndex(path, { width, k, expected }) {
   if (path && existsSync(path)) {
     let index;
     try {
@@ -37,11 +38,11 @@ export function openIndex(path, { width, k }) {
     return index;
   }
   const w = width ?? defaults().options.width;
-  return new Index({ width: w, k: k ?? collectionK(PLANNED_DOCUMENTS, w) ?? 0 });
+  return new Index({ width: w, k: k ?? collectionK(Math.max(PLANNED_DOCUMENTS, expected ?? 0), w) ?? 0 });
 }
 
 export async function dedup(files, settings, { progress, warn }) {
-  const index = openIndex(settings.index, { width: settings.width, k: settings.k ?? settings.maxK });
+  const index = openIndex(settings.index, { width: settings.width, k: settings.k ?? settings.maxK, expected: settings.expected });
   const out = new Output(settings.output);
   const keep = settings.keep !== undefined ? new Output(settings.keep) : undefined;
   const clusters = settings.clusters ? new Map() : undefined;
@@ -70,8 +71,7 @@ export async function dedup(files, settings, { progress, warn }) {
           return;
         }
         if (index.has(id)) {
-          const where = batch.row ? `${batch.file} row ${batch.lineNumbers[i]}` : `${batch.file}:${batch.lineNumbers[i]}`;
-          throw new InputError(`${where}: the id ${JSON.stringify(id)} is already in the index (an earlier document's${started ? `, or one of ${settings.index}` : ''}): ids must be unique`);
+          throw new InputError(`${whereOf(batch, i)}: the id ${JSON.stringify(id)} is already in the index (an earlier document's${started ? `, or one of ${settings.index}` : ''}): ids must be unique`);
         }
         index.insert(id, hex);
         keep?.line(recordLine(batch, i));

@@ -41,9 +41,9 @@ function textStream(file, onBytes) {
 const fileError = (file, e) => new InputError(`${file}: ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a folder, not a file' : e.code === 'Z_DATA_ERROR' || e.errno === -3 ? `not gzip data (${e.message})` : e.message}`);
 
 /**
- * Every record of `files` in batches: `{ kind, file, lineNumbers, lines | records | texts+ids,
- * what }`, `kind` "jsonl" (raw lines, parsed by the threads), "records" (CSV rows and Parquet
- * rows as objects) or "docs" (text files: id and text). `progress(bytes)` is called as bytes
+ * Every record of `files` in batches, `kind` "jsonl" (`text`: whole lines, split and parsed by
+ * the threads; `firstLine`, `count`), "records" (CSV rows as objects, `records`, each with its
+ * line in `lineNumbers`) or "docs" (a text file: `ids`, `texts`). `progress(bytes)` is called as bytes
  * are read. `temp` makes a temporary file path (for Parquet through DuckDB).
  */
 export async function* batches(files, settings, progress, temp) {
@@ -69,37 +69,55 @@ export async function* batches(files, settings, progress, temp) {
   }
 }
 
+/** The line of a batch's record `i`, from 1. */
+export function lineOf(batch, i) {
+  return batch.lineNumbers ? batch.lineNumbers[i] : batch.firstLine + i;
+}
+
+/** Records in a batch. */
+export function countOf(batch) {
+  return batch.lineNumbers ? batch.lineNumbers.length : batch.count;
+}
+
+/**
+ * JSONL in batches of whole lines, each one string (`text`, its lines joined by \n, the last
+ * without one): cutting the stream at line breaks is all the main thread does; the threads
+ * split and parse the lines.
+ */
 async function* jsonlBatches(file, progress) {
-  let lines = [];
-  let lineNumbers = [];
-  let chars = 0;
-  let line = 0;
   let rest = '';
+  let line = 1; // the first line of `rest`
   for await (const chunk of textStream(file, progress)) {
     let text = rest + chunk;
     let start = 0;
-    for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
-      line++;
-      const l = text.charCodeAt(end - 1) === 13 ? text.slice(start, end - 1) : text.slice(start, end);
-      start = end + 1;
-      lines.push(l);
-      lineNumbers.push(line);
-      chars += l.length;
-      if (lines.length >= BATCH_RECORDS || chars >= BATCH_CHARS) {
-        yield { kind: 'jsonl', file, lines, lineNumbers };
-        lines = [];
-        lineNumbers = [];
-        chars = 0;
+    for (;;) {
+      // The next batch: BATCH_RECORDS whole lines, or fewer when the next would pass
+      // BATCH_CHARS; lines not yet ended wait for the next chunk.
+      let end = start - 1;
+      let count = 0;
+      let full = false;
+      while (!full) {
+        const next = text.indexOf('\n', end + 1);
+        if (next < 0) break;
+        if (count > 0 && next - start > BATCH_CHARS) full = true;
+        else {
+          end = next;
+          full = ++count === BATCH_RECORDS;
+        }
       }
+      if (!full) break;
+      yield { kind: 'jsonl', file, text: text.slice(start, end), firstLine: line, count };
+      line += count;
+      start = end + 1;
     }
     rest = text.slice(start);
     text = undefined;
   }
   if (rest !== '') {
-    lines.push(rest.endsWith('\r') ? rest.slice(0, -1) : rest);
-    lineNumbers.push(line + 1);
+    // The last batch (lines without a final line break are read as lines too).
+    const body = rest.endsWith('\n') ? rest.slice(0, -1) : rest;
+    yield { kind: 'jsonl', file, text: body, firstLine: line, count: body.split('\n').length };
   }
-  if (lines.length) yield { kind: 'jsonl', file, lines, lineNumbers };
 }
 
 async function* csvBatches(file, progress) {
@@ -139,7 +157,7 @@ async function* csvBatches(file, progress) {
     try {
       return f();
     } catch (e) {
-      if (e instanceof RecordError) throw new InputError(`${file}: ${e.message.replace(/^line (\d+): /, (_, l) => `line ${l}: `)}`);
+      if (e instanceof RecordError) throw new InputError(`${file}:${e.message.replace(/^line (\d+): /, '$1: ')}`);
       throw e;
     }
   };
@@ -160,7 +178,7 @@ async function* textBatches(file, progress) {
   } catch (e) {
     throw new InputError(`${file}: ${e.code === 'ERR_ENCODING_INVALID_ENCODED_DATA' ? 'not UTF-8 text (a text file is read as one document; give JSONL, CSV or Parquet by their extension, or --format)' : e.message}`);
   }
-  yield { kind: 'docs', file, texts: [text], ids: [file], lineNumbers: [1] };
+  yield { kind: 'docs', file, texts: [text], ids: [file], firstLine: 1, count: 1 };
 }
 
 async function readStdin() {

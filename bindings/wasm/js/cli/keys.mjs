@@ -5,7 +5,8 @@
 // XOR each), --plan the plan.
 import { Plan, defaults, toHex } from '../node.mjs';
 import { InputError } from './errors.mjs';
-import { batches } from './input.mjs';
+import { batches, countOf } from './input.mjs';
+import { whereOf } from './pipeline.mjs';
 import { Output, tempBeside, temporary } from './output.mjs';
 import { quote } from './records.mjs';
 
@@ -45,13 +46,14 @@ export async function keys(files, settings, { progress }) {
     let documents = 0;
     const temp = () => temporary(tempBeside(settings.output ?? 'simprint-input', 'parquet-input'));
     for await (const batch of batches(files, { ...settings, fallbackFormat: 'jsonl' }, (b) => progress.bytes(b), temp)) {
-      for (let i = 0; i < batch.lineNumbers.length; i++) {
-        const where = batch.row ? `${batch.file} row ${batch.lineNumbers[i]}` : `${batch.file}:${batch.lineNumbers[i]}`;
+      const lines = batch.kind === 'jsonl' ? batch.text.split('\n') : undefined;
+      for (let i = 0; i < countOf(batch); i++) {
+        const where = whereOf(batch, i);
         let record;
-        if (batch.kind === 'jsonl') {
-          if (batch.lines[i].trim() === '') continue;
+        if (lines) {
+          if (lines[i].trim() === '') continue;
           try {
-            record = JSON.parse(batch.lines[i]);
+            record = JSON.parse(lines[i]);
           } catch (e) {
             throw new InputError(`${where}: not JSON: ${e.message}`);
           }
@@ -70,7 +72,7 @@ export async function keys(files, settings, { progress }) {
         for (const { table, key } of rows) out.line(JSON.stringify({ id, fingerprint: record[field], table, key }));
         documents++;
       }
-      progress.documents(batch.lineNumbers.length);
+      progress.documents(countOf(batch));
     }
     await out.commit();
     return { documents };

@@ -2,7 +2,7 @@
 // order: reading, fingerprinting and the caller's work (the index) overlap, and the order, so
 // the output, does not depend on the number of threads.
 import { availableParallelism } from 'node:os';
-import { batches } from './input.mjs';
+import { batches, countOf, lineOf } from './input.mjs';
 import { InputError } from './errors.mjs';
 import { Pool } from './pool.mjs';
 import { Fingerprinter } from '../node.mjs';
@@ -26,12 +26,13 @@ export async function forEachDocument(files, settings, { progress, each, skipped
   let seq = 0;
   const handle = ({ batch, answer }) => {
     const errors = new Map(answer.errors.map((e) => [e.i, e.message]));
-    const n = batch.lineNumbers.length;
+    const n = countOf(batch);
+    if (answer.hex.length !== n) throw new Error(`internal: a batch of ${n} records was answered with ${answer.hex.length}`);
     let documents = 0;
     for (let i = 0; i < n; i++) {
       const message = errors.get(i);
       if (message !== undefined) {
-        const where = batch.row ? `${batch.file} row ${batch.lineNumbers[i]}` : `${batch.file}:${batch.lineNumbers[i]}`;
+        const where = whereOf(batch, i);
         if (settings.onError === 'skip') skipped(`${where}: ${message}`);
         else throw new InputError(`${where}: ${message}`);
         continue;
@@ -63,9 +64,18 @@ export async function forEachDocument(files, settings, { progress, each, skipped
   }
 }
 
+/** Where record `i` of `batch` is, for messages: FILE:LINE (FILE row N for Parquet). */
+export function whereOf(batch, i) {
+  return batch.row ? `${batch.file} row ${lineOf(batch, i)}` : `${batch.file}:${lineOf(batch, i)}`;
+}
+
 /** The input record of a document as a JSON line, for the deduplicated output. */
 export function recordLine(batch, i) {
-  if (batch.kind === 'jsonl') return batch.lines[i];
+  if (batch.kind === 'jsonl') {
+    batch.lines ??= batch.text.split('\n');
+    const line = batch.lines[i];
+    return line.endsWith('\r') ? line.slice(0, -1) : line;
+  }
   if (batch.kind === 'records') return JSON.stringify(batch.records[i]);
   return JSON.stringify({ id: batch.ids[i], text: batch.texts[i] });
 }

@@ -23,17 +23,18 @@ function fingerprintOf(text) {
 }
 
 parentPort.on('message', (batch) => {
-  const n = batch.kind === 'jsonl' ? batch.lines.length : batch.texts.length;
+  const lines = batch.kind === 'jsonl' ? batch.text.split('\n') : undefined;
+  const n = lines ? lines.length : batch.lineNumbers?.length ?? batch.count;
   const ids = new Array(n);
   const hex = new Array(n);
   const ks = new Uint8Array(n);
   const errors = [];
   let bytes = 0;
   for (let i = 0; i < n; i++) {
-    const line = batch.lineNumbers[i];
+    const line = batch.lineNumbers ? batch.lineNumbers[i] : batch.firstLine + i;
     try {
       let doc;
-      if (batch.kind === 'jsonl') doc = jsonlDocument(batch.lines[i], fields, `${batch.file}:${line}`);
+      if (lines) doc = jsonlDocument(lines[i].endsWith('\r') ? lines[i].slice(0, -1) : lines[i], fields, `${batch.file}:${line}`);
       else if (batch.kind === 'records') doc = document(batch.records[i], fields, `${batch.file}:${line}`, batch.what);
       else doc = { id: batch.ids[i], text: batch.texts[i] };
       if (doc === undefined) continue; // a blank line

@@ -59,6 +59,11 @@ export async function dedup(files, settings, { progress, warn }) {
       each: ({ id, hex, k: recommended, batch, i }) => {
         documents++;
         const k = documentK({ fixedK: settings.k, recommended, kept: index.size, expected: settings.expected, indexK: index.k, width: index.width });
+        // An id already in the index is an earlier document's (or an earlier run's, resumed
+        // from --index): its fingerprint would be replaced, or found as its own duplicate.
+        if (index.has(id)) {
+          throw new InputError(`${whereOf(batch, i)}: the id ${JSON.stringify(id)} is already in the index (an earlier document's${started ? `, or one of ${settings.index}` : ''}): ids must be unique`);
+        }
         const [match] = index.query(hex, k, 1);
         if (match) {
           duplicates++;
@@ -69,9 +74,6 @@ export async function dedup(files, settings, { progress, warn }) {
           } else out.line(JSON.stringify({ id, original: match.id, distance: match.distance, k }));
           if (documents % 1024 === 0) progress.documents(0, `${duplicates.toLocaleString('en-US')} duplicates`);
           return;
-        }
-        if (index.has(id)) {
-          throw new InputError(`${whereOf(batch, i)}: the id ${JSON.stringify(id)} is already in the index (an earlier document's${started ? `, or one of ${settings.index}` : ''}): ids must be unique`);
         }
         index.insert(id, hex);
         keep?.line(recordLine(batch, i));

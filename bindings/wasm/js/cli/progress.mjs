@@ -40,6 +40,7 @@ export class Progress {
   #timer;
   #start = performance.now();
   #state = { documents: 0, bytes: 0, total: undefined, note: '' };
+  #drawn = false;
 
   /** `enabled` undefined: draw when `stream` is a terminal. */
   constructor(stream, total, enabled) {
@@ -58,6 +59,7 @@ export class Progress {
   documents(n, note) {
     this.#state.documents += n;
     if (note !== undefined) this.#state.note = note;
+    if (!this.#drawn) this.draw(); // a first frame at once, so that short runs show one too
   }
 
   get seconds() {
@@ -70,6 +72,7 @@ export class Progress {
 
   draw() {
     if (!this.#stream) return;
+    this.#drawn = true;
     this.#stream.write(`\r\x1b[K${progressLine(this.state, this.#stream.columns || 80)}`);
   }
 

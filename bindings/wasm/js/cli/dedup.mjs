@@ -41,12 +41,32 @@ export function openIndex(path, { width, k, expected }) {
   return new Index({ width: w, k: k ?? collectionK(Math.max(PLANNED_DOCUMENTS, expected ?? 0), w) ?? 0 });
 }
 
+/**
+ * `index` planned again for `k` (smaller than its own): the same entries, inserted in the
+ * order ids() gives (numbers ascending, then names in the order first stored, so names get
+ * their internal ids in the same order and ties between equal distances break the same way).
+ */
+export function replan(index, k) {
+  const ids = index.ids();
+  const next = new Index({ width: index.width, k });
+  try {
+    next.insertMany(ids, ids.map((id) => index.get(id)));
+    next.compact();
+  } catch (e) {
+    next.free();
+    throw e;
+  }
+  index.free();
+  return next;
+}
+
 export async function dedup(files, settings, { progress, warn }) {
-  const index = openIndex(settings.index, { width: settings.width, k: settings.k ?? settings.maxK, expected: settings.expected });
+  let index = openIndex(settings.index, { width: settings.width, k: settings.k ?? settings.maxK, expected: settings.expected });
   const out = new Output(settings.output);
   const keep = settings.keep !== undefined ? new Output(settings.keep) : undefined;
   const clusters = settings.clusters ? new Map() : undefined;
   const started = index.size;
+  const adaptive = settings.k === undefined && settings.maxK === undefined;
   let documents = 0;
   let duplicates = 0;
   let skipped = 0;
@@ -77,6 +97,13 @@ export async function dedup(files, settings, { progress, warn }) {
         }
         index.insert(id, hex);
         keep?.line(recordLine(batch, i));
+        // No document is asked above collectionK of the documents kept, which only falls as
+        // they grow: an index planned for that smaller k answers the same, faster. Unless the
+        // k was given (--k, --max-k), the index follows it (a handful of rebuilds up to 10^6).
+        if (adaptive) {
+          const target = collectionK(Math.max(index.size, settings.expected ?? 0), index.width) ?? 0;
+          if (target < index.k) index = replan(index, target);
+        }
       },
     });
     if (clusters) for (const [original, members] of clusters) out.line(JSON.stringify({ original, duplicates: members }));

@@ -3,6 +3,7 @@
 // its file and each record's line, so every error names both.
 import { createReadStream, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
 import { formatOf } from './args.mjs';
 import { CsvRecords, RecordError, csvHeader, csvObject } from './records.mjs';
@@ -28,14 +29,23 @@ export function totalBytes(files) {
   return total;
 }
 
-/** The bytes of `file` (stdin for -) as a stream of strings; `onBytes` counts the raw bytes. */
-function textStream(file, onBytes) {
+/**
+ * The text of `file` (stdin for -) in chunks of strings; `onBytes` counts the bytes read from
+ * the file (before gunzip), as they are read.
+ */
+async function* textStream(file, onBytes) {
   const raw = file === '-' ? process.stdin : createReadStream(file);
-  raw.on('data', (b) => onBytes(b.length));
-  const stream = file.toLowerCase().endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
-  if (stream !== raw) raw.on('error', (e) => stream.destroy(e));
-  stream.setEncoding('utf8');
-  return stream;
+  const gzip = file.toLowerCase().endsWith('.gz');
+  if (gzip) raw.on('data', (b) => onBytes(b.length));
+  const stream = gzip ? raw.pipe(createGunzip()) : raw;
+  if (gzip) raw.on('error', (e) => stream.destroy(e));
+  const decoder = new StringDecoder('utf8');
+  for await (const bytes of stream) {
+    if (!gzip) onBytes(bytes.length);
+    yield decoder.write(bytes);
+  }
+  const last = decoder.end();
+  if (last) yield last;
 }
 
 const fileError = (file, e) => new InputError(`${file}: ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a folder, not a file' : e.code === 'Z_DATA_ERROR' || e.errno === -3 ? `not gzip data (${e.message})` : e.message}`);

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { COMMANDS, UsageError, fingerprinterOptions, formatOf, merge, parse } from '../../pkg/cli/args.mjs';
 import { CsvRecords, RecordError, checkId, csvObject, jsonlDocument } from '../../pkg/cli/records.mjs';
 import { progressLine } from '../../pkg/cli/progress.mjs';
-import { PLANNED_DOCUMENTS, documentK } from '../../pkg/cli/dedup.mjs';
+import { PLANNED_DOCUMENTS, documentK, replan } from '../../pkg/cli/dedup.mjs';
 import { Fingerprinter, Index, Plan, collectionK, hamming, toHex } from '../../pkg/node.mjs';
 import { corpus, jsonl } from '../support/corpus.mjs';
 
@@ -137,6 +137,25 @@ test("a document's k: min(recommended, collectionK of the kept documents, the in
   assert.equal(documentK({ fixedK: 3, recommended: 14, kept: 10, indexK: 16, width }), 3);
   assert.equal(documentK({ recommended: 5, kept: 1000, indexK: 8, width: 8 }), 0); // no k keeps chance matches rare
 });
+
+test('replan: the same entries at a smaller k, with the same answers and the same ties', () => {
+  // Copies of a few fingerprints under names and numbers: many answers tie on distance.
+  const fp = new Fingerprinter();
+  const base = DOCS_FOR_REPLAN.map((t) => fp.fingerprint(t));
+  let index = new Index({ k: 16 });
+  const entries = [];
+  for (let i = 0; i < 600; i++) entries.push([i % 3 === 0 ? i : `doc-${(i * 7919) % 600}`, base[i % base.length] ^ BigInt(1 << (i % 5))]);
+  for (const [id, f] of entries) index.insert(id, f);
+  const before = base.map((f) => index.query(f, 8));
+  assert.ok(before.some((m) => m.length > 2 && m[0].distance === m[1].distance), 'answers with ties');
+  index = replan(index, 8);
+  assert.equal(index.k, 8);
+  assert.equal(index.size, entries.length);
+  assert.deepEqual(base.map((f) => index.query(f, 8)), before);
+  index.free();
+  fp.free();
+});
+const DOCS_FOR_REPLAN = ['one text about indexes', 'another text entirely, on cooking', 'a third about the weather today'];
 
 // Whole runs.
 const DOCS = corpus(1500, { words: [3, 150] });

@@ -162,13 +162,13 @@ const DOCS = corpus(1500, { words: [3, 150] });
 const CORPUS = file('corpus.jsonl', jsonl(DOCS));
 
 /** What dedup must answer, by brute force over the library's fingerprints and k. */
-function bruteDedup(docs, { indexK = collectionK(PLANNED_DOCUMENTS) } = {}) {
+function bruteDedup(docs, { expected = 0, indexK = collectionK(Math.max(PLANNED_DOCUMENTS, expected)) } = {}) {
   const fp = new Fingerprinter();
   const kept = [];
   const out = [];
   for (const { id, text } of docs) {
     const f = fp.fingerprint(text);
-    const k = Math.min(fp.recommendedK(text), collectionK(kept.length) ?? 0, indexK);
+    const k = Math.min(fp.recommendedK(text), collectionK(Math.max(kept.length, expected)) ?? 0, indexK);
     let best;
     for (const o of kept) {
       const d = hamming(f, o.f);
@@ -215,6 +215,15 @@ test('dedup: exactly the brute-force answer, the same for 1, 2 and 3 threads', (
   assert.equal(outputs[1].keep, outputs[0].keep);
   // Kept lines are the input's lines, byte for byte.
   assert.equal(lines(outputs[0].keep)[0].text, DOCS[0].text);
+  // A collection expected to hold a million: every k within collectionK(10^6), and the index
+  // planned for it.
+  const expected = simprint(['dedup', CORPUS, '--expected', '1000000', '--progress']);
+  assert.deepEqual(lines(expected.stdout), bruteDedup(DOCS, { expected: 1_000_000 }).duplicates);
+  assert.ok(lines(expected.stdout).every((d) => d.k <= collectionK(1_000_000)));
+  assert.match(expected.stderr, new RegExp(`k up to ${collectionK(1_000_000)},`));
+  // An index for a larger k (--max-k, not replanned): collectionK still bounds each k.
+  const wide = simprint(['dedup', CORPUS, '--expected', '1000000', '--max-k', '20']);
+  assert.deepEqual(lines(wide.stdout), bruteDedup(DOCS, { expected: 1_000_000, indexK: 20 }).duplicates);
 });
 
 test('dedup --k, --clusters, and stdin', () => {

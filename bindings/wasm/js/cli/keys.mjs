@@ -17,10 +17,10 @@ export function planOptions(settings) {
   return out;
 }
 
-/** The key rows of one fingerprint: `{ table, key }` for each of the plan's tables. */
-export function keyRows(plan, hex) {
-  const tables = plan.describe().tables;
-  return plan.keys(hex).map((key, table) => ({ table, key: toHex(key, tables[table].keyBits) }));
+/** The key rows of one fingerprint: `{ table, key }` for each of the plan's tables, whose
+ *  key bits are `keyBits` (from plan.describe(), read once). */
+export function keyRows(plan, keyBits, hex) {
+  return plan.keys(hex).map((key, table) => ({ table, key: toHex(key, keyBits[table]) }));
 }
 
 export async function keys(files, settings, { progress }) {
@@ -41,6 +41,7 @@ export async function keys(files, settings, { progress }) {
       return { documents: 0 };
     }
     if (tables.length === 0) throw new InputError('a scan plan has no keys: give --k with --blocks or --substrings, or a --size the planner files in tables');
+    const keyBits = tables.map((t) => t.keyBits);
     const field = settings.fingerprintField ?? 'fingerprint';
     const idField = settings.idField ?? 'id';
     let documents = 0;
@@ -64,7 +65,7 @@ export async function keys(files, settings, { progress }) {
         }
         let rows;
         try {
-          rows = keyRows(plan, record[field]);
+          rows = keyRows(plan, keyBits, record[field]);
         } catch (e) {
           throw new InputError(`${where}: ${e.message}`);
         }

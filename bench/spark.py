@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "spark"))
 from pairs import SQL, named_queries, pairs, session  # noqa: E402
-from pyspark.sql.types import LongType  # noqa: E402
+from pyspark.sql.types import LongType, StringType  # noqa: E402
 
 keys_path, flips_path, k = sys.argv[1], sys.argv[2], int(sys.argv[3])
 cores = int(sys.argv[4]) if len(sys.argv) > 4 else 2
@@ -34,7 +34,11 @@ def timed(name, run):
     out[name] = {"rows": rows, "seconds": round(time.time() - started, 1)}
 
 
-result = pairs(spark, keys_path, flips_path, k, LongType())
+# Ids as they come: numbers or strings (read from the first row of the first file).
+first = next(Path(keys_path).glob("*") if Path(keys_path).is_dir() else iter([Path(keys_path)]))
+with first.open(encoding="utf-8") as f:
+    numeric = isinstance(json.loads(f.readline())["id"], int)
+result = pairs(spark, keys_path, flips_path, k, LongType() if numeric else StringType())
 # The same views pairs() made, materialised one at a time so that each step is timed alone.
 timed("keys", lambda: spark.table("keys").cache().count())
 timed("probes", lambda: spark.table("probes").cache().count())

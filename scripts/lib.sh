@@ -95,3 +95,24 @@ setup_all() {
   ensure_npm_deps
   setup_path
 }
+
+# pyspark in local mode for the Spark test (tests/js/spark.test.mjs): a venv cached outside the
+# checkout (PyPI's pyspark wheel carries Spark's jars, about 450 MB) and a Java runtime, Debian's
+# openjdk-17-jre-headless when no `java` is on PATH (Spark 4 needs Java 17 or later).
+PYSPARK_VERSION=4.3.0
+SPARK_VENV="${SIMPRINT_SPARK_VENV:-$HOME/.cache/simprint/spark-venv}"
+ensure_spark() {
+  if ! command -v java >/dev/null; then
+    say "installing Debian's openjdk-17-jre-headless (Spark needs a Java runtime)"
+    local sudo=""
+    [ "$(id -u)" = 0 ] || sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq openjdk-17-jre-headless >/dev/null
+  fi
+  if ! "$SPARK_VENV/bin/python" -c "import pyspark, sys; sys.exit(pyspark.__version__ != '$PYSPARK_VERSION')" 2>/dev/null; then
+    say "installing pyspark $PYSPARK_VERSION into $SPARK_VENV (once, about 2 minutes)"
+    python3 -m venv "$SPARK_VENV"
+    "$SPARK_VENV/bin/pip" install --quiet --disable-pip-version-check "pyspark==$PYSPARK_VERSION"
+  fi
+  export SIMPRINT_SPARK_PYTHON="$SPARK_VENV/bin/python"
+}

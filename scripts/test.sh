@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Runs every test: formatting, clippy and rustdoc with warnings as errors, native cargo tests
 # (unit, integration, doc, README), the fuzz seeds and regressions replayed, the no_std build,
-# wasm-bindgen tests under Node, node --test against pkg/, the headless Chromium test and the
-# Worker in workerd.
+# wasm-bindgen tests under Node, node --test against pkg/ (the CLI among them), the headless
+# Chromium test, the Worker in workerd, and the SQL self-join in DuckDB and in Spark (pyspark,
+# local mode).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 setup_all
 ensure_chromium
+ensure_spark
 cd "$ROOT"
 
 say "cargo fmt, clippy (the curated lints on library code, the default ones on all), cargo doc"

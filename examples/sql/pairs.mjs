@@ -9,9 +9,23 @@
 // it, then keeping the pairs whose whole fingerprints are within k, finds every pair exactly.
 // The keys are computed in SQL from the plan's blocks (shift and mask), and the keys within
 // the radius as the key XOR each flip mask; the masks are Plan.probeKeysByTable(0): the keys
-// within the radius of 0. --check compares the answer with Index.pairs().
+// within the radius of 0. The join itself is pairs.sql, which Spark runs unchanged
+// (examples/spark). --check compares the answer with Index.pairs().
+import { readFileSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { Index, Plan } from 'simprint';
+
+/**
+ * The named queries of a SQL file (`-- name: NAME` lines open each), in order: [[name, sql]].
+ * pairs.sql is shared with the Spark example, which reads it the same way.
+ */
+export function namedQueries(text) {
+  return text.split(/^-- name: /m).slice(1).map((part) => {
+    const [name, ...body] = part.split('\n');
+    return [name.trim(), body.filter((l) => !l.startsWith('--')).join('\n').trim()];
+  });
+}
+export const PAIRS_SQL = namedQueries(readFileSync(new URL('./pairs.sql', import.meta.url), 'utf8'));
 
 /**
  * Every pair `{ a, b, distance }` (ids `a < b`, distance <= k) among `fps` (BigInts of
@@ -35,8 +49,9 @@ export async function sqlPairs(fps, { width = 64, k = 3, plan: planOptions } = {
     const described = plan.describe();
     if (described.tables.length === 0) throw new Error('a scan plan has no keys to join on');
     await db.run('CREATE TABLE fps (id UINTEGER NOT NULL, fp UBIGINT NOT NULL)');
-    // One row per block of each table's key: key |= ((fp >> shift) & mask) << offset.
-    await db.run('CREATE TABLE parts (tbl UTINYINT, shift UTINYINT, mask UBIGINT, "offset" UTINYINT)');
+    // One row per block of each table's key: key |= ((fp >> shift) & mask) << pos.
+    await db.run('CREATE TABLE parts (tbl UTINYINT, shift UTINYINT, mask UBIGINT, pos UTINYINT)');
+    await db.run(`CREATE TABLE params AS SELECT ${Number(k)}::INTEGER AS k`);
     await db.run('CREATE TABLE flips (tbl UTINYINT, flip UBIGINT)');
     const parts = await db.createAppender('parts');
     described.tables.forEach((table, t) => {
@@ -69,21 +84,16 @@ export async function sqlPairs(fps, { width = 64, k = 3, plan: planOptions } = {
     rows.closeSync();
     lap('loadMs');
     await db.run(`CREATE TABLE keys AS
-      SELECT p.tbl, f.id, f.fp, bit_or(((f.fp >> p.shift) & p.mask) << p."offset") AS key
+      SELECT p.tbl, f.id, f.fp, bit_or(((f.fp >> p.shift) & p.mask) << p.pos) AS key
       FROM fps f, parts p GROUP BY p.tbl, f.id, f.fp`);
     lap('keysMs');
-    // Each key with every key within its table's radius (the key XOR each flip mask), as rows
-    // of their own so that the join below is on plain equality (a hash join).
-    await db.run(`CREATE TABLE probes AS
-      SELECT a.tbl, a.id, a.fp, xor(a.key, m.flip) AS key FROM keys a JOIN flips m ON m.tbl = a.tbl`);
-    lap('probesMs');
-    // A pair whose keys are near in several tables is found several times, hence DISTINCT.
-    const reader = await db.runAndReadAll(`
-      SELECT DISTINCT p.id AS a, b.id AS b, bit_count(xor(p.fp, b.fp))::INTEGER AS distance
-      FROM probes p JOIN keys b ON b.tbl = p.tbl AND b.key = p.key
-      WHERE p.id < b.id AND bit_count(xor(p.fp, b.fp)) <= ${Number(k)}
-      ORDER BY distance, a, b`);
-    lap('joinMs');
+    // The self-join, as pairs.sql has it (the Spark example runs the same file).
+    let reader;
+    for (const [index, [name, sql]] of PAIRS_SQL.entries()) {
+      if (index < PAIRS_SQL.length - 1) await db.run(`CREATE TABLE ${name} AS ${sql}`);
+      else reader = await db.runAndReadAll(sql);
+      lap(`${name}Ms`);
+    }
     const pairs = reader.getRows().map(([a, b, distance]) => ({ a: Number(a), b: Number(b), distance: Number(distance) }));
     const count = async (table) => Number((await db.runAndReadAll(`SELECT count(*) FROM ${table}`)).getRows()[0][0]);
     return { pairs, times, plan: described, keyRows: await count('keys'), probeRows: await count('probes') };

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import httpServer from 'http-server';
 import { golden } from './load.mjs';
 import { launchChromium } from '../support/chromium.mjs';
+import { corpus, jsonl } from '../support/corpus.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -520,4 +521,78 @@ test('a copy of the Worker example, installed on its own, bundled by its wrangle
   } finally {
     await mf.dispose();
   }
+});
+
+// The simprint command as users run it: `npx simprint …` in a project that installed the
+// tarball. tests/js/cli.test.mjs checks its answers; this checks the package delivers it.
+describe('the simprint command from the tarball', () => {
+  const DOCS = corpus(3000, { words: [3, 150] });
+  let dir;
+  before(() => {
+    dir = project('cli', { type: 'module' });
+    writeFileSync(join(dir, 'corpus.jsonl'), jsonl(DOCS));
+  });
+  const sh = (command) => execFileSync('sh', ['-c', command], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  // The same command run from the repository's pkg/ (checked against brute force there).
+  const fromPkg = (args) => execFileSync(process.execPath, [join(root, 'pkg', 'cli', 'simprint.mjs'), ...args], { cwd: dir, encoding: 'utf8' });
+
+  test('the README command, as written: npx simprint dedup corpus.jsonl > dups.jsonl', () => {
+    const [command] = blocks(README, 'sh').filter((b) => b.includes('npx simprint dedup'));
+    assert.ok(command, 'the package README shows the command');
+    const line = command.split('#')[0].trim();
+    assert.equal(line, 'npx simprint dedup corpus.jsonl > dups.jsonl');
+    assert.equal(sh(`${line} 2>stderr.txt`), '');
+    assert.equal(readFileSync(join(dir, 'stderr.txt'), 'utf8'), '', 'quiet when stderr is not a terminal');
+    const dups = readFileSync(join(dir, 'dups.jsonl'), 'utf8');
+    assert.ok(dups.split('\n').length > 500);
+    assert.equal(dups, fromPkg(['dedup', 'corpus.jsonl']));
+    assert.match(sh('npx simprint --help'), /^simprint: near-duplicate text by SimHash/);
+    assert.equal(sh('npx simprint --version').trim(), `simprint ${version}`);
+  });
+
+  test('in a terminal: a progress bar on stderr (documents/s, MB/s, ETA) and a summary; the same output', () => {
+    // script(1) runs the command on a pseudo-terminal and copies what it shows to stdout.
+    const screen = sh("script -qfec 'npx simprint dedup corpus.jsonl --threads 1 > dups-tty.jsonl' /dev/null");
+    const frames = screen.split('\r\x1b[K').filter(Boolean);
+    assert.ok(frames.some((f) => /^\[[#.]+\] +\d+%  [\d,]+ docs  [\d,]+ docs\/s  [\d.]+ MB\/s  ETA \d+:\d\d/.test(f)), `a progress bar among ${JSON.stringify(screen.slice(0, 400))}`);
+    const summary = frames.at(-1).trim();
+    const dups = readFileSync(join(dir, 'dups-tty.jsonl'), 'utf8');
+    assert.match(summary, new RegExp(`^3,000 documents: ${(dups.split('\n').length - 1).toLocaleString('en-US')} duplicates, [\\d,]+ kept in [\\d.]+ s \\([\\d,]+ docs/s, [\\d.]+ MB/s\\); index: [\\d,]+ fingerprints, k up to \\d+, [\\d,]+ bytes$`));
+    assert.equal(dups, readFileSync(join(dir, 'dups.jsonl'), 'utf8'));
+    assert.ok(!screen.includes('"original"'), 'the duplicates go to the file, not the terminal');
+  });
+
+  test('Parquet without DuckDB installed: a message saying what to install', () => {
+    writeFileSync(join(dir, 'x.parquet'), 'PAR1');
+    assert.throws(() => sh('npx simprint dedup x.parquet'), (e) => e.status === 1
+      && e.stderr === 'simprint: Parquet needs DuckDB\'s Node API beside simprint: npm install @duckdb/node-api@1.5.6-r.1\n');
+  });
+
+  test('Parquet in and out through @duckdb/node-api, the same answers as JSONL', { timeout: 120_000 }, () => {
+    const pinned = JSON.parse(readFileSync(join(root, 'examples', 'sql', 'package.json'), 'utf8')).dependencies['@duckdb/node-api'];
+    const pkg = JSON.parse(readFileSync(join(dir, 'node_modules', 'simprint', 'package.json'), 'utf8'));
+    assert.equal(pkg.peerDependencies['@duckdb/node-api'], pinned, 'the package pins the DuckDB examples/sql pins');
+    assert.equal(pkg.peerDependenciesMeta['@duckdb/node-api'].optional, true);
+    const pq = project('cli-parquet', { type: 'module' });
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', '--prefer-offline', '--loglevel=error', `@duckdb/node-api@${pinned}`], { cwd: pq, stdio: 'pipe' });
+    writeFileSync(join(pq, 'corpus.jsonl'), jsonl(DOCS));
+    const duck = (sql) => execFileSync(process.execPath, ['--input-type=module', '-e', `
+import { DuckDBInstance } from '@duckdb/node-api';
+const db = await (await DuckDBInstance.create(':memory:')).connect();
+const rows = (await db.runAndReadAll(${JSON.stringify(sql)})).getRowObjectsJson();
+console.log(JSON.stringify(rows));`], { cwd: pq, encoding: 'utf8' });
+    duck("COPY (SELECT * FROM read_json('corpus.jsonl')) TO 'corpus.parquet' (FORMAT parquet)");
+    const run = (command) => execFileSync('sh', ['-c', command], { cwd: pq, encoding: 'utf8' });
+    run('npx simprint dedup corpus.parquet -o dups.parquet --keep kept.parquet');
+    run('npx simprint dedup corpus.jsonl -o dups.jsonl --keep kept.jsonl');
+    const dups = JSON.parse(duck("SELECT * FROM 'dups.parquet'"));
+    const want = readFileSync(join(pq, 'dups.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.equal(dups.length, want.length);
+    assert.deepEqual(dups.map((d) => [Number(d.id), Number(d.original), Number(d.distance), Number(d.k)]), want.map((d) => [d.id, d.original, d.distance, d.k]));
+    const kept = JSON.parse(duck("SELECT id, text FROM 'kept.parquet'"));
+    assert.deepEqual(kept.map((d) => d.text), readFileSync(join(pq, 'kept.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).text));
+    // A Parquet row that is wrong is named by its row.
+    duck("COPY (SELECT 1 AS id, 42 AS text) TO 'bad.parquet' (FORMAT parquet)");
+    assert.throws(() => run('npx simprint fingerprint bad.parquet 2>&1'), (e) => e.stdout === 'simprint: bad.parquet row 1: "text" must be a string, got number\n');
+  });
 });

@@ -9,10 +9,11 @@
 //                 CommonJS file (the glue and its snippets are ES modules), without the .wasm.
 //   workerd.js    Cloudflare Workers (`workerd`): imports the .wasm as a WebAssembly.Module
 //                 and initialises on import.
+//   cli/          the `simprint` command (`bin`), over node.mjs.
 //
 //   node bindings/wasm/js/package.mjs <pkg dir> <esbuild binary>
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { portableTypes, wasmModuleTypes } from './types.mjs';
@@ -47,6 +48,10 @@ for (const name of Object.keys(glue).sort()) {
 writeFileSync(join(pkg, 'simprint.js'), `${lines.join('\n')}\n`);
 
 for (const entry of ['node.mjs', 'workerd.js', 'edge-light.js']) copyFileSync(join(here, entry), join(pkg, entry));
+// The command line (`bin`: simprint), a thin layer over node.mjs (docs/cli.md).
+mkdirSync(join(pkg, 'cli'), { recursive: true });
+for (const file of readdirSync(join(here, 'cli'))) copyFileSync(join(here, 'cli', file), join(pkg, 'cli', file));
+chmodSync(join(pkg, 'cli', 'simprint.mjs'), 0o755);
 // CommonJS cannot import the ES modules: one bundle of the same code. `import.meta` only names
 // the .wasm for a default init(), which never runs here (the entry initialises first).
 execFileSync(esbuild, [

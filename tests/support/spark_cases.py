@@ -1,0 +1,32 @@
+#!/usr/bin/env python3
+"""The Spark test's driver (tests/js/spark.test.mjs): runs examples/spark/pairs.py's join for
+each case in one local Spark session (one JVM start for all of them) and writes each case's
+pairs as JSON lines.
+
+    python spark_cases.py CASES.json   # [{"keys": …, "flips": …, "k": …, "out": …}, …]
+"""
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples" / "spark"))
+from pairs import pairs, session  # noqa: E402
+from pyspark.sql.types import LongType  # noqa: E402
+
+cases = json.loads(Path(sys.argv[1]).read_text())
+started = time.time()
+spark = session(local=2)
+# A few thousand rows: compiling Spark's generated code costs more than it saves.
+spark.conf.set("spark.sql.codegen.wholeStage", "false")
+print(json.dumps({"sessionSeconds": round(time.time() - started, 1)}), file=sys.stderr)
+try:
+    for case in cases:
+        t0 = time.time()
+        rows = pairs(spark, case["keys"], case["flips"], case["k"], LongType()).collect()
+        with open(case["out"], "w", encoding="utf-8") as out:
+            for row in rows:
+                out.write(json.dumps({"a": row.a, "b": row.b, "distance": row.distance}) + "\n")
+        print(json.dumps({"k": case["k"], "pairs": len(rows), "seconds": round(time.time() - t0, 1)}), file=sys.stderr)
+finally:
+    spark.stop()

@@ -87,7 +87,7 @@ export function showStatus(el, error, ready = '') {
 }
 
 // The options the page offers; the selected values come from the library's defaults().
-const WEIGHTINGS = [['binary', 'binary: 1 each'], ['tf', 'tf: count'], ['logtf', 'logtf: 1 + ln count']];
+const WEIGHTINGS = [['binary', 'binary'], ['tf', 'tf'], ['logtf', 'logtf']];
 const NORMALIZATIONS = [['width', 'Width folding'], ['none', 'none']];
 const TOKENIZERS = ['auto', 'words', 'chars'];
 
@@ -136,7 +136,7 @@ export function optionControls(form, prefix, { width, showWidths = [8, 16, 32, 6
     </div>
     <p class="help" id="${id('tokenizer-help')}">
       auto: CJK runs as n-character grams, other text as n-word shingles · words: n-word shingles ·
-      chars: n-character grams
+      chars: n-character grams. Weights: binary, 1 per distinct feature · tf, its count · logtf, 1 + ln count.
     </p>`;
   const el = (name) => form.querySelector(`#${id(name)}`);
   const controls = {

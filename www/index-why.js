@@ -18,7 +18,7 @@ function keyPairs(options, q, m) {
 }
 
 /** Why nothing is explained yet, in words: the hint never contradicts what is on the page. */
-function hint({ docs, plan, qfp, pick, fps, k, recommended, query }, byId) {
+function hint({ docs, plan, qfp, pick, fps, k, recommended, query, matches }, byId) {
   if (!docs.length) return 'Store documents first.';
   if (plan?.scan) {
     return 'This plan scans: every stored fingerprint is checked, so nothing within k can be missed. Choose a plan with ' +
@@ -33,8 +33,9 @@ function hint({ docs, plan, qfp, pick, fps, k, recommended, query }, byId) {
       `${recommended != null && recommended >= d0 ? ` (recommendedK(query) = ${recommended} would do)` : ''}, or pick a copy marked ✓ ` +
       '(within k of its original), to see why one within k is always found.';
   }
-  return `No stored fingerprint but the query itself lies within k = ${k}; pick a planted copy marked ✓ to see why one ` +
-    'within k is always found.';
+  const itself = matches.some((m) => m.distance === 0);
+  return `No stored fingerprint ${itself ? 'but the query itself ' : ''}lies within k = ${k} of the query; pick a planted ` +
+    'copy marked ✓ to see why one within k is always found.';
 }
 
 export function renderWhy(s, { byId }) {

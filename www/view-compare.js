@@ -129,14 +129,13 @@ export function setup() {
   /** A feature's push on bit i, as the library's row gives it: +w under a 1, −w under a 0. */
   const push = (f, i) => signed(f.weight, (f.bits[i] === '1') === f.weight >= 0);
 
-  /** The pushes of `list` on bit i written out (the first few), then their sum from the library. */
-  function terms(e, list, i, sum) {
+  /** The first pushes of `list` on bit i written out (they stay put while the text grows). */
+  function terms(e, list, i) {
     const moving = list.filter((j) => e.features[j].weight !== 0);
-    if (!moving.length) return '<span class="none">none</span>';
-    const shown = moving.slice(0, TERMS).map((j) => `<span class="term">${push(e.features[j], i)} ` +
+    if (!moving.length) return { html: '<span class="none">none</span>', more: 0 };
+    const html = moving.slice(0, TERMS).map((j) => `<span class="term">${push(e.features[j], i)} ` +
       `<span class="feature-text">${escapeHtml(e.features[j].feature)}</span></span>`).join(' ');
-    const more = moving.length > TERMS ? ` <span class="more">+ ${moving.length - TERMS} more</span>` : '';
-    return `${shown}${more} <span class="sum">= <strong>${fmt(sum)}</strong></span>`;
+    return { html, more: Math.max(0, moving.length - TERMS) };
   }
 
   function renderChanged({ r }) {
@@ -150,18 +149,32 @@ export function setup() {
     setHtml($('cmp-shared'), `${plural(shared, 'feature')} with the same weight in both push every bit the same ` +
       'way in A and in B, so only the features listed move V. A feature whose weight changed is listed on both ' +
       'sides, at each weight.');
+    // Rows keep their written-out pushes, which rarely change as a text grows; the numbers (V,
+    // how many more, the sums) are written into them afterwards, so a keystroke rebuilds no row.
     const rows = [];
+    const numbers = [];
     for (let i = 0; i < ea.width; i++) {
       if (ea.bits[i] === eb.bits[i]) continue;
-      rows.push([i, `<tr data-bit="${i}"><th scope="row" class="num">${i}</th>` +
-        `<td class="num">${fmt(ea.v[i])} <span class="bit">bit ${ea.bits[i]}</span></td>` +
-        `<td class="terms" data-sum="${vOnlyA[i]}">− (${terms(ea, onlyA, i, vOnlyA[i])})</td>` +
-        `<td class="terms" data-sum="${vOnlyB[i]}">+ (${terms(eb, onlyB, i, vOnlyB[i])})</td>` +
-        `<td class="num">${fmt(eb.v[i])} <span class="bit">bit ${eb.bits[i]}</span></td></tr>`]);
+      const a = terms(ea, onlyA, i);
+      const b = terms(eb, onlyB, i);
+      rows.push([i, `<tr data-bit="${i}"><th scope="row" class="num">${i}</th><td class="num va"></td>` +
+        `<td class="terms">− (${a.html}<span class="tail"></span>)</td><td class="terms">+ (${b.html}<span class="tail"></span>)</td>` +
+        '<td class="num vb"></td></tr>']);
+      numbers.push([i, a.more, b.more]);
     }
-    // Row by row: a keystroke that moves one bit's sum rebuilds that row only.
-    patchRows($('cmp-flips').tBodies[0], rows.length ? rows
-      : [['none', '<tr><td colspan="5" class="empty">No bit differs: every Vᵢ kept its sign.</td></tr>']]);
+    const tbody = $('cmp-flips').tBodies[0];
+    patchRows(tbody, rows.length ? rows : [['none', '<tr><td colspan="5" class="empty">No bit differs: every Vᵢ kept its sign.</td></tr>']]);
+    const tail = (more, sum) => `${more ? ` <span class="more">+ ${more} more</span>` : ''} <span class="sum">= <strong>${fmt(sum)}</strong></span>`;
+    numbers.forEach(([i, moreA, moreB], at) => {
+      const tr = tbody.rows[at];
+      const [tdA, tdB] = tr.querySelectorAll('td.terms');
+      setHtml(tr.querySelector('.va'), `${fmt(ea.v[i])} <span class="bit">bit ${ea.bits[i]}</span>`);
+      setHtml(tr.querySelector('.vb'), `${fmt(eb.v[i])} <span class="bit">bit ${eb.bits[i]}</span>`);
+      setHtml(tdA.querySelector('.tail'), tail(moreA, vOnlyA[i]));
+      setHtml(tdB.querySelector('.tail'), tail(moreB, vOnlyB[i]));
+      tdA.dataset.sum = String(vOnlyA[i]);
+      tdB.dataset.sum = String(vOnlyB[i]);
+    });
   }
 
   function choose(name) {

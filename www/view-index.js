@@ -89,6 +89,7 @@ export function setup() {
   /** A new Index with the chosen plan holding every document, compacted so the tables are used. */
   function rebuild(patch = {}) {
     Object.assign(s, patch);
+    let built;
     let index = null;
     try {
       const n = s.docs.length;
@@ -106,20 +107,28 @@ export function setup() {
       }
       // explainQuery numbers tables within a segment's plan; after compact() there is one.
       const plan = index.segmentPlan(0) ?? index.plan();
-      const sizes = sizeRows(s.width, s.k, choice, n);
-      s.index?.free();
-      ui.set({ index, plan, choices, choice, auto, scanEstimate: describe('scan').estimate, sizes, error: null });
-      answer();
+      built = {
+        index, plan, choices, choice, auto, scanEstimate: describe('scan').estimate, sizes: sizeRows(s.width, s.k, choice, n),
+        // The query's answers come with the index: renderers never see one index's candidates with another's plan.
+        ...answersOf(index),
+      };
     } catch (error) {
       index?.free();
-      ui.set({ error });
+      return ui.set({ error });
     }
+    // The old index goes once nothing draws from it any more.
+    const old = s.index;
+    ui.set({ ...built, error: null });
+    old?.free();
+    scheduleTiming();
   }
 
-  /** The index's answers for the query's fingerprint (cheap: the sample is small). */
+  /** An index's answers for the query's fingerprint (cheap: the sample is small). */
+  const answersOf = (index) => (s.qfp == null ? { matches: [], candidates: [] }
+    : { matches: index.query(s.qfp), candidates: index.explainQuery(s.qfp) });
+
   function answer() {
-    if (!s.index || s.qfp == null) return ui.set({ matches: [], candidates: [] });
-    ui.set({ matches: s.index.query(s.qfp), candidates: s.index.explainQuery(s.qfp) });
+    ui.set({ error: null, ...(s.index ? answersOf(s.index) : {}) });
     scheduleTiming();
   }
 
@@ -127,7 +136,9 @@ export function setup() {
   const request = asker(view, 'query', (reply) => {
     if (reply.error) return ui.set({ error: reply.error });
     const { qfp, recommended } = reply.value;
-    ui.set({ qfp, recommended, error: null });
+    // Most keystrokes in a long query leave its fingerprint as it was: nothing to redraw then.
+    if (qfp === s.qfp && recommended === s.recommended && !s.error) return;
+    Object.assign(s, { qfp, recommended });
     const want = Math.min(maxK(s.width), recommended);
     if (s.kAuto && want !== s.k) rebuild({ k: want });
     else answer();
@@ -140,32 +151,40 @@ export function setup() {
     request('query', { text: s.query, width: s.width });
   }
 
-  // Timings run in the worker one size at a time: the stored collection's size, then the size
-  // chosen; "Time every size" times the rest. A newer question ends an older loop.
-  let generation = 0;
-  async function timeSizes(sizes) {
-    const mine = ++generation;
-    if (s.qfp == null || !s.docs.length) return;
-    const sample = sampleWords();
-    for (const size of sizes) {
+  // Timings run in the worker one size at a time, in the order asked for: the stored
+  // collection's size and the size chosen first, then any others ("Time every size").
+  let timingQueue = [];
+  let timing = false;
+  function timeSizes(sizes, first = false) {
+    const rest = timingQueue.filter((x) => !sizes.includes(x));
+    timingQueue = first ? [...sizes, ...rest] : [...rest, ...sizes];
+    if (!timing) runTimings();
+  }
+  async function runTimings() {
+    timing = true;
+    while (timingQueue.length && s.qfp != null && s.docs.length) {
+      const size = timingQueue.shift();
+      // Stored under what it measures, whatever changes while the worker runs it.
       const key = timingKey(s, size);
       if (s.timings.has(key)) continue;
       ui.set({ timingNow: size });
       const reply = await ask('timing', 'time', {
-        width: s.width, k: s.k, plan: planOptions(s.choice), size, query: s.qfp, sample,
+        width: s.width, k: s.k, plan: planOptions(s.choice), size, query: s.qfp, sample: sampleWords(),
       });
-      if (mine !== generation || !reply) return;
-      if (reply.error) return ui.set({ error: reply.error, timingNow: null });
-      ui.set({ timings: new Map(s.timings).set(key, reply.value) });
+      if (reply?.error) {
+        ui.set({ error: reply.error });
+        break;
+      }
+      if (reply) ui.set({ timings: new Map(s.timings).set(key, reply.value) });
     }
+    timing = false;
     ui.set({ timingNow: null });
   }
   // Timing waits for a pause: a keystroke in a long query must not queue a timing behind it.
   let timingTimer = 0;
   function scheduleTiming() {
     clearTimeout(timingTimer);
-    generation++;
-    timingTimer = setTimeout(() => timeSizes([s.docs.length, s.size].filter(Boolean)), TIMING_PAUSE);
+    timingTimer = setTimeout(() => timeSizes([s.docs.length, s.size].filter(Boolean), true), TIMING_PAUSE);
   }
 
   /** The stored fingerprints as the worker takes them: one word each, two (high first) above 64 bits. */

@@ -31,6 +31,7 @@
 //! | IDF weights | [`DocumentFrequencies`], [`Fingerprinter::with_document_frequencies`] |
 //! | your own features, or hashes | [`Fingerprinter::fingerprint_features`], [`fingerprint_hashes`], [`Accumulator`] |
 //! | how each feature pushed each bit | [`Fingerprinter::explain`] ([`Explanation`]) |
+//! | which bits one feature more or less could flip | [`Explanation::fragility`] ([`BitFragility`]) |
 //! | find everything within `k` | [`Index`]: [`Index::insert`], [`Index::query`], [`Index::pairs`], [`Index::clusters`], [`Index::to_bytes`] |
 //! | an index's tables and keys | [`Plan`], [`Plan::probe_keys`] |
 //! | scan a slice of fingerprints | [`scan64`], [`scan128`], [`Scan64`], [`distances64`] |
@@ -43,7 +44,8 @@
 //! a fingerprint), [`normalize`] (width and case folding), [`tokenize`] (features of a text),
 //! [`hash`] (keyed feature hashing), [`accumulate`] (`V` and its signs), [`fingerprinter`]
 //! (all of it, options checked once), [`stream`] (text in chunks), [`explain`] (how each
-//! feature pushed each bit), [`recommend`] (the `k` to use); then [`mod@fingerprint`] (the
+//! feature pushed each bit), [`fragility`] (the bits one feature more or less could flip),
+//! [`recommend`] (the `k` to use); then [`mod@fingerprint`] (the
 //! value, hex), [`distance`] (Hamming distance and the estimates it gives), [`scan`] (linear
 //! scans), [`index`] (exact lookup within `k`: its [planner](index::plan) and
 //! [byte format](index::bytes)), and [`error`]. The JavaScript bindings are a crate of their
@@ -68,6 +70,7 @@ pub mod error;
 pub mod explain;
 pub mod fingerprint;
 pub mod fingerprinter;
+pub mod fragility;
 pub mod hash;
 mod idf;
 pub mod index;
@@ -96,6 +99,8 @@ pub use explain::{explain_hashes, ExplainedFeature, Explanation};
 pub use fingerprint::{check_k, check_width, Fingerprint, MAX_WIDTH};
 #[doc(inline)]
 pub use fingerprinter::{fingerprint, Fingerprinter};
+#[doc(inline)]
+pub use fragility::BitFragility;
 #[doc(inline)]
 pub use hash::{FeatureHasher, Key};
 #[doc(inline)]

@@ -1,24 +1,11 @@
 // Pieces every view shares: the view-state helper, option controls, the V chart, bit strings,
-// status lines and the scheduler that keeps typing responsive. Nothing here computes what the
-// library computes; it draws what the library returns.
+// status lines. Nothing here computes what the library computes; it draws what it returns.
 import { defaults } from '../pkg/simprint.js';
+import { fmt } from './format.js';
+
+export { escapeHtml, fmt, plural, signed } from './format.js';
 
 export const $ = (id) => document.getElementById(id);
-
-const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => ESCAPES[c]);
-
-/** A number as the page shows it: whole numbers as they are, others to 3 decimals; a real minus. */
-export function fmt(n) {
-  const s = Number.isInteger(n) ? String(n) : n.toFixed(3).replace(/\.?0+$/, '');
-  return s.replace('-', '−');
-}
-
-/** ±w as the page shows a push: "+2" or "−2". */
-export const signed = (w, up) => `${up ? '+' : '−'}${fmt(Math.abs(w))}`;
-
-export const plural = (n, word, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
-
 
 let libraryDefaults = null;
 /** The library's defaults (its `defaults()` export), read once after the module is loaded. */
@@ -53,32 +40,42 @@ export function viewState(initial, renderers) {
   };
 }
 
+const written = new WeakMap(); // element → the HTML last written into it by setHtml
+
 /**
- * Runs `work` now when it has been quick, else once typing pauses, showing `view` as pending
- * meanwhile: what a keystroke waits for stays small whatever the text's size.
+ * Writes `html` into `el` unless it is what was written there last: redrawing what did not
+ * change then costs no DOM work, so no layout either.
  */
-export function responsive(view, work, { budget = 10, pause = 220 } = {}) {
-  let cost = 0;
-  let timer = 0;
-  const run = () => {
-    clearTimeout(timer);
-    timer = 0;
-    const t0 = performance.now();
-    work();
-    cost = performance.now() - t0;
-    view.dataset.pending = 'false';
-  };
-  return {
-    /** Schedules the work (now, when `urgent` or the last run was within budget). */
-    request(urgent = false) {
-      if (urgent || cost <= budget) return run();
-      clearTimeout(timer);
-      view.dataset.pending = 'true';
-      timer = setTimeout(run, pause);
-    },
-    get pending() { return timer !== 0; },
-    get cost() { return cost; },
-  };
+export function setHtml(el, html) {
+  if (written.get(el) === html) return;
+  written.set(el, html);
+  el.innerHTML = html;
+}
+
+const rowsOf = new WeakMap(); // container → Map(key → { html, node })
+
+/**
+ * Makes `container`'s children the rows `items` ([key, html] pairs, each html one element),
+ * in order, reusing the element of every key whose html is unchanged: a keystroke that changes
+ * one row of a long list rebuilds that row only.
+ */
+export function patchRows(container, items) {
+  const before = rowsOf.get(container) ?? new Map();
+  const after = new Map();
+  const fresh = items.filter(([key, html]) => before.get(key)?.html !== html);
+  if (fresh.length) {
+    const template = document.createElement('template');
+    template.innerHTML = fresh.map(([, html]) => html).join('');
+    [...template.content.children].forEach((node, i) => after.set(fresh[i][0], { html: fresh[i][1], node }));
+  }
+  items.forEach(([key, html], at) => {
+    const row = after.get(key) ?? before.get(key);
+    after.set(key, row);
+    const here = container.children[at];
+    if (here !== row.node) container.insertBefore(row.node, here ?? null);
+  });
+  while (container.children.length > items.length) container.lastElementChild.remove();
+  rowsOf.set(container, after);
 }
 
 /** Shows an error (or clears it) in a view's status line and marks the results out of date. */
@@ -90,7 +87,7 @@ export function showStatus(el, error, ready = '') {
 }
 
 // The options the page offers; the selected values come from the library's defaults().
-const WEIGHTINGS = [['binary', 'binary: 1 each'], ['tf', 'tf: count'], ['logtf', 'logtf: 1 + ln count']];
+const WEIGHTINGS = [['binary', 'binary'], ['tf', 'tf'], ['logtf', 'logtf']];
 const NORMALIZATIONS = [['width', 'Width folding'], ['none', 'none']];
 const TOKENIZERS = ['auto', 'words', 'chars'];
 
@@ -139,7 +136,7 @@ export function optionControls(form, prefix, { width, showWidths = [8, 16, 32, 6
     </div>
     <p class="help" id="${id('tokenizer-help')}">
       auto: CJK runs as n-character grams, other text as n-word shingles · words: n-word shingles ·
-      chars: n-character grams
+      chars: n-character grams. Weights: binary, 1 per distinct feature · tf, its count · logtf, 1 + ln count.
     </p>`;
   const el = (name) => form.querySelector(`#${id(name)}`);
   const controls = {
@@ -188,6 +185,7 @@ export function optionControls(form, prefix, { width, showWidths = [8, 16, 32, 6
 /** Fills `el` with the bits in nibble groups; `marks[i]` highlights bit i. */
 export function drawBinary(el, bits, marks = null) {
   let html = '';
+  if (el.getAttribute('aria-label') !== bits) el.setAttribute('aria-label', bits);
   for (let start = 0; start < bits.length; start += 4) {
     html += '<span class="nibble">';
     for (let i = start; i < Math.min(start + 4, bits.length); i++) {
@@ -195,8 +193,7 @@ export function drawBinary(el, bits, marks = null) {
     }
     html += '</span>';
   }
-  el.innerHTML = html;
-  el.setAttribute('aria-label', bits);
+  setHtml(el, html);
 }
 
 /** Where value x sits on a track, in % from its bottom: 0 at the middle, ±scale at the edges. */
@@ -245,14 +242,21 @@ export class VChart {
       const c = this.cells[i];
       const x = v[i];
       const sign = x > 0 ? 'pos' : x < 0 ? 'neg' : 'zero';
-      c.root.className = `cell ${sign}${marks?.[i] ? ' diff' : ''}${fragile?.[i] ? ' fragile' : ''}${
+      // Only what changed is written, so a redraw of the same V dirties nothing.
+      const cls = `cell ${sign}${marks?.[i] ? ' diff' : ''}${fragile?.[i] ? ' fragile' : ''}${
         i === this.active ? ' active' : ''}${c.indexed ? ' indexed' : ''}`;
-      c.bar.style.height = `${Math.min(50, (Math.abs(x) / scale) * 50)}%`;
-      c.digit.textContent = bits[i];
-      if (showValues) c.value.textContent = fmt(x);
+      if (c.root.className !== cls) c.root.className = cls;
+      const height = `${Math.min(50, (Math.abs(x) / scale) * 50)}%`;
+      if (c.height !== height) {
+        c.height = height;
+        c.bar.style.height = height;
+      }
+      if (c.digit.textContent !== bits[i]) c.digit.textContent = bits[i];
+      if (showValues && c.value.textContent !== fmt(x)) c.value.textContent = fmt(x);
       const label = `bit ${i}: V = ${fmt(x)}, bit ${bits[i]}${fragile?.[i] ? ', fragile' : ''}${
         marks?.[i] ? ', differs' : ''}`;
-      c.root.setAttribute('aria-label', label);
+      // The name is this text alone (the drawing is aria-hidden), so it matches what is read.
+      if (c.label.textContent !== label) c.label.textContent = label;
       if (!this.onActive) c.root.title = label;
     }
     this.scale = scale;
@@ -298,8 +302,11 @@ export class VChart {
       root.dataset.i = String(i);
       root.id = `${this.el.id}-bit-${i}`;
       if (this.onActive) root.setAttribute('role', 'option');
+      const label = document.createElement('span');
+      label.className = 'visually-hidden label';
       const track = document.createElement('div');
       track.className = 'track';
+      track.setAttribute('aria-hidden', 'true');
       const bar = document.createElement('div');
       bar.className = 'bar';
       const push = document.createElement('div');
@@ -307,17 +314,19 @@ export class VChart {
       track.append(bar, push);
       const value = document.createElement('span');
       value.className = 'value';
+      value.setAttribute('aria-hidden', 'true');
       const digit = document.createElement('span');
       digit.className = 'digit';
+      digit.setAttribute('aria-hidden', 'true');
       const index = document.createElement('span');
       index.className = 'index';
       index.setAttribute('aria-hidden', 'true');
       // Every bit's index on narrow charts, else every 8th: each row of 16, 32 or 64 starts at one.
       const indexed = f <= 16 || i % 8 === 0;
       if (indexed) index.textContent = String(i);
-      root.append(track, value, digit, index);
+      root.append(label, track, value, digit, index);
       frag.append(root);
-      this.cells.push({ root, bar, push, value, digit, indexed });
+      this.cells.push({ root, label, bar, push, value, digit, indexed });
     }
     this.el.replaceChildren(frag);
     this.el.classList.toggle('narrow', f <= 16);

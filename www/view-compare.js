@@ -1,18 +1,24 @@
-// View 2: two texts, both fingerprints, the bits that differ and what the distance estimates;
-// then why short texts need a larger k. State: the texts, the options and the library's
-// explanation of each; small renderers draw them.
-import { Fingerprinter, compare, fingerprint, hamming, recommendedK } from '../pkg/simprint.js';
-import { $, VChart, drawBinary, escapeHtml, fmt, optionControls, responsive, showStatus, viewState } from './common.js';
+// View 2: two texts, both fingerprints, the bits that differ and what the distance estimates,
+// which features changed and how their pushes moved each differing bit; then two lessons
+// (compare-lessons.js). State: the texts, the options and the library's answers (from the
+// worker); small renderers draw them.
+import {
+  $, VChart, drawBinary, escapeHtml, fmt, optionControls, patchRows, plural, setHtml, showStatus, signed, viewState,
+} from './common.js';
+import { asker } from './compute.js';
+import { drawReferenceLesson, drawShortTextLesson } from './compare-lessons.js';
+
+const LISTED = 40; // features listed per side
+const TERMS = 5; // pushes written out per side of a bit's sum
 
 // The texts are inputs; every number shown for them comes from the library.
-const PRESETS = {
+export const PRESETS = {
   chinese: {
     a: '你妈妈喊你回家吃饭哦,回家罗回家罗',
     b: '你妈妈叫你回家吃饭啦,回家罗回家罗',
     note: (c) => `The reference material's pair: two characters changed, and the ${c.width}-bit fingerprints differ ` +
-      `in ${c.distance} bits (the auto tokenizer reads Chinese as overlapping character pairs). Seventeen ` +
-      'characters make only about fifteen pairs, so two edits replace a quarter of them: see “Why short texts ' +
-      'need a larger k” below.',
+      `in ${c.distance} bits (the auto tokenizer reads Chinese as overlapping character pairs). The article itself ` +
+      'reports 3: “Why the article says 3” below shows where the difference comes from.',
   },
   english: {
     a: 'SimHash turns a document into a short fingerprint, so that similar documents get similar ' +
@@ -39,20 +45,6 @@ const PRESETS = {
   },
 };
 
-// The short-text lesson: the reference's pair, then the same two-character edit at the end of
-// ever longer texts. The context is written for this page; only its length matters.
-const PAIR = [PRESETS.chinese.a, PRESETS.chinese.b];
-const CONTEXT = [
-  '天色渐渐暗了下来，街上的路灯一盏接一盏地亮起。小明和几个同学还在操场上踢球，谁也不想先回去。',
-  '球场边的大树下放着他们的书包和水壶，风一吹，树叶沙沙作响。远处的居民楼里飘出了饭菜的香味，有人家在炒青菜，有人家在炖排骨。',
-  '这时，楼上的窗户打开了，邻居阿姨探出头来朝操场喊了一声。小明的朋友们都笑了起来，因为每天到了这个时候，总会有人听到同样的一句话。',
-  '大家一边收拾东西，一边约好明天放学以后再来比赛。小明把足球夹在胳膊下面，慢慢地往家的方向走去。',
-  '路过小卖部的时候，他停下来看了一眼橱窗里的新文具，心里盘算着下个月的零花钱该怎么用。回到家门口，他闻到了熟悉的红烧肉的味道，肚子立刻咕咕叫了起来。',
-  '妈妈在厨房里忙着，爸爸正在阳台上给花浇水，电视里播放着晚间新闻。吃完晚饭以后，小明坐在书桌前写作业，数学题有点难，他想了很久才找到解题的方法。',
-];
-// The reference's rule of thumb for long texts (“距离小于3的基本都是相似”).
-const REFERENCE_K = 3;
-
 export function setup() {
   const options = optionControls($('cmp-options'), 'cmp');
   const textA = $('cmp-text-a');
@@ -67,20 +59,18 @@ export function setup() {
     a: '',
     b: '',
     preset: 'chinese',
-    // The library's answers: each text's explanation (kept while its text and the options hold)
-    // and their comparison.
-    ea: null,
-    eb: null,
-    c: null,
+    // The library's answer for them: both explanations, their comparison, the features only
+    // in A and only in B and the sums of their pushes per bit.
+    r: null,
     error: null,
   }, [
     [['error'], (s) => showStatus($('cmp-status'), s.error)],
-    [['ea'], (s) => renderSide('a', s.ea)],
-    [['eb'], (s) => renderSide('b', s.eb)],
-    [['ea', 'eb', 'c'], renderBits],
-    [['ea', 'eb'], renderCharts],
-    [['c', 'preset'], (s) => {
-      $('cmp-note').textContent = s.preset && s.c ? PRESETS[s.preset].note(s.c) : '';
+    [['r'], renderSides],
+    [['r'], renderBits],
+    [['r'], renderCharts],
+    [['r'], renderChanged],
+    [['r', 'preset'], (s) => {
+      $('cmp-note').textContent = s.preset && s.r ? PRESETS[s.preset].note(s.r.c) : '';
     }],
     [['preset'], (s) => {
       for (const button of document.querySelectorAll('[data-preset]')) {
@@ -90,41 +80,26 @@ export function setup() {
   ]);
   const s = ui.state;
 
-  // Explanations are cached by text and options: typing in A asks the library about A only.
-  const cache = { a: null, b: null };
-  function explainSide(fp, side, text) {
-    const key = `${JSON.stringify(s.options)}\u0000${text}`;
-    if (cache[side]?.key !== key) cache[side] = { key, e: fp.explain(text) };
-    return cache[side].e;
-  }
+  const request = asker(view, 'compare', (answer) => {
+    if (answer.error) ui.set({ error: answer.error });
+    else ui.set({ r: answer.value, error: null });
+  });
+  const compute = () => request('compare', { a: s.a, b: s.b, options: s.options });
 
-  function compute() {
-    let fp;
-    try {
-      fp = new Fingerprinter(s.options);
-      const ea = explainSide(fp, 'a', s.a);
-      const eb = explainSide(fp, 'b', s.b);
-      ui.set({ ea, eb, c: compare(ea.fingerprint, eb.fingerprint, ea.width), error: null });
-    } catch (error) {
-      cache.a = cache.b = null;
-      ui.set({ error });
-    } finally {
-      fp?.free();
+  function renderSides({ r }) {
+    if (!r) return;
+    for (const [side, e] of [['a', r.ea], ['b', r.eb]]) {
+      $(`cmp-features-${side}`).textContent = String(e.features.length);
+      $(`cmp-hex-${side}`).textContent = e.hex;
     }
-  }
-  const work = responsive(view, compute);
-
-  function renderSide(side, e) {
-    if (!e) return;
-    $(`cmp-features-${side}`).textContent = String(e.features.length);
-    $(`cmp-hex-${side}`).textContent = e.hex;
   }
 
   // Highlighting only: where the library's two bit strings differ.
   const differing = (a, b) => Array.from(a.bits, (bit, i) => bit !== b.bits[i]);
 
-  function renderBits({ ea, eb, c }) {
-    if (!ea || !eb || !c) return;
+  function renderBits({ r }) {
+    if (!r) return;
+    const { ea, eb, c } = r;
     const differs = differing(ea, eb);
     drawBinary($('cmp-bits-a'), ea.bits, differs);
     drawBinary($('cmp-bits-b'), eb.bits, differs);
@@ -136,13 +111,70 @@ export function setup() {
     $('cmp-cosine').textContent = c.cosine.toFixed(4);
   }
 
-  function renderCharts({ ea, eb }) {
-    if (!ea || !eb) return;
-    const differs = differing(ea, eb);
-    const scale = Math.max(1e-9, ...ea.v.map(Math.abs), ...eb.v.map(Math.abs));
+  function renderCharts({ r }) {
+    if (!r) return;
+    const differs = differing(r.ea, r.eb);
+    const scale = Math.max(1e-9, ...r.ea.v.map(Math.abs), ...r.eb.v.map(Math.abs));
     $('cmp-scale').textContent = `Tallest bar: |V| = ${fmt(scale)}`;
-    chartA.draw({ v: ea.v, bits: ea.bits, scale, marks: differs });
-    chartB.draw({ v: eb.v, bits: eb.bits, scale, marks: differs });
+    chartA.draw({ v: r.ea.v, bits: r.ea.bits, scale, marks: differs });
+    chartB.draw({ v: r.eb.v, bits: r.eb.bits, scale, marks: differs });
+  }
+
+  /** A list of features as chips: the text and its weight. */
+  const chips = (e, list) => list.slice(0, LISTED).map((i) => {
+    const f = e.features[i];
+    return `<li><span class="feature-text">${escapeHtml(f.feature)}</span> <span class="w">${fmt(f.weight)}</span></li>`;
+  }).join('') + (list.length > LISTED ? `<li class="more">and ${list.length - LISTED} more</li>` : '');
+
+  /** A feature's push on bit i, as the library's row gives it: +w under a 1, −w under a 0. */
+  const push = (f, i) => signed(f.weight, (f.bits[i] === '1') === f.weight >= 0);
+
+  /** The first pushes of `list` on bit i written out (they stay put while the text grows). */
+  function terms(e, list, i) {
+    const moving = list.filter((j) => e.features[j].weight !== 0);
+    if (!moving.length) return { html: '<span class="none">none</span>', more: 0 };
+    const html = moving.slice(0, TERMS).map((j) => `<span class="term">${push(e.features[j], i)} ` +
+      `<span class="feature-text">${escapeHtml(e.features[j].feature)}</span></span>`).join(' ');
+    return { html, more: Math.max(0, moving.length - TERMS) };
+  }
+
+  function renderChanged({ r }) {
+    if (!r) return;
+    const { ea, eb, onlyA, onlyB, vOnlyA, vOnlyB } = r;
+    setHtml($('cmp-only-a'), chips(ea, onlyA) || '<li class="more">none</li>');
+    setHtml($('cmp-only-b'), chips(eb, onlyB) || '<li class="more">none</li>');
+    $('cmp-only-a-count').textContent = `(${onlyA.length})`;
+    $('cmp-only-b-count').textContent = `(${onlyB.length})`;
+    const shared = ea.features.length - onlyA.length;
+    setHtml($('cmp-shared'), `${plural(shared, 'feature')} with the same weight in both push every bit the same ` +
+      'way in A and in B, so only the features listed move V. A feature whose weight changed is listed on both ' +
+      'sides, at each weight.');
+    // Rows keep their written-out pushes, which rarely change as a text grows; the numbers (V,
+    // how many more, the sums) are written into them afterwards, so a keystroke rebuilds no row.
+    const rows = [];
+    const numbers = [];
+    for (let i = 0; i < ea.width; i++) {
+      if (ea.bits[i] === eb.bits[i]) continue;
+      const a = terms(ea, onlyA, i);
+      const b = terms(eb, onlyB, i);
+      rows.push([i, `<tr data-bit="${i}"><th scope="row" class="num">${i}</th><td class="num va"></td>` +
+        `<td class="terms">− (${a.html}<span class="tail"></span>)</td><td class="terms">+ (${b.html}<span class="tail"></span>)</td>` +
+        '<td class="num vb"></td></tr>']);
+      numbers.push([i, a.more, b.more]);
+    }
+    const tbody = $('cmp-flips').tBodies[0];
+    patchRows(tbody, rows.length ? rows : [['none', '<tr><td colspan="5" class="empty">No bit differs: every Vᵢ kept its sign.</td></tr>']]);
+    const tail = (more, sum) => `${more ? ` <span class="more">+ ${more} more</span>` : ''} <span class="sum">= <strong>${fmt(sum)}</strong></span>`;
+    numbers.forEach(([i, moreA, moreB], at) => {
+      const tr = tbody.rows[at];
+      const [tdA, tdB] = tr.querySelectorAll('td.terms');
+      setHtml(tr.querySelector('.va'), `${fmt(ea.v[i])} <span class="bit">bit ${ea.bits[i]}</span>`);
+      setHtml(tr.querySelector('.vb'), `${fmt(eb.v[i])} <span class="bit">bit ${eb.bits[i]}</span>`);
+      setHtml(tdA.querySelector('.tail'), tail(moreA, vOnlyA[i]));
+      setHtml(tdB.querySelector('.tail'), tail(moreB, vOnlyB[i]));
+      tdA.dataset.sum = String(vOnlyA[i]);
+      tdB.dataset.sum = String(vOnlyB[i]);
+    });
   }
 
   function choose(name) {
@@ -150,7 +182,7 @@ export function setup() {
     textB.value = PRESETS[name].b;
     Object.assign(s, { a: textA.value, b: textB.value });
     ui.set({ preset: name });
-    work.request(true);
+    compute();
   }
 
   for (const button of document.querySelectorAll('[data-preset]')) {
@@ -160,88 +192,30 @@ export function setup() {
   textA.addEventListener('input', () => {
     s.a = textA.value;
     ui.set({ preset: null });
-    work.request();
+    compute();
   });
   textB.addEventListener('input', () => {
     s.b = textB.value;
     ui.set({ preset: null });
-    work.request();
+    compute();
   });
   options.onChange(() => {
     s.options = options.read();
-    work.request(true);
+    compute();
   });
 
-  let lessonDrawn = false;
+  let lessonsDrawn = false;
   return {
     show() {
       if (!s.options) {
         s.options = options.read();
         choose('chinese');
       }
-      if (!lessonDrawn) {
-        drawShortTextLesson();
-        lessonDrawn = true;
+      if (!lessonsDrawn) {
+        drawShortTextLesson(PRESETS.chinese);
+        drawReferenceLesson(PRESETS.chinese);
+        lessonsDrawn = true;
       }
     },
   };
-}
-
-/** recommendedK along the rows, as "15 up to 235 characters, 12 from 308". */
-function kRuns(rows) {
-  const runs = [];
-  for (const r of rows) {
-    if (runs.at(-1)?.k === r.k) runs.at(-1).last = r.length;
-    else runs.push({ k: r.k, first: r.length, last: r.length });
-  }
-  if (runs.length === 1) return `${runs[0].k} for all of them`;
-  return runs.map((run, i) => `${run.k} ${i === 0 ? `up to ${run.last}` : `from ${run.first}`} characters`).join(', ');
-}
-
-/**
- * Why short texts need a larger k: the same edit in texts of growing length, each pair's
- * distance against the reference's k = 3 and the library's recommendedK for the text.
- */
-function drawShortTextLesson() {
-  const width = 64; // fingerprint() and recommendedK() with no options: the library's defaults
-  const rows = [];
-  for (let n = 0; n <= CONTEXT.length; n++) {
-    const context = CONTEXT.slice(0, n).join('');
-    const a = context + PAIR[0];
-    const b = context + PAIR[1];
-    rows.push({
-      length: [...a].length,
-      d: hamming(fingerprint(a), fingerprint(b)),
-      k: recommendedK(a),
-      a,
-      b,
-    });
-  }
-  const box = $('cmp-short');
-  const pct = (x) => `${(x / width) * 100}%`;
-  box.querySelector('.dist-chart').innerHTML = rows.map((r, i) => `
-    <div class="dist-row${i === 0 ? ' reference' : ''}" data-length="${r.length}" data-d="${r.d}" data-k="${r.k}">
-      <span class="dist-label">${r.length} characters${i === 0 ? ' <span class="tag">the reference pair</span>' : ''}</span>
-      <span class="dist-track" role="img" aria-label="${r.length} characters: d = ${r.d}, recommendedK = ${r.k}">
-        <span class="dist-bar ${r.d <= r.k ? 'within' : 'beyond'}" style="width:${pct(r.d)}"></span>
-        <span class="dist-mark mark-ref" style="left:${pct(REFERENCE_K)}" title="k = ${REFERENCE_K}"></span>
-        <span class="dist-mark mark-rec" style="left:${pct(r.k)}" title="recommendedK = ${r.k}"></span>
-      </span>
-      <span class="dist-value">d = <strong>${r.d}</strong> · k<sub>rec</sub> = ${r.k}</span>
-    </div>`).join('') +
-    `<div class="dist-axis" aria-hidden="true"><span></span><span class="dist-ticks">${
-      [0, 16, 32, 48, 64].map((t) => `<span style="left:${pct(t)}">${t}</span>`).join('')}</span><span></span></div>`;
-  const first = rows[0];
-  const last = rows.at(-1);
-  const beyond = rows.filter((r) => r.d > REFERENCE_K).length;
-  box.querySelector('.lesson-note').innerHTML =
-    `The same two characters changed (喊→叫, 哦→啦), at the end of texts of ${first.length} to ${last.length} ` +
-    `characters: d = ${first.d} at ${first.length} characters, ${last.d} at ${last.length}. In a long text the edit ` +
-    'replaces a few of many features and most sums Vᵢ keep their sign; in a short one it replaces a large share. ' +
-    `A k of ${REFERENCE_K}, which suits long texts in the reference, misses ${beyond} of these ${rows.length} pairs; ` +
-    `the library's recommendedK is larger for the shorter texts (${kRuns(rows)}). ` +
-    `Even so, the ${first.length}-character pair lies ${first.d > first.k ? 'beyond' : 'within'} it: texts that ` +
-    'short carry too few features for any k to separate copies from strangers reliably.';
-  box.querySelector('.lesson-longest').innerHTML =
-    `<p><span class="tag">A</span> ${escapeHtml(last.a)}</p><p><span class="tag">B</span> ${escapeHtml(last.b)}</p>`;
 }

@@ -1,21 +1,30 @@
-// View 1: one text, its features, V and the fingerprint; then what weights do.
-// State: the inputs (text, options) and the library's explanation; small renderers draw it.
-import { Fingerprinter, compare, explain, toHex } from '../pkg/simprint.js';
+// View 1: one text, its features, V and the fingerprint, which bits one feature more or less
+// could flip; then what weights do. State: the inputs (text, options) and the library's answers
+// (explain and fragility, from the worker); small renderers draw it.
+import { compare, explain, toHex } from '../pkg/simprint.js';
 import {
-  $, VChart, drawBinary, escapeHtml, fmt, libDefaults, optionControls, responsive, rovingFocus, showStatus, signed,
+  $, VChart, drawBinary, escapeHtml, fmt, libDefaults, optionControls, plural, rovingFocus, showStatus, signed,
   stripSvg, viewState,
 } from './common.js';
+import { asker } from './compute.js';
 
 const START_TEXT = 'The cat sat on the mat. The dog sat on the log.';
 const ROWS = 400; // rows drawn before "Show all"; a page of text has a few hundred features
-const LISTED = 10; // features named per direction in the bar details
+const LISTED = 10; // features named per list in the bar details
 const EAGER = 40; // rows whose hash strip is drawn at once; the others when scrolled near
+const CHUNK = 100; // rows built per task
 
 // The weights lesson: one word repeated. Inputs only; every number shown comes from explain().
 const REPEAT_BEFORE = 'The cat sat on the mat and looked at the dog.';
 const REPEAT_AFTER = `${REPEAT_BEFORE} Dog, dog, dog, dog, dog!`;
 const REPEAT_WORD = 'dog';
 const LESSON_WIDTH = 32;
+
+/** A bit's hash digits in groups of four, so long hashes wrap between groups. */
+const grouped = (bits) => bits.replace(/(.{4})(?=.)/g, '$1 ');
+
+/** True when one feature more or less could flip the bit (the library's fragility of it). */
+const isFragile = (bit) => bit.removals.length > 0 || bit.addition !== null;
 
 export function setup() {
   const options = optionControls($('fp-options'), 'fp', { width: 16 });
@@ -41,13 +50,13 @@ export function setup() {
     options: null,
     order: 'text',
     all: false,
-    // The library's answer for them, and what the page's fragility rule reads off it.
+    // The library's answers for them.
     e: null,
+    fragility: null,
     error: null,
+    // What the page draws them with: which bits are fragile, the chart's scale.
     fragile: [],
-    wmax: 0,
     scale: 1,
-    ms: 0,
     // Pointer and keyboard: the lit row, the pinned feature and the active bar.
     lit: null,
     pinned: null,
@@ -55,53 +64,54 @@ export function setup() {
   }, [
     [['error'], (s) => showStatus($('fp-status'), s.error)],
     [['e', 'fragile', 'scale'], renderChart],
-    [['e', 'fragile', 'wmax'], renderBits],
+    [['e', 'fragile', 'fragility'], renderBits],
     [['e', 'order', 'all'], renderTable],
     [['e', 'lit'], renderLit],
-    [['e', 'lit', 'pinned', 'activeBar', 'fragile'], renderDetails],
-    [['text', 'ms'], (s) => {
-      $('fp-render').textContent = `${s.text.length} characters, computed and drawn in ${s.ms.toFixed(1)} ms`;
+    [['e', 'lit', 'pinned', 'activeBar', 'fragility'], renderDetails],
+    [['e', 'lit', 'activeBar', 'fragility'], renderNow],
+    [['e', 'text'], (s) => {
+      $('fp-render').textContent = s.e ? `${s.text.length} characters, ${plural(s.e.features.length, 'distinct feature')}` : '';
     }],
   ]);
   const s = ui.state;
 
-  /** Asks the library for the explanation of the current text and options. */
-  function compute() {
-    const t0 = performance.now();
-    let fp;
-    try {
-      fp = new Fingerprinter(s.options);
-      const e = fp.explain(s.text);
-      const wmax = e.features.reduce((m, f) => Math.max(m, Math.abs(f.weight)), 0);
-      // The page's fragility rule, stated next to the chart.
-      const fragile = e.v.map((x) => wmax > 0 && Math.abs(x) <= wmax);
-      const scale = Math.max(1e-9, wmax, ...e.v.map(Math.abs));
-      const pinned = e.features.some((f) => f.feature === s.pinned) ? s.pinned : null;
-      const lit = pinned == null ? null : e.features.findIndex((f) => f.feature === pinned);
-      ui.set({ e, wmax, fragile, scale, pinned, lit, error: null });
-    } catch (error) {
-      ui.set({ error });
-    } finally {
-      fp?.free();
-    }
-    ui.set({ ms: performance.now() - t0 });
-  }
-  const work = responsive(view, compute);
+  // Answers arrive from the worker; only the newest question's answer is drawn.
+  const request = asker(view, 'fingerprint', (answer) => {
+    if (answer.error) return ui.set({ error: answer.error });
+    const { e, fragility } = answer.value;
+    const wmax = e.features.reduce((m, f) => Math.max(m, Math.abs(f.weight)), 0);
+    const scale = Math.max(1e-9, wmax, ...e.v.map(Math.abs));
+    const pinned = e.features.some((f) => f.feature === s.pinned) ? s.pinned : null;
+    const lit = pinned == null ? null : e.features.findIndex((f) => f.feature === pinned);
+    ui.set({ e, fragility, fragile: fragility.map(isFragile), scale, pinned, lit, error: null });
+  });
+  const compute = () => request('fingerprint', { text: s.text, options: s.options });
 
   function renderChart({ e, fragile, scale }) {
     if (e) chart.draw({ v: e.v, bits: e.bits, scale, fragile });
   }
 
-  function renderBits({ e, fragile, wmax }) {
+  function renderBits({ e, fragile, fragility }) {
     if (!e) return;
     drawBinary($('fp-bits'), e.bits, fragile);
     $('fp-hex').textContent = e.hex;
     $('fp-fragile').textContent = `${fragile.filter(Boolean).length} of ${e.width}`;
-    $('fp-fragile-rule').innerHTML = wmax > 0
-      ? `Fragile (striped, underlined): |<var>V</var><sub><var>i</var></sub>| ≤ ${fmt(wmax)}, the weight of the ` +
-        'heaviest feature. Removing that one feature, or adding one like it, could flip such a bit.'
-      : 'No features, so V is all zeros and every bit is 0.';
     $('fp-feature-count').textContent = `(${e.features.length})`;
+    const binary = e.features.length > 0 && e.features.every((f) => f.weight === 1);
+    const rule = $('fp-fragile-rule');
+    rule.innerHTML = e.features.length === 0
+      ? 'No features, so V is all zeros and every bit is 0: one added feature would set the bits where its hash has a 1.'
+      : 'Bit <var>i</var> is 1 when <var>V</var><sub><var>i</var></sub> &gt; 0; a tie (0) gives 0. A bit is ' +
+        '<strong>fragile</strong> (striped, underlined) when one feature more or less could flip it: removing a ' +
+        'feature flips a 1 it held up by at least <var>V</var><sub><var>i</var></sub>, or a 0 it held down by more ' +
+        'than |<var>V</var><sub><var>i</var></sub>|; one more feature of weight <var>w</var> flips a 1 when ' +
+        '<var>V</var><sub><var>i</var></sub> ≤ <var>w</var> and a 0 when <var>V</var><sub><var>i</var></sub> &gt; −<var>w</var>. ' +
+        (binary
+          ? 'Every weight here is 1, so that is exactly <var>V</var><sub><var>i</var></sub> = 0 or 1: at −1 one feature ' +
+            'more gives 0, still a 0 bit. '
+          : '') +
+        'The library decides it for these weights (<code>Fingerprinter.fragility</code>); focus a bar for who could flip it.';
+    rule.dataset.fragile = String(fragility.filter(isFragile).length);
   }
 
   function orderedRows(e, order) {
@@ -115,7 +125,8 @@ export function setup() {
     return `<div class="frow" role="row"><span role="rowheader"><button type="button" class="feature" tabindex="-1">` +
       `<span class="feature-text">${name}</span></button></span>` +
       `<span role="cell" class="num">${fmt(f.weight)}</span>` +
-      `<span role="cell" class="hash"><code>${toHex(f.hash, width)}</code>${width <= 16 ? `<code class="hash-bits">${f.bits}</code>` : ''}</span>` +
+      `<span role="cell" class="hash"><code class="hash-hex">${toHex(f.hash, width)}</code>` +
+      `<code class="hash-bits">${grouped(f.bits)}</code></span>` +
       `<span role="cell" class="strip-cell" aria-label="${f.bits}"><span class="pm">±${fmt(Math.abs(f.weight))}</span>` +
       `${strip ? stripSvg(f.bits) : ''}</span></div>`;
   }
@@ -137,20 +148,32 @@ export function setup() {
   // Rows are kept by feature, weight and hash, so typing rebuilds only the rows that changed.
   let rowCache = new Map();
   let cacheWidth = 0;
+  let chunkTimer = 0;
   function renderTable({ e, order, all }) {
     if (!e) return;
+    clearTimeout(chunkTimer);
     const rows = orderedRows(e, order);
-    const shown = all ? rows : rows.slice(0, ROWS);
+    const wanted = all ? rows : rows.slice(0, ROWS);
     if (e.width !== cacheWidth) {
       rowCache = new Map();
       cacheWidth = e.width;
+      $('fp-features').dataset.width = String(e.width);
     }
     const key = (f) => `${f.feature}\u0000${f.weight}\u0000${f.bits}`;
-    // Parse the rows not yet built in one go.
+    // Rows not built yet, in order: at most CHUNK now, the rest a chunk per later task, so no
+    // one task grows with the text.
     const missing = [];
-    shown.forEach((i, at) => {
-      if (!rowCache.has(key(e.features[i]))) missing.push([i, at < EAGER]);
-    });
+    let cut = wanted.length;
+    for (let at = 0; at < wanted.length; at++) {
+      if (rowCache.has(key(e.features[wanted[at]]))) continue;
+      if (missing.length === CHUNK) {
+        cut = at;
+        chunkTimer = setTimeout(() => renderTable(s), 0);
+        break;
+      }
+      missing.push([wanted[at], at < EAGER]);
+    }
+    const shown = wanted.slice(0, cut);
     if (missing.length) {
       const template = document.createElement('template');
       template.innerHTML = missing.map(([i, eager]) => rowHtml(e.features[i], e.width, eager)).join('');
@@ -174,12 +197,17 @@ export function setup() {
       const here = tbody.children[at];
       if (here !== row) tbody.insertBefore(row, here ?? null);
     });
+    // Rows still to come keep their built element for the next chunk.
+    for (const i of wanted.slice(cut)) {
+      const row = rowCache.get(key(e.features[i]));
+      if (row) used.set(key(e.features[i]), row);
+    }
     while (tbody.children.length > shown.length) {
       stripObserver.unobserve(tbody.lastElementChild);
       tbody.lastElementChild.remove();
     }
     rowCache = used;
-    showAll.hidden = shown.length === rows.length;
+    showAll.hidden = wanted.length === rows.length;
     showAll.textContent = `Show all ${rows.length} features`;
     // Rows were re-labelled: the lit one must be marked again.
     renderLit(s);
@@ -194,32 +222,52 @@ export function setup() {
     chart.showPush(f?.bits ?? null, f?.weight ?? 0);
   }
 
-  function listFeatures(items, up) {
-    const head = items.slice(0, LISTED)
-      .map((f) => `<li><span class="feature-text">${escapeHtml(f.feature ?? '')}</span> ${signed(f.weight, up)}</li>`)
-      .join('');
+  const names = (items, push) => {
+    const head = items.slice(0, LISTED).map((f) => `<li><span class="feature-text">${escapeHtml(f.feature ?? '')}</span>` +
+      `${push ? ` ${push(f)}` : ''}</li>`).join('');
     const more = items.length > LISTED ? `<li class="more">and ${items.length - LISTED} more</li>` : '';
-    return `<ul class="pushers ${up ? 'up' : 'down'}">${head}${more}</ul>`;
+    return `${head}${more}`;
+  };
+
+  /** Bit i's pushers, read off the library's rows: a 1 in bit i pushed V_i up by w, a 0 down. */
+  function pushers(e, i) {
+    const up = e.features.filter((f) => (f.bits[i] === '1') === f.weight >= 0 && f.weight !== 0);
+    const down = e.features.filter((f) => (f.bits[i] === '1') !== f.weight >= 0 && f.weight !== 0);
+    const byWeight = (a, b) => Math.abs(b.weight) - Math.abs(a.weight);
+    return { up: up.sort(byWeight), down: down.sort(byWeight) };
   }
 
-  function renderDetails({ e, lit, pinned, activeBar, fragile }) {
+  /** What the library says could flip bit i, in words. */
+  function fragileText(e, i, bit) {
+    const one = e.bits[i] === '1';
+    const v = `V<sub>${i}</sub>`;
+    const removal = bit.removals.length
+      ? `<p>Removing any one of ${plural(bit.removals.length, 'feature')} would flip it (each pushed ${v} ` +
+        `${one ? `up by at least ${fmt(e.v[i])}` : `down by more than ${fmt(Math.abs(e.v[i]))}`}):</p>` +
+        `<ul class="pushers removals">${names(bit.removals.map((j) => e.features[j]), (f) => signed(f.weight, one))}</ul>`
+      : `<p>No single feature's removal would flip it.</p>`;
+    const addition = bit.addition !== null
+      ? `<p>One more feature of weight ${fmt(bit.addition)}${bit.addition < Math.max(...e.features.map((f) => Math.abs(f.weight)))
+        ? ' or more' : ''} with a ${one ? 0 : 1} here would flip it.</p>`
+      : '<p>No one added feature of the weights here would flip it.</p>';
+    return `<div class="fragile-why" data-removals="${bit.removals.length}" data-addition="${bit.addition ?? ''}">${removal}${addition}</div>`;
+  }
+
+  function renderDetails({ e, lit, pinned, activeBar, fragility }) {
     const details = $('fp-details');
     if (!e) return;
     if (activeBar >= 0 && activeBar < e.width) {
       const i = activeBar;
-      // Reading the library's rows: a 1 in bit i pushed V_i up by w, a 0 pushed it down.
-      const up = e.features.filter((f) => (f.bits[i] === '1') === f.weight >= 0 && f.weight !== 0);
-      const down = e.features.filter((f) => (f.bits[i] === '1') !== f.weight >= 0 && f.weight !== 0);
-      const byWeight = (a, b) => Math.abs(b.weight) - Math.abs(a.weight);
-      up.sort(byWeight);
-      down.sort(byWeight);
+      const { up, down } = pushers(e, i);
+      const bit = fragility[i];
       details.innerHTML =
         `<p class="details-head">Bit ${i}: V<sub>${i}</sub> = <strong>${fmt(e.v[i])}</strong> → bit <strong>${e.bits[i]}</strong>` +
-        `${fragile[i] ? ' <span class="tag tag-fragile">fragile</span>' : ''}</p>` +
-        (up.length ? `<p>Pushed up by ${up.length} feature${up.length === 1 ? '' : 's'}:</p>${listFeatures(up, true)}`
+        `${isFragile(bit) ? ' <span class="tag tag-fragile">fragile</span>' : ''}</p>` +
+        (up.length ? `<p>Pushed up by ${plural(up.length, 'feature')}:</p><ul class="pushers up">${names(up, (f) => signed(f.weight, true))}</ul>`
           : '<p>Nothing pushed it up.</p>') +
-        (down.length ? `<p>Pushed down by ${down.length} feature${down.length === 1 ? '' : 's'}:</p>${listFeatures(down, false)}`
-          : '<p>Nothing pushed it down.</p>');
+        (down.length ? `<p>Pushed down by ${plural(down.length, 'feature')}:</p><ul class="pushers down">${names(down, (f) => signed(f.weight, false))}</ul>`
+          : '<p>Nothing pushed it down.</p>') +
+        fragileText(e, i, bit);
     } else if (lit != null && e.features[lit]) {
       const f = e.features[lit];
       const ones = [...f.bits].filter((b) => b === '1').length;
@@ -229,7 +277,27 @@ export function setup() {
         `<p>Hash ${f.bits}: ${signed(f.weight, true)} on its ${ones} one-bits, ${signed(f.weight, false)} on its ` +
         `${f.bits.length - ones} zero-bits (outlined on the chart, from zero).</p>`;
     } else {
-      details.innerHTML = '<p class="hint">Hover, tap or focus a bar to list the features that pushed it up and down.</p>';
+      details.innerHTML = '<p class="hint">Hover, tap or focus a bar to list the features that pushed it up and down, ' +
+        'and what one feature more or less would do to it.</p>';
+    }
+  }
+
+  /** One line under the chart (which stays on screen on phones) about the bar or row in focus. */
+  function renderNow({ e, lit, activeBar, fragility }) {
+    const now = $('fp-now');
+    if (!e) return;
+    if (activeBar >= 0 && activeBar < e.width) {
+      const bit = fragility[activeBar];
+      now.innerHTML = `Bit ${activeBar}: V = ${fmt(e.v[activeBar])} → ${e.bits[activeBar]}` +
+        (isFragile(bit) ? ` · fragile: ${plural(bit.removals.length, 'removal')} could flip it` +
+          `${bit.addition !== null ? `, or one feature of weight ${fmt(bit.addition)} more` : ''}` : ' · one feature cannot flip it');
+    } else if (lit != null && e.features[lit]) {
+      const f = e.features[lit];
+      const ones = [...f.bits].filter((b) => b === '1').length;
+      now.innerHTML = `<span class="feature-text">${escapeHtml(f.feature ?? '')}</span>: ${signed(f.weight, true)} on ${ones} bits, ` +
+        `${signed(f.weight, false)} on ${f.bits.length - ones} (outlined)`;
+    } else {
+      now.textContent = 'Tap a bar or a feature.';
     }
   }
 
@@ -269,11 +337,11 @@ export function setup() {
 
   options.onChange(() => {
     s.options = options.read();
-    work.request(true);
+    compute();
   });
   textBox.addEventListener('input', () => {
     s.text = textBox.value;
-    work.request();
+    compute();
   });
   $('fp-order').addEventListener('input', () => ui.set({ order: $('fp-order').value }));
   showAll.addEventListener('click', () => ui.set({ all: true }));
@@ -283,7 +351,7 @@ export function setup() {
     show() {
       if (!s.options) {
         s.options = options.read();
-        work.request(true);
+        compute();
       }
       if (!lessonDrawn) {
         drawWeightsLesson();

@@ -37,6 +37,38 @@ test('6-bit worked example: V = (9, -9, 1, -1, 1, 9), fingerprint 101011', () =>
   assert.equal(sp.fingerprintHashes(hashes, 6), 0b101011n);
 });
 
+test('fragility: the bits one feature more or less could flip, against every one-feature change', () => {
+  // 美国 100101 (weight 4) and 51区 101011 (weight 5): V = (9, -9, 1, -1, 1, 9).
+  assert.deepEqual(sp.fragilityOfHashes([[0b100101n, 4], [0b101011n, 5]], 6), [
+    { removals: [], addition: null }, { removals: [], addition: null }, { removals: [1], addition: 4 },
+    { removals: [1], addition: 4 }, { removals: [1], addition: 4 }, { removals: [], addition: null },
+  ]);
+  // A text's bits, against fingerprinting every changed feature list again: each feature
+  // removed, and one feature of each weight added with an all-ones and an all-zeros hash.
+  for (const options of [{ width: 16 }, { width: 64, weighting: 'tf' }]) {
+    const text = 'The cat sat on the mat. The dog sat on the log, and the cat sat again.';
+    const fp = new sp.Fingerprinter(options);
+    const e = fp.explain(text);
+    const rows = e.features.map((f) => [f.hash, f.weight]);
+    const flips = (list) => {
+      const bits = sp.explainHashes(list, e.width).bits;
+      return [...bits].map((b, i) => b !== e.bits[i]);
+    };
+    const want = e.v.map(() => ({ removals: [], addition: null }));
+    rows.forEach((_, j) => flips(rows.filter((__, r) => r !== j)).forEach((f, i) => f && want[i].removals.push(j)));
+    const all = (1n << BigInt(e.width)) - 1n;
+    for (const w of [...new Set(rows.map(([, w]) => w))].sort((a, b) => a - b)) {
+      for (const hash of [all, 0n]) {
+        flips([...rows, [hash, w]]).forEach((f, i) => { if (f && want[i].addition === null) want[i].addition = w; });
+      }
+    }
+    assert.deepEqual(fp.fragility(text), want, JSON.stringify(options));
+    assert.ok(want.some((b) => b.removals.length) && want.some((b) => b.addition === null), 'some bits are fragile, some not');
+    fp.free();
+  }
+  assert.throws(() => sp.fragilityOfHashes([[0b1000n, 1]], 3), /value needs 4 bits but the width is 3/);
+});
+
 test('golden vectors match in Node', () => {
   assert.ok(golden.vectors.length >= 30);
   for (const v of golden.vectors) {

@@ -1,10 +1,13 @@
-//! Explanations as plain JavaScript objects.
+//! Explanations and fragile bits as plain JavaScript objects.
+
+use alloc::vec::Vec;
 
 use wasm_bindgen::prelude::*;
 
-use crate::object::{array, Obj};
+use crate::convert::wasm_len;
+use crate::object::{array, or_null, Obj};
 
-use simprint::Explanation;
+use simprint::{BitFragility, Explanation};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
@@ -32,6 +35,15 @@ export interface Explanation {
   v: number[];
   features: ExplainedFeature[];
 }
+
+/** How one feature more or less could flip one bit (tie rule: bit 1 iff V > 0). */
+export interface BitFragility {
+  /** The features (indices into the explanation's features) whose removal alone flips it. */
+  removals: number[];
+  /** The least weight, of those present, of one added feature that flips it (its hash having
+   *  the bit that pushes across zero); null when none could. */
+  addition: number | null;
+}
 "#;
 
 /// An explanation as a plain object; fingerprints and hashes as BigInts.
@@ -55,4 +67,17 @@ pub(crate) fn explanation(e: Explanation) -> Result<JsValue, JsError> {
         .set("v", array(e.v.into_iter().map(JsValue::from)))
         .set("features", features)
         .done())
+}
+
+/// Per bit, the features whose removal flips it and the least weight whose addition could.
+pub(crate) fn fragility(bits: Vec<BitFragility>) -> JsValue {
+    array(bits.into_iter().map(|bit| {
+        Obj::new()
+            .set(
+                "removals",
+                array(bit.removals.into_iter().map(|j| JsValue::from(wasm_len(j)))),
+            )
+            .set("addition", or_null(bit.addition))
+            .done()
+    }))
 }

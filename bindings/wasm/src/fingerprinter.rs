@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::convert::{bigint, read_text, type_name};
 use crate::err;
-use crate::explanation::explanation;
+use crate::explanation::{explanation, fragility};
 use crate::features;
 use crate::guard::{array_item, array_length, is_array};
 use crate::options::{feature_options, read_options, weights_option};
@@ -178,6 +178,25 @@ impl Fingerprinter {
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
     ) -> Result<JsValue, JsError> {
         explanation(self.inner.explain(&read_text(&text)?))
+    }
+
+    /// For each bit of `fingerprint(text)`, bit 0 first: the features (indices into
+    /// `explain(text).features`) whose removal alone flips it, and the least weight of one
+    /// added feature that could (null when none): the core's `Explanation::fragility`.
+    ///
+    /// ```js
+    /// const fp = new Fingerprinter({ width: 16 });
+    /// const fragile = fp.fragility("the cat sat on the mat");
+    /// fragile.filter((bit) => bit.removals.length || bit.addition !== null).length; // bits one feature could flip
+    /// ```
+    #[wasm_bindgen(unchecked_return_type = "BitFragility[]")]
+    pub fn fragility(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    ) -> Result<JsValue, JsError> {
+        Ok(fragility(
+            self.inner.explain(&read_text(&text)?).fragility(),
+        ))
     }
 
     /// `fingerprintFeatures(features, options)` with this fingerprinter's width and key (its

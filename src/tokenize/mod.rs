@@ -26,9 +26,10 @@ mod script;
 mod segments;
 mod window;
 
+pub(crate) use self::auto::auto_of;
 pub(crate) use self::pieces::{last_cut, pieces};
 pub(crate) use self::script::is_cjk;
-pub(crate) use self::segments::{auto_of, chars_of, words_of, AutoTokens, CharsState};
+pub(crate) use self::segments::{chars_of, words_of, AutoTokens, CharsState};
 
 use self::window::Window;
 

@@ -101,7 +101,11 @@ pub use hash::{FeatureHasher, Key};
 #[doc(inline)]
 pub use index::costs::Costs;
 #[doc(inline)]
-pub use index::plan::{Block, Estimate, Plan, PlanKind, TableSpec, MAX_TABLES};
+pub use index::costs::Estimate;
+#[doc(inline)]
+pub use index::describe::TableDescription;
+#[doc(inline)]
+pub use index::plan::{Block, Plan, PlanKind, TableSpec, MAX_TABLES};
 #[doc(inline)]
 pub use index::{Candidate, Index, Match, Pair, Probe, SegmentInfo};
 #[doc(inline)]

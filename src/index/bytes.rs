@@ -34,9 +34,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::hash::Hasher as _;
 
+use super::bits::Bits;
 use super::fallible::try_vec_with_capacity;
 use super::plan::{check_k, Plan, PlanKind};
-use super::segment::Bits;
 use super::{Engine, Index, Inner, MAX_NAME_BYTES};
 use crate::error::{BytesProblem, Error};
 use crate::fingerprint::check_fits;

@@ -16,8 +16,9 @@
 
 use alloc::vec::Vec;
 
+use super::describe::probes;
 use super::flips::for_each_flip;
-use super::plan::{probes, Plan};
+use super::plan::Plan;
 use crate::error::{Error, PlanProblem};
 use crate::fingerprint::Fingerprint;
 

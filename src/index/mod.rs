@@ -8,22 +8,30 @@
 //! [`Index::insert_many`] builds one segment directly. Removal marks a slot dead; merges and
 //! rebuilds drop dead slots.
 
+mod bits;
 pub mod bytes;
 mod clusters;
 pub mod costs;
+pub(crate) mod describe;
 mod engine;
+mod examine;
 pub(crate) mod fallible;
 mod flips;
 mod keys;
 mod names;
+mod pairs;
 pub mod plan;
 mod results;
 mod segment;
+mod shape;
+mod table;
 mod top_k;
 
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
+use self::bits::Bits;
+pub use self::costs::DEFAULT_PLAN_SIZE;
 use self::engine::Engine;
 use self::fallible::try_vec_with_capacity;
 pub use self::keys::MAX_PROBE_KEYS;
@@ -31,7 +39,6 @@ use self::names::Names;
 pub use self::names::{FIRST_NAMED_ID, MAX_NAME_BYTES};
 use self::plan::{check_k, Plan};
 pub use self::results::{Candidate, Match, Pair, Probe};
-use self::segment::Bits;
 use crate::error::Error;
 use crate::fingerprint::Fingerprint;
 use crate::sort;

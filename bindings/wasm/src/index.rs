@@ -235,19 +235,13 @@ pub(crate) fn read_fp_list(value: &JsValue, width: u32) -> Result<Vec<Fingerprin
     )))
 }
 
-/// A distance or count (k, blocks) as a whole number; the core checks its range against the
-/// width (and gives the message for a k above it), except for numbers beyond `u32`.
-/// A plan as JavaScript sees it, sized for `n` fingerprints.
+/// A plan as JavaScript sees it, sized for `n` fingerprints: the core's description of each
+/// table ([`simprint::Plan::describe`]) and estimate, serialized.
 pub(crate) fn plan_to_js(p: &Plan, n: usize) -> Result<JsValue, JsError> {
-    use simprint::index::plan::{bucket_bits, folds, probes};
     let block = |b: &simprint::Block| Obj::new().set("start", b.start).set("len", b.len).done();
     let estimate = p.estimate(n);
-    #[allow(
-        clippy::cast_precision_loss,
-        reason = "sizes and probe counts far below 2^53"
-    )]
-    let tables = array(p.tables().iter().map(|t| {
-        let d = bucket_bits(t.key_bits, n);
+    #[allow(clippy::cast_precision_loss, reason = "probe counts far below 2^53")]
+    let tables = array(p.tables().iter().zip(p.describe(n)).map(|(t, d)| {
         Obj::new()
             .set("blocks", array(t.blocks.iter().map(|&b| JsValue::from(b))))
             .set(
@@ -256,17 +250,9 @@ pub(crate) fn plan_to_js(p: &Plan, n: usize) -> Result<JsValue, JsError> {
             )
             .set("keyBits", t.key_bits)
             .set("radius", t.radius)
-            .set("bucketBits", d)
-            // A radius reaching every bucket reads the table as one.
-            .set(
-                "probes",
-                if t.radius >= d {
-                    1.0
-                } else {
-                    probes(d, t.radius.min(p.k())) as f64
-                },
-            )
-            .set("folded", folds(d, t.radius, p.k()))
+            .set("bucketBits", d.bucket_bits)
+            .set("probes", d.probes as f64)
+            .set("folded", d.folded)
             .done()
     }));
     #[allow(clippy::cast_precision_loss, reason = "sizes far below 2^53")]
@@ -298,6 +284,9 @@ pub(crate) fn plan_to_js(p: &Plan, n: usize) -> Result<JsValue, JsError> {
         .done())
 }
 
+/// A distance (`k`) as a whole number, `default` when undefined or null; the core checks its
+/// range against the width (and gives the message for a k above it), except for numbers
+/// beyond `u32`.
 pub(crate) fn read_k(value: &Option<JsValue>, default: u32) -> Result<u32, JsError> {
     match value.as_ref().filter(|v| !v.is_undefined() && !v.is_null()) {
         None => Ok(default),

@@ -131,8 +131,7 @@ impl Plan {
         #[wasm_bindgen(unchecked_optional_param_type = "PlanOptions")] options: Option<JsValue>,
     ) -> Result<Plan, JsError> {
         let read = plan_options(&options, &["size"])?;
-        let size =
-            crate::convert::size("size", read.size, simprint::index::plan::DEFAULT_PLAN_SIZE)?;
+        let size = crate::convert::size("size", read.size, simprint::index::DEFAULT_PLAN_SIZE)?;
         let (width, k, explicit) = read.explicit()?;
         let inner = match explicit {
             Some(plan) => plan,

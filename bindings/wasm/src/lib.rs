@@ -28,12 +28,15 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
 mod accumulator;
 mod convert;
 mod defaults;
+mod describe;
 mod document_frequencies;
 mod explanation;
 mod features;
 mod fingerprinter;
+mod fingerprints;
 mod guard;
 mod hashes;
+mod ids;
 mod index;
 mod memory;
 mod object;

@@ -28,7 +28,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use simprint::scan::{kernels, limit_kernels, Kernels};
+use simprint::test_hooks::limit_kernels;
+use simprint::{kernels, Kernels};
 use simprint::{scan64, Costs, Fingerprint, Index, Plan, PlanKind};
 
 #[path = "common.rs"]

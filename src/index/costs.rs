@@ -99,7 +99,7 @@ impl Costs {
     /// The constants measured for `kernels`.
     ///
     /// ```
-    /// use simprint::{scan::Kernels, Costs};
+    /// use simprint::{Costs, Kernels};
     /// assert_eq!(Costs::of(Kernels::Avx2), Costs::AVX2);
     /// assert_eq!(Costs::of(Kernels::Simd128), Costs::SIMD128);
     /// ```
@@ -114,12 +114,12 @@ impl Costs {
         }
     }
 
-    /// The constants for the kernels this process runs ([`scan::kernels`]): what
+    /// The constants for the kernels this process runs ([`kernels`](crate::kernels)): what
     /// [`crate::Plan::auto`] and [`crate::Plan::estimate`] price with.
     ///
     /// ```
-    /// use simprint::{scan, Costs};
-    /// assert_eq!(Costs::here(), Costs::of(scan::kernels()));
+    /// use simprint::{kernels, Costs};
+    /// assert_eq!(Costs::here(), Costs::of(kernels()));
     /// ```
     #[must_use]
     pub fn here() -> Costs {

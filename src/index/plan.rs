@@ -1,35 +1,5 @@
 //! The index planner: how the `f` bits are cut, which tables are kept, and how far from the
-//! query's key each table is probed.
-//!
-//! Every plan rests on one pigeonhole argument. Cut the bits into blocks; a table is keyed by
-//! some of them (their bits concatenated) and probed at every key within `radius` bits of the
-//! query's. A fingerprint within `k` of the query is found when, for some table, its key
-//! differs from the query's key in at most that table's radius. The plans differ in how they
-//! make sure such a table always exists:
-//!
-//! - **Permuted tables** (Manku, Jain and Das Sarma, WWW 2007): `b > k` blocks and one table
-//!   per choice of `b − k` of them, radius 0. `k` differing bits spoil at most `k` blocks, so
-//!   the `b − k` others are equal and key some table. Cheap at small `k`; at large `k` it needs
-//!   either many tables or short keys.
-//! - **Multi-index hashing** (Norouzi, Punjani and Fleet, CVPR 2012): `m` substrings, one table
-//!   each, substring `i` probed within `rᵢ`. If every substring differed in more than `rᵢ` bits
-//!   the distance would be at least `Σ(rᵢ + 1)`, so `Σ(rᵢ + 1) > k` finds everything. With
-//!   `k = qm + t`, the first `t + 1` substrings get `q` and the rest `q − 1` (dropped when that
-//!   is negative): the least probing that meets the bound.
-//! - **Combined**: `b` blocks, a table per choice of `c` of them, all probed within the same
-//!   radius: the smallest `r` such that however `k` bits fall into `b` blocks, some `c` blocks
-//!   hold at most `r` of them. The worst case spreads the bits evenly (`k = qb + t`), which
-//!   gives `r = cq + max(0, t + c − b)`. Permuted tables are the case `c = b − k` (radius 0),
-//!   multi-index hashing with equal radii the case `c = 1`.
-//!
-//! A table's buckets are numbered by the top `d` bits of its key (`d` about `log₂ n`, see
-//! [`Plan::describe`]), so a probe flips up to `radius` of those `d` bits: every key within the
-//! radius falls in one of the probed buckets, and a bucket's extra keys are checked away like
-//! any other candidate.
-//!
-//! [`Plan::auto`] prices every plan of each kind with a cost model — probes × the cost of a
-//! bucket visit + candidates × the cost of a distance check — and picks the cheapest, or a
-//! plain scan when that is cheaper, keeping the number of tables (memory) to 4–7 by `k`.
+//! query's key each table is probed (the argument is [`Plan`]'s documentation).
 
 use alloc::vec::Vec;
 
@@ -81,7 +51,7 @@ pub struct TableSpec {
 }
 
 /// Which family a plan belongs to, with the numbers that define it (see the
-/// [module documentation](self)).
+/// documentation of [`Plan`]).
 ///
 /// ```
 /// use simprint::{Plan, PlanKind};
@@ -113,8 +83,39 @@ pub enum PlanKind {
     },
 }
 
-/// How an index looks up fingerprints within `k`: its blocks and tables (see the
-/// [module documentation](self) for the kinds), or a linear scan when that is cheaper.
+/// How an index looks up fingerprints within `k`: its blocks and tables, or a linear scan
+/// when that is cheaper.
+///
+///
+/// Every plan rests on one pigeonhole argument. Cut the bits into blocks; a table is keyed by
+/// some of them (their bits concatenated) and probed at every key within `radius` bits of the
+/// query's. A fingerprint within `k` of the query is found when, for some table, its key
+/// differs from the query's key in at most that table's radius. The plans differ in how they
+/// make sure such a table always exists:
+///
+/// - **Permuted tables** (Manku, Jain and Das Sarma, WWW 2007): `b > k` blocks and one table
+///   per choice of `b − k` of them, radius 0. `k` differing bits spoil at most `k` blocks, so
+///   the `b − k` others are equal and key some table. Cheap at small `k`; at large `k` it needs
+///   either many tables or short keys.
+/// - **Multi-index hashing** (Norouzi, Punjani and Fleet, CVPR 2012): `m` substrings, one table
+///   each, substring `i` probed within `rᵢ`. If every substring differed in more than `rᵢ` bits
+///   the distance would be at least `Σ(rᵢ + 1)`, so `Σ(rᵢ + 1) > k` finds everything. With
+///   `k = qm + t`, the first `t + 1` substrings get `q` and the rest `q − 1` (dropped when that
+///   is negative): the least probing that meets the bound.
+/// - **Combined**: `b` blocks, a table per choice of `c` of them, all probed within the same
+///   radius: the smallest `r` such that however `k` bits fall into `b` blocks, some `c` blocks
+///   hold at most `r` of them. The worst case spreads the bits evenly (`k = qb + t`), which
+///   gives `r = cq + max(0, t + c − b)`. Permuted tables are the case `c = b − k` (radius 0),
+///   multi-index hashing with equal radii the case `c = 1`.
+///
+/// A table's buckets are numbered by the top `d` bits of its key (`d` about `log₂ n`, see
+/// [`Plan::describe`]), so a probe flips up to `radius` of those `d` bits: every key within the
+/// radius falls in one of the probed buckets, and a bucket's extra keys are checked away like
+/// any other candidate.
+///
+/// [`Plan::auto`] prices every plan of each kind with a cost model — probes × the cost of a
+/// bucket visit + candidates × the cost of a distance check — and picks the cheapest, or a
+/// plain scan when that is cheaper, keeping the number of tables (memory) to 4–7 by `k`.
 ///
 /// ```
 /// use simprint::Plan;

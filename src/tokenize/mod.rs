@@ -1,20 +1,5 @@
-//! Feature extraction: turning text into the sequence of features that get hashed.
-//!
-//! Three tokenizers, all built on Unicode text segmentation (UAX #29, via
-//! `unicode-segmentation`):
-//!
-//! * [`Tokenizer::Words`] — word `n`-gram shingles. Words are UAX #29 word segments that hold
-//!   at least one letter or digit (punctuation and spaces are dropped). A shingle is `n`
-//!   consecutive words joined by one space; `n = 1` gives plain words.
-//! * [`Tokenizer::Chars`] — character `n`-grams over grapheme clusters (extended), so an emoji
-//!   with modifiers or a letter with combining marks counts as one character. Every run of
-//!   whitespace counts as one space; leading and trailing whitespace is ignored.
-//! * [`Tokenizer::Auto`] — script-aware: runs of Han, Hiragana, Katakana and Bopomofo (scripts
-//!   written without spaces between words) become character `char_n`-grams within the run;
-//!   every other word becomes part of one stream of word `word_n`-gram shingles.
-//!
-//! A sequence shorter than `n` (a two-word text with `n = 3`, a one-character CJK run with
-//! `n = 2`) gives one feature holding all of it, so short texts still have features.
+//! Feature extraction: turning text into the sequence of features that get hashed. The
+//! rules are [`Tokenizer`]'s documentation.
 
 mod auto;
 mod pieces;
@@ -83,7 +68,23 @@ impl<'t, F: FnMut(&[&'t str], &'static str)> Features<'t> for F {
 /// The largest n-gram size accepted (bounds the per-call window buffer).
 pub const MAX_N: usize = 64;
 
-/// How text is cut into features. See the [module docs](self) for the exact rules.
+/// How text is cut into features.
+///
+/// Three tokenizers, all built on Unicode text segmentation (UAX #29, via
+/// `unicode-segmentation`):
+///
+/// * [`Tokenizer::Words`] — word `n`-gram shingles. Words are UAX #29 word segments that hold
+///   at least one letter or digit (punctuation and spaces are dropped). A shingle is `n`
+///   consecutive words joined by one space; `n = 1` gives plain words.
+/// * [`Tokenizer::Chars`] — character `n`-grams over grapheme clusters (extended), so an emoji
+///   with modifiers or a letter with combining marks counts as one character. Every run of
+///   whitespace counts as one space; leading and trailing whitespace is ignored.
+/// * [`Tokenizer::Auto`] — script-aware: runs of Han, Hiragana, Katakana and Bopomofo (scripts
+///   written without spaces between words) become character `char_n`-grams within the run;
+///   every other word becomes part of one stream of word `word_n`-gram shingles.
+///
+/// A sequence shorter than `n` (a two-word text with `n = 3`, a one-character CJK run with
+/// `n = 2`) gives one feature holding all of it, so short texts still have features.
 ///
 /// ```
 /// use simprint::Tokenizer;

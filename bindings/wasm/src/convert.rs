@@ -88,7 +88,7 @@ impl Fields {
             if !fields.contains(&key.as_str()) {
                 return Err(JsError::new(&format!(
                     "options: unknown field `{}`, expected one of {}",
-                    simprint::error::echo(&key),
+                    simprint::echo(&key),
                     fields.join(", ")
                 )));
             }

@@ -146,7 +146,7 @@ pub fn collection_k(
         ))?,
     };
     let width = simprint::check_width(width).map_err(err)?;
-    Ok(simprint::recommend::collection_k(width, documents))
+    Ok(simprint::collection_k(width, documents))
 }
 
 /// `tolerance` and `far` of an options object: the core's default for what is left out, and

@@ -443,7 +443,7 @@ impl Index {
             )));
         };
         let max_memory = match max_memory {
-            None => simprint::index::bytes::default_load_limit(copy.len()),
+            None => simprint::index::default_load_limit(copy.len()),
             // `as` saturates: Infinity and anything above usize::MAX mean no limit.
             #[allow(
                 clippy::cast_possible_truncation,

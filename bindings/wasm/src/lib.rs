@@ -50,7 +50,7 @@ mod values;
 
 use wasm_bindgen::prelude::*;
 
-use simprint::error::{Error, NSetting};
+use simprint::{Error, NSetting};
 
 /// The core's error as a JavaScript `Error`, its message in the package's spelling of the
 /// options (`wordN`, `charN`).

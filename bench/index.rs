@@ -28,8 +28,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use simprint::index::plan::{bucket_bits, folds, probes};
-use simprint::scan::{kernels, limit_kernels, Kernels};
+use simprint::test_hooks::limit_kernels;
+use simprint::{kernels, Kernels};
 use simprint::{scan64, Costs, Fingerprint, Index, Plan, PlanKind};
 
 #[path = "common.rs"]
@@ -436,16 +436,9 @@ fn print_cases(title: &str, cases: &[Case]) {
 /// of whole fingerprints, as the cost model counts them.
 fn model_terms(plan: &Plan, n: usize) -> [f64; 3] {
     let mut terms = [0.0; 3];
-    for t in plan.tables() {
-        let d = bucket_bits(t.key_bits, n);
-        let (p, c) = if t.radius >= d {
-            (1.0, n as f64)
-        } else {
-            let p = probes(d, t.radius.min(plan.k())) as f64;
-            (p, p * n as f64 / f64::from(d).exp2())
-        };
-        terms[0] += p;
-        terms[if folds(d, t.radius, plan.k()) { 2 } else { 1 }] += c;
+    for t in plan.describe(n) {
+        terms[0] += t.probes as f64;
+        terms[if t.folded { 2 } else { 1 }] += t.candidates;
     }
     terms
 }

@@ -9,7 +9,8 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use simprint::scan::{kernels, limit_kernels, Kernels};
+use simprint::test_hooks::limit_kernels;
+use simprint::{kernels, Kernels};
 
 #[path = "common.rs"]
 mod common;

@@ -31,12 +31,12 @@ fn percentile(mut xs: Vec<Duration>, p: f64) -> f64 {
 fn main() {
     if let Ok(level) = std::env::var("SIMPRINT_KERNELS") {
         let max = match level.as_str() {
-            "portable" => simprint::scan::Kernels::Portable,
-            "popcnt" => simprint::scan::Kernels::Popcnt,
-            "avx2" => simprint::scan::Kernels::Avx2,
-            _ => simprint::scan::Kernels::Avx512,
+            "portable" => simprint::Kernels::Portable,
+            "popcnt" => simprint::Kernels::Popcnt,
+            "avx2" => simprint::Kernels::Avx2,
+            _ => simprint::Kernels::Avx512,
         };
-        simprint::scan::limit_kernels(max);
+        simprint::test_hooks::limit_kernels(max);
     }
     let ks: Vec<u32> = std::env::var("SIMPRINT_KS")
         .ok()
@@ -49,7 +49,7 @@ fn main() {
     let values: Vec<u128> = (0..n).map(|_| wide(&mut rng)).collect();
     println!(
         "simprint index, native, width {WIDTH}; N = {n}; kernels {:?}; {QUERIES} queries (half a stored fingerprint with up to k/2 bits flipped, half random)",
-        simprint::scan::kernels()
+        simprint::kernels()
     );
     let fps: Vec<Fingerprint> = values
         .iter()

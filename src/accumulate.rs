@@ -1,15 +1,16 @@
 //! Fingerprint accumulation: the per-bit weight vector `V` and its signs.
-//!
-//! 1. `V` starts as `f` zeros.
-//! 2. For each feature with weight `w` and `f`-bit hash `h`: `V[i] += w` where bit `i` of `h`
-//!    is 1, `V[i] -= w` where it is 0 (bit 0 is the most significant of the `f` bits).
-//! 3. Bit `i` of the fingerprint is 1 iff `V[i] > 0`. **Tie rule:** `V[i] == 0` gives 0, as do
-//!    negative values; an empty text therefore has the all-zero fingerprint.
+//! The rule is [`Accumulator`]'s documentation.
 
 use crate::error::Error;
 use crate::fingerprint::{check_fits, check_width, Fingerprint, MAX_WIDTH};
 
 /// Accumulates weighted, pre-hashed features into `V` (the general, teaching-friendly path).
+///
+/// 1. `V` starts as `f` zeros.
+/// 2. For each feature with weight `w` and `f`-bit hash `h`: `V[i] += w` where bit `i` of `h`
+///    is 1, `V[i] -= w` where it is 0 (bit 0 is the most significant of the `f` bits).
+/// 3. Bit `i` of the fingerprint is 1 iff `V[i] > 0`. **Tie rule:** `V[i] == 0` gives 0, as do
+///    negative values; an empty text therefore has the all-zero fingerprint.
 ///
 /// ```
 /// use simprint::Accumulator;

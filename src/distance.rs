@@ -1,9 +1,4 @@
 //! Hamming distance between fingerprints and the estimates derived from it.
-//!
-//! For SimHash, the probability that one bit differs between two fingerprints is θ/π, where θ
-//! is the angle between the two texts' weighted feature vectors (Charikar's random-hyperplane
-//! argument). So with `d` differing bits out of `f`, θ ≈ π·d/f and the cosine similarity of
-//! the feature vectors is estimated by cos(π·d/f).
 
 /// Number of differing bits between two fingerprint values (popcount of the XOR).
 ///
@@ -28,6 +23,11 @@ pub fn hamming64(a: u64, b: u64) -> u32 {
 }
 
 /// Everything the distance between two fingerprints of width `f` tells.
+///
+/// For SimHash, the probability that one bit differs between two fingerprints is θ/π, where θ
+/// is the angle between the two texts' weighted feature vectors (Charikar's random-hyperplane
+/// argument). So with `d` differing bits out of `f`, θ ≈ π·d/f and the cosine similarity of
+/// the feature vectors is estimated by cos(π·d/f).
 ///
 /// ```
 /// use simprint::Comparison;

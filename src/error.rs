@@ -138,7 +138,7 @@ pub enum Error {
 /// Which n-gram size an [`Error::NOutOfRange`] is about.
 ///
 /// ```
-/// assert_eq!(simprint::error::NSetting::WordN.name(), "word_n");
+/// assert_eq!(simprint::NSetting::WordN.name(), "word_n");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NSetting {
@@ -154,7 +154,7 @@ impl NSetting {
     /// The field's name in Rust.
     ///
     /// ```
-    /// assert_eq!(simprint::error::NSetting::CharN.name(), "char_n");
+    /// assert_eq!(simprint::NSetting::CharN.name(), "char_n");
     /// ```
     #[must_use]
     pub fn name(self) -> &'static str {
@@ -169,7 +169,7 @@ impl NSetting {
 /// What is wrong with hex that should spell a fingerprint.
 ///
 /// ```
-/// use simprint::{error::HexProblem, Error, Fingerprint};
+/// use simprint::{HexProblem, Error, Fingerprint};
 /// let err = Fingerprint::from_hex("12g", 64).unwrap_err();
 /// assert_eq!(err, Error::MalformedHex { problem: HexProblem::NotADigit('g') });
 /// ```
@@ -194,7 +194,7 @@ pub enum HexProblem {
 /// What is wrong with a key that should be 32 hex digits.
 ///
 /// ```
-/// use simprint::{error::KeyProblem, Error, Key};
+/// use simprint::{KeyProblem, Error, Key};
 /// let err = Key::from_hex("abc").unwrap_err();
 /// assert_eq!(err, Error::MalformedKey { problem: KeyProblem::WrongLength { chars: 3 } });
 /// ```
@@ -213,7 +213,7 @@ pub enum KeyProblem {
 /// Why an explicit index plan cannot work.
 ///
 /// ```
-/// use simprint::{error::PlanProblem, Error, Plan};
+/// use simprint::{PlanProblem, Error, Plan};
 /// let err = Plan::with_blocks(64, 3, 3).unwrap_err();
 /// assert_eq!(err, Error::ImpossiblePlan {
 ///     problem: PlanProblem::BlocksOutOfRange { blocks: 3, k: 3, width: 64 },
@@ -269,7 +269,7 @@ pub enum PlanProblem {
 /// What is wrong with bytes that should hold an index.
 ///
 /// ```
-/// use simprint::{error::BytesProblem, Error, Index};
+/// use simprint::{BytesProblem, Error, Index};
 /// let err = Index::from_bytes(b"nonsense").unwrap_err();
 /// assert_eq!(err, Error::MalformedIndexBytes {
 ///     problem: BytesProblem::TooShort { len: 8, min: 32 },
@@ -354,7 +354,7 @@ impl Error {
     /// [`NSetting::name`]; the JavaScript package passes its own: `wordN`, `charN`).
     ///
     /// ```
-    /// use simprint::error::{Error, NSetting};
+    /// use simprint::{Error, NSetting};
     /// let err = Error::NOutOfRange { setting: NSetting::WordN, n: 0, max: 64 };
     /// assert_eq!(err.to_string(), "word_n must be between 1 and 64, got 0");
     /// let js = err.describe(|s| match s { NSetting::WordN => "wordN", other => other.name() });
@@ -578,7 +578,7 @@ impl core::error::Error for Error {}
 /// the wasm. (Unlike `{:?}`, other invisible characters are written as they are.)
 ///
 /// ```
-/// use simprint::error::Quoted;
+/// use simprint::Quoted;
 /// assert_eq!(Quoted("a\"b\n", '"').to_string(), format!("{:?}", "a\"b\n"));
 /// assert_eq!(Quoted("'", '\'').to_string(), format!("{:?}", '\''));
 /// ```
@@ -615,8 +615,8 @@ const ECHO_CHARS: usize = 64;
 /// in all, so a message never carries a huge input along.
 ///
 /// ```
-/// assert_eq!(simprint::error::echo("words"), "words");
-/// assert!(simprint::error::echo(&"x".repeat(1000)).ends_with("… (1000 characters in all)"));
+/// assert_eq!(simprint::echo("words"), "words");
+/// assert!(simprint::echo(&"x".repeat(1000)).ends_with("… (1000 characters in all)"));
 /// ```
 #[must_use]
 pub fn echo(value: &str) -> String {

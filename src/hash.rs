@@ -1,13 +1,5 @@
 //! Feature hashing: each feature's UTF-8 bytes through keyed SipHash-1-3, cut to `f` bits.
-//!
-//! * Widths 1 to 64 use the 64-bit SipHash-1-3 output and keep its **most significant** `f`
-//!   bits (`h >> (64 − f)`). Because `V[i]` only depends on bit `i` of each hash, a narrower
-//!   fingerprint is exactly the top bits of a wider one, for any width up to 64.
-//! * Widths 65 to 128 use the 128-bit SipHash-1-3 output `(h2 << 64) | h1` (the two output words
-//!   of the 128-bit variant) and keep its most significant `f` bits.
-//!
-//! SipHash-1-3 is the cheapest SipHash variant; its output is well mixed for non-adversarial
-//! text, and the key keeps fingerprints unpredictable to anyone who does not know it.
+//! The rules are [`FeatureHasher`]'s documentation.
 
 use core::hash::Hasher as _;
 
@@ -120,7 +112,17 @@ impl Default for Key {
     }
 }
 
-/// Hashes features to `f`-bit values with a fixed key and width.
+/// Hashes features to `f`-bit values with a fixed key and width: each feature's UTF-8 bytes
+/// through keyed SipHash-1-3, cut to `f` bits.
+///
+/// * Widths 1 to 64 use the 64-bit SipHash-1-3 output and keep its **most significant** `f`
+///   bits (`h >> (64 − f)`). Because `V[i]` only depends on bit `i` of each hash, a narrower
+///   fingerprint is exactly the top bits of a wider one, for any width up to 64.
+/// * Widths 65 to 128 use the 128-bit SipHash-1-3 output `(h2 << 64) | h1` (the two output words
+///   of the 128-bit variant) and keep its most significant `f` bits.
+///
+/// SipHash-1-3 is the cheapest SipHash variant; its output is well mixed for non-adversarial
+/// text, and the key keeps fingerprints unpredictable to anyone who does not know it.
 ///
 /// A feature is a sequence of string parts hashed as their concatenation, so a word shingle
 /// `"a b"` is hashed without building the string.

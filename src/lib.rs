@@ -26,32 +26,22 @@
 //! | fingerprint a text | [`fingerprint()`], or [`Fingerprinter::new`]`(`[`Options`]`)` and [`Fingerprinter::fingerprint`] (options checked once) |
 //! | choose the options | [`Options`]: [`Tokenizer`], [`Normalization`], [`Weighting`], [`Key`] |
 //! | a fingerprint's value, hex, distance | [`Fingerprint`]: [`Fingerprint::to_hex`], [`Fingerprint::from_hex`], [`Fingerprint::distance`], [`Fingerprint::compare`] ([`Comparison`]) |
-//! | the `k` to use | [`recommended_k`], [`Fingerprinter::recommend`] ([`Tolerance`], [`Recommendation`]); in a collection at most [`recommend::collection_k`] |
+//! | the `k` to use | [`recommended_k`], [`Fingerprinter::recommend`] ([`Tolerance`], [`Recommendation`]), [`k_between`]; in a collection at most [`collection_k`] |
 //! | text in chunks | [`Fingerprinter::stream`] ([`Stream`]); with its `k`, [`Fingerprinter::stream_recommending`] |
 //! | IDF weights | [`DocumentFrequencies`], [`Fingerprinter::with_document_frequencies`] |
 //! | your own features, or hashes | [`Fingerprinter::fingerprint_features`], [`fingerprint_hashes`], [`Accumulator`] |
 //! | how each feature pushed each bit | [`Fingerprinter::explain`] ([`Explanation`]) |
 //! | which bits one feature more or less could flip | [`Explanation::fragility`] ([`BitFragility`]) |
-//! | find everything within `k` | [`Index`]: [`Index::insert`], [`Index::query`], [`Index::pairs`], [`Index::clusters`], [`Index::to_bytes`] |
-//! | an index's tables and keys | [`Plan`], [`Plan::probe_keys`] |
-//! | scan a slice of fingerprints | [`scan64`], [`scan128`], [`Scan64`], [`distances64`] |
-//! | what went wrong | [`Error`] (every fallible function returns it) |
+//! | find everything within `k` | [`Index`]: [`Index::insert`], [`Index::query`], [`Index::pairs`], [`Index::clusters`], [`Index::to_bytes`]; its limits and defaults in [`index`] |
+//! | an index's tables and keys | [`Plan`], [`Plan::describe`], [`Plan::probe_keys`], [`Costs`] |
+//! | scan a slice of fingerprints | [`scan64`], [`scan128`], [`Scan64`], [`distances64`]; the CPU's kernels, [`kernels`] |
+//! | what went wrong | [`Error`] (every fallible function returns it), [`Error::describe`] |
 //!
-//! The main items are documented here at the crate root, where they are best imported from;
-//! their modules hold the rest of each concept.
-//!
-//! Modules, one concept each, in the order a text goes through them: [`options`] (what decides
-//! a fingerprint), [`normalize`] (width and case folding), [`tokenize`] (features of a text),
-//! [`hash`] (keyed feature hashing), [`accumulate`] (`V` and its signs), [`fingerprinter`]
-//! (all of it, options checked once), [`stream`] (text in chunks), [`explain`] (how each
-//! feature pushed each bit), [`fragility`] (the bits one feature more or less could flip),
-//! [`recommend`] (the `k` to use); then [`mod@fingerprint`] (the
-//! value, hex), [`distance`] (Hamming distance and the estimates it gives), [`scan`] (linear
-//! scans), [`index`] (exact lookup within `k`: its [planner](index::plan) and
-//! [byte format](index::bytes)), and [`error`]. The JavaScript bindings are a crate of their
-//! own (`bindings/wasm`) and hold no algorithm. The repository's `docs/` folder has the
-//! algorithm, the API side by side with JavaScript's, the index, the evaluation and the
-//! measurements.
+//! Every item is at the crate root, one path each, but for two modules of secondary items:
+//! [`index`] (the index's limits and defaults) and [`normalize`] (the text folds on their
+//! own). The JavaScript bindings are a crate of their own (`bindings/wasm`) and hold no
+//! algorithm. The repository's `docs/` folder has the algorithm, the API side by side with
+//! JavaScript's, the index, the evaluation and the measurements.
 #![no_std]
 // `deny`, not `forbid`: the one exception is scan::x86_64, which calls the kernels compiled
 // for CPU features that detection has established (its module docs say why).
@@ -60,31 +50,31 @@
 
 extern crate alloc;
 
-pub mod accumulate;
+mod accumulate;
 mod ascii_words;
-pub mod distance;
+mod distance;
 mod distinct;
 mod document_frequencies;
 mod edits;
-pub mod error;
-pub mod explain;
-pub mod fingerprint;
-pub mod fingerprinter;
-pub mod fragility;
-pub mod hash;
+mod error;
+mod explain;
+mod fingerprint;
+mod fingerprinter;
+mod fragility;
+mod hash;
 mod idf;
 pub mod index;
 pub mod normalize;
-pub mod options;
-pub mod recommend;
-pub mod scan;
+mod options;
+mod recommend;
+mod scan;
 mod sip13;
 mod sort;
-pub mod stream;
-pub mod tokenize;
+mod stream;
+mod tokenize;
 
-// The main items, documented at the crate root (rustdoc otherwise lists only re-export lines
-// and leaves them to their modules' pages).
+// The items, documented at the crate root: their modules are private, so each has one path
+// (rustdoc would otherwise list re-export lines and leave the items to their modules' pages).
 #[doc(inline)]
 pub use accumulate::{fingerprint_hashes, Accumulator};
 #[doc(inline)]
@@ -92,7 +82,7 @@ pub use distance::{hamming, hamming64, Comparison};
 #[doc(inline)]
 pub use document_frequencies::DocumentFrequencies;
 #[doc(inline)]
-pub use error::Error;
+pub use error::{echo, BytesProblem, Error, HexProblem, KeyProblem, NSetting, PlanProblem, Quoted};
 #[doc(inline)]
 pub use explain::{explain_hashes, ExplainedFeature, Explanation};
 #[doc(inline)]
@@ -104,21 +94,32 @@ pub use fragility::BitFragility;
 #[doc(inline)]
 pub use hash::{FeatureHasher, Key};
 #[doc(inline)]
-pub use index::costs::Costs;
+pub use index::api::{Index, SegmentInfo};
 #[doc(inline)]
-pub use index::plan::{Block, Estimate, Plan, PlanKind, TableSpec, MAX_TABLES};
+pub use index::costs::{Costs, Estimate};
 #[doc(inline)]
-pub use index::{Candidate, Index, Match, Pair, Probe, SegmentInfo};
+pub use index::describe::TableDescription;
 #[doc(inline)]
-pub use options::{Normalization, Options, Weighting};
+pub use index::plan::{Block, Plan, PlanKind, TableSpec, MAX_TABLES};
 #[doc(inline)]
-pub use recommend::{recommended_k, Recommendation, Tolerance};
+pub use index::results::{Candidate, Match, Pair, Probe};
 #[doc(inline)]
-pub use scan::{distances64, scan128, scan64, Hit, Scan64};
+pub use options::{Normalization, Options, Weighting, QUALITY_WIDTH};
+#[doc(inline)]
+pub use recommend::{collection_k, k_between, recommended_k, Recommendation, Tolerance};
+#[doc(inline)]
+pub use scan::{distances64, kernels, scan128, scan64, Hit, Kernels, Scan64};
 #[doc(inline)]
 pub use stream::Stream;
 #[doc(inline)]
 pub use tokenize::{Tokenizer, MAX_N};
+
+/// Hooks for the repository's tests and benchmarks, not part of the API: with the
+/// `test-hooks` feature only, which the crate's own dev-dependency turns on.
+#[cfg(feature = "test-hooks")]
+pub mod test_hooks {
+    pub use crate::scan::{limit_kernels, scan64_portable};
+}
 
 // Runs the README's Rust example as a doctest, so the README cannot drift from the API.
 #[cfg(doctest)]

@@ -1,17 +1,7 @@
 //! How far apart two fingerprints may be and still be near-duplicates: a `k` derived from the
 //! text's own features and a stated [`Tolerance`], not fitted to one corpus.
 //!
-//! SimHash's theory (Charikar 2002): for feature vectors at angle `θ`, each bit of the two
-//! fingerprints differs with probability `θ/π`, independently, so the distance is binomial,
-//! `Bin(f, θ/π)`. The crate's `edits` module gives the expected `θ` when a share `p` of the text's
-//! units (words outside CJK, CJK characters) is edited, from what the fingerprinter makes of
-//! the text: how many features, how often each occurs, how many units each spans (a word 1,
-//! a CJK bigram 2, an n-word shingle n), what each weighs. The `k` separates the distance of
-//! a copy edited by the tolerance's `near` share from one edited by its `far` share: the
-//! smallest `k` at which the chance that the first lies beyond `k` is at most half the
-//! chance that the second lies within it (equal error, a false near-duplicate weighed at
-//! half a missed one). docs/evaluation.md derives it and says how the criterion and the far
-//! share were chosen on one corpus and checked on others.
+//! The derivation is [`Fingerprinter::recommend`]'s documentation.
 
 use crate::edits::Profile;
 use crate::error::Error;
@@ -119,7 +109,19 @@ pub struct Recommendation {
 
 impl Fingerprinter {
     /// The `k` for `text` under this fingerprinter's tokenizer, weights and width, and what
-    /// it was derived from (see the [module docs](crate::recommend)).
+    /// it was derived from.
+    ///
+    /// SimHash's theory (Charikar 2002): for feature vectors at angle `θ`, each bit of the two
+    /// fingerprints differs with probability `θ/π`, independently, so the distance is binomial,
+    /// `Bin(f, θ/π)`. The crate's `edits` module gives the expected `θ` when a share `p` of the text's
+    /// units (words outside CJK, CJK characters) is edited, from what the fingerprinter makes of
+    /// the text: how many features, how often each occurs, how many units each spans (a word 1,
+    /// a CJK bigram 2, an n-word shingle n), what each weighs. The `k` separates the distance of
+    /// a copy edited by the tolerance's `near` share from one edited by its `far` share: the
+    /// smallest `k` at which the chance that the first lies beyond `k` is at most half the
+    /// chance that the second lies within it (equal error, a false near-duplicate weighed at
+    /// half a missed one). docs/evaluation.md derives it and says how the criterion and the far
+    /// share were chosen on one corpus and checked on others.
     ///
     /// # Errors
     ///
@@ -220,7 +222,7 @@ pub fn recommended_k(text: &str, width: u32) -> u32 {
 /// gives them.
 ///
 /// ```
-/// use simprint::recommend::k_between;
+/// use simprint::k_between;
 /// assert_eq!(k_between(64, 0.0, 0.5), 0);
 /// let k = k_between(64, 0.12, 0.17);
 /// assert!((8..=10).contains(&k));
@@ -259,7 +261,7 @@ const FALSE_WEIGHT: f64 = 0.5;
 /// bound on what a collection can take.
 ///
 /// ```
-/// use simprint::recommend::collection_k;
+/// use simprint::collection_k;
 /// assert_eq!(collection_k(64, 1_000_000), Some(11));
 /// assert!(collection_k(64, 1_000).unwrap() >= 16);
 /// assert!(collection_k(128, 1_000_000).unwrap() > 30);

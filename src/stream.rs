@@ -1,11 +1,5 @@
-//! Streaming fingerprints: `update(chunk)` … `finish()` equals the one-shot fingerprint of the
-//! whole text, for any chunking — words, grapheme clusters and UTF-8 sequences split across
-//! chunks included.
-//!
-//! The stream keeps only the bytes after the last place where text may be cut into independent
-//! pieces (after whitespace, or 。/、, before a new character; see the tokenizer), plus the last
-//! `n − 1` tokens of each n-gram window and the table of distinct features. Everything before
-//! the last cut is folded, tokenized and counted as soon as it arrives.
+//! Streaming fingerprints (the guarantee and what a stream holds are [`Stream`]'s
+//! documentation).
 
 use alloc::collections::VecDeque;
 use alloc::string::String;
@@ -88,7 +82,14 @@ impl OwnedWindow {
     }
 }
 
-/// A fingerprint computed from a text that arrives in chunks.
+/// A fingerprint computed from a text that arrives in chunks: `update(chunk)` … `finish()`
+/// equals the one-shot fingerprint of the whole text, for any chunking — words, grapheme
+/// clusters and UTF-8 sequences split across chunks included.
+///
+/// The stream keeps only the bytes after the last place where text may be cut into independent
+/// pieces (after whitespace, or 。/、, before a new character; see the tokenizer), plus the last
+/// `n − 1` tokens of each n-gram window and the table of distinct features. Everything before
+/// the last cut is folded, tokenized and counted as soon as it arrives.
 ///
 /// ```
 /// use simprint::{Fingerprinter, Options};

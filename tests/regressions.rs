@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use simprint::error::BytesProblem;
+use simprint::BytesProblem;
 use simprint::index::FIRST_NAMED_ID;
 use simprint::{Error, Fingerprint, Index, Pair, Plan};
 

@@ -3,7 +3,7 @@
 //! (bindings/wasm/tests/core.rs runs the same comparison inside wasm, with SIMD128).
 #![cfg(not(target_arch = "wasm32"))]
 
-use simprint::scan::scan64_portable;
+use simprint::test_hooks::scan64_portable;
 use simprint::{distances64, scan128, scan64, Hit};
 
 #[path = "support/brute.rs"]

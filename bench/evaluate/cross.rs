@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use simprint::{recommend::k_between, Fingerprinter, Options, Tolerance};
+use simprint::{k_between, Fingerprinter, Options, Tolerance};
 
 use crate::corpora::{class, Set, CLASSES};
 use crate::edit::Lang;

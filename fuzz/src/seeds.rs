@@ -9,7 +9,7 @@
 //! Seeds go to `seeds/<target>/` (which holds nothing else); the hand-made regressions to
 //! `regressions/<target>/`, beside the inputs the fuzzer saves there.
 
-use simprint::error::BytesProblem;
+use simprint::BytesProblem;
 use simprint::index::FIRST_NAMED_ID;
 use simprint::{
     Error, Fingerprint, Index, Key, Normalization, Options, Plan, Tokenizer, Weighting,

@@ -1,43 +1,17 @@
-//! The index's byte format: versioned, little-endian, checksummed.
-//!
-//! | offset | size | field |
-//! |---|---|---|
-//! | 0 | 8 | magic `b"SIMPIDX\0"` |
-//! | 8 | 2 | format version, `1`, `2` or `3` |
-//! | 10 | 1 | width `f`, 1 to 128 |
-//! | 11 | 1 | `k`, 0 to `f` |
-//! | 12 | 1 | plan: `0` automatic, `1` explicit permuted blocks, `2` explicit scan; from version 2 also `3` explicit multi-index, `4` explicit combined |
-//! | 13 | 1 | blocks (substrings for `3`) of an explicit plan `1`, `3` or `4`, else 0 |
-//! | 14 | 1 | blocks per key of a combined plan (`4`), else 0; reserved (0) in version 1 |
-//! | 15 | 1 | `1` in version 3 (a names section follows the entries), else 0 |
-//! | 16 | 8 | count `n` of entries |
-//! | 24 | `n × (8 + w)` | entries by ascending id: id (`u64`), fingerprint (`w` = 8 bytes for `f ≤ 64`, else 16) |
-//! | | | version 3 only, the names of named entries ([`Index::insert_named`]): count `m` (`u64`, at least 1), then `m` of id (`u64`, ascending, each an entry's, at least [`FIRST_NAMED_ID`]), length `l` (`u32`, at most [`MAX_NAME_BYTES`]), `l` bytes of UTF-8 |
-//! | end − 8 | 8 | SipHash-1-3 (key of 16 zero bytes) of every byte before it |
-//!
-//! A writer uses the oldest version that holds the index: version 1 for an index keyed by
-//! numbers whose plan version 1 knows (automatic, permuted blocks, scan), so those files are
-//! byte for byte what earlier releases wrote and read; version 2 for explicit multi-index and
-//! combined plans; version 3 for an index with named entries, whatever its plan. Readers take
-//! all three.
-//!
-//! Tables are not stored: loading rebuilds them, so a buffer cannot smuggle in a table that
-//! disagrees with its fingerprints. Loading checks every field and that the length is exactly
-//! what the header says before allocating anything sized by it, and then that the index the
-//! buffer describes fits a memory limit: an explicit plan of many tables can make a small
-//! buffer describe a large index (253 tables take about 3 KB per fingerprint of 16 bytes), so
-//! [`Index::from_bytes`] refuses an index of more than [`default_load_limit`] bytes and
-//! [`Index::from_bytes_limited`] takes the limit from the caller.
+//! The index's byte format: versioned, little-endian, checksummed (the layout is documented
+//! on the [`index`](crate::index) module).
 
 use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::hash::Hasher as _;
 
+use super::api::{Index, Inner};
+use super::bits::Bits;
+use super::engine::Engine;
 use super::fallible::try_vec_with_capacity;
+use super::names::{FIRST_NAMED_ID, MAX_NAME_BYTES};
 use super::plan::{check_k, Plan, PlanKind};
-use super::segment::Bits;
-use super::{Engine, Index, Inner, FIRST_NAMED_ID, MAX_NAME_BYTES};
 use crate::error::{BytesProblem, Error};
 use crate::fingerprint::check_fits;
 
@@ -68,8 +42,8 @@ fn bad_header(e: Error) -> Error {
 /// explicit plans of many tables over many fingerprints.
 ///
 /// ```
-/// assert_eq!(simprint::index::bytes::default_load_limit(1 << 30), 16 << 30);
-/// assert_eq!(simprint::index::bytes::default_load_limit(100), 64 << 20);
+/// assert_eq!(simprint::index::default_load_limit(1 << 30), 16 << 30);
+/// assert_eq!(simprint::index::default_load_limit(100), 64 << 20);
 /// ```
 #[must_use]
 pub fn default_load_limit(len: usize) -> usize {
@@ -77,7 +51,8 @@ pub fn default_load_limit(len: usize) -> usize {
 }
 
 impl Index {
-    /// The index as bytes (see the [format](self)); [`Index::from_bytes`] reads them back.
+    /// The index as bytes (see [the format](crate::index#the-byte-format));
+    /// [`Index::from_bytes`] reads them back.
     ///
     /// ```
     /// use simprint::{Fingerprint, Index};

@@ -1,7 +1,11 @@
-//! The planner's cost model constants: what a probe, a candidate check and a scanned
-//! fingerprint cost, measured per scan kernels, because the kernels change their ratios (a
-//! scan with AVX-512 VPOPCNTDQ is seven times one without POPCNT, a probe costs about the same).
+//! The planner's cost model: what a probe, a candidate check and a scanned fingerprint cost,
+//! measured per scan kernels, because the kernels change their ratios (a scan with AVX-512
+//! VPOPCNTDQ is seven times one without POPCNT, a probe costs about the same); a plan's
+//! estimate under them, and the automatic choice of the cheapest plan.
 
+use super::describe::TableDescription;
+use super::plan::{binomial, combined_radius, Plan};
+use crate::error::Error;
 use crate::scan::{self, Kernels};
 
 /// The cost model's prices, in nanoseconds per query step at a million 64-bit fingerprints,
@@ -27,7 +31,7 @@ pub struct Costs {
     pub probe_ns: f64,
     /// A candidate in a table of whole fingerprints: its distance check, a chunk at a time.
     pub check_ns: f64,
-    /// A candidate in a table of folded 32-bit words ([`crate::index::plan::folds`]): half the
+    /// A candidate in a table of folded 32-bit words ([`TableDescription::folded`]): half the
     /// bytes, and twice the words per vector register.
     pub check_folded_ns: f64,
     /// A fingerprint of a plain scan, which streams through memory.
@@ -95,7 +99,7 @@ impl Costs {
     /// The constants measured for `kernels`.
     ///
     /// ```
-    /// use simprint::{scan::Kernels, Costs};
+    /// use simprint::{Costs, Kernels};
     /// assert_eq!(Costs::of(Kernels::Avx2), Costs::AVX2);
     /// assert_eq!(Costs::of(Kernels::Simd128), Costs::SIMD128);
     /// ```
@@ -110,15 +114,248 @@ impl Costs {
         }
     }
 
-    /// The constants for the kernels this process runs ([`scan::kernels`]): what
+    /// The constants for the kernels this process runs ([`kernels`](crate::kernels)): what
     /// [`crate::Plan::auto`] and [`crate::Plan::estimate`] price with.
     ///
     /// ```
-    /// use simprint::{scan, Costs};
-    /// assert_eq!(Costs::here(), Costs::of(scan::kernels()));
+    /// use simprint::{kernels, Costs};
+    /// assert_eq!(Costs::here(), Costs::of(kernels()));
     /// ```
     #[must_use]
     pub fn here() -> Costs {
         Costs::of(scan::kernels())
+    }
+}
+
+/// The number of fingerprints a plan is sized for when its caller gives none (the JavaScript
+/// `new Plan({ width, k })`): a million, the size the cost model's constants were measured at.
+///
+/// ```
+/// use simprint::index::DEFAULT_PLAN_SIZE;
+/// let plan = simprint::Plan::auto(64, 3, DEFAULT_PLAN_SIZE);
+/// assert_eq!(plan.tables().len(), 4);
+/// ```
+pub const DEFAULT_PLAN_SIZE: usize = 1_000_000;
+
+/// What one query against `n` random fingerprints costs under a plan, by the cost model
+/// ([`Plan::estimate`]).
+///
+/// ```
+/// let e = simprint::Plan::multi_index(64, 9, 5)?.estimate(1_000_000);
+/// assert_eq!(e.probes, 69.0); // 1 + 13 buckets in each of four 13-bit substrings, 1 + 12 in the last
+/// assert!(e.candidates > 9_000.0 && e.candidates < 11_000.0);
+/// # Ok::<(), simprint::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    /// Buckets visited.
+    pub probes: f64,
+    /// Fingerprints in them, each checked.
+    pub candidates: f64,
+    /// `probes × probe_ns + candidates × check_ns` (`check_folded_ns` for tables that fold),
+    /// or `n × scan_ns` for a scan ([`Costs`]).
+    pub nanos: f64,
+}
+
+/// Most tables [`Plan::auto`] uses for `k`: 4 up to `k = 5`, one more for each 6 more bits of
+/// `k`, at most 7. A table costs 8 bytes per fingerprint when it holds folded words
+/// ([`TableDescription::folded`]: small `k`) and 12 when it holds whole 64-bit fingerprints
+/// (20 above 64 bits), on top of the 16 of each fingerprint and its id; so at 64 bits memory
+/// stays under 70 bytes per fingerprint up to `k = 5`, and under 16 + 12 × tables beyond.
+pub(crate) fn max_auto_tables(k: u32) -> usize {
+    4 + (k / 6).min(3) as usize
+}
+
+impl Plan {
+    /// The plan the index uses for `n` fingerprints: of every permuted, multi-index and
+    /// combined plan with at most 4 to 7 tables (4 up to `k = 5`, one more for each 6 more
+    /// bits of `k`: memory),, the one the cost model
+    /// prices lowest with the constants of the kernels this process runs ([`Costs::here`]), or
+    /// a scan when that is cheaper. Plans may differ between CPUs; answers never do.
+    ///
+    /// ```
+    /// use simprint::{Plan, PlanKind};
+    /// assert_eq!(Plan::auto(64, 3, 1_000_000).kind(), PlanKind::Permuted { blocks: 4 });
+    /// assert!(Plan::auto(64, 40, 1_000_000).is_scan()); // no table plan helps at k = 40
+    /// ```
+    #[must_use]
+    pub fn auto(width: u32, k: u32, n: usize) -> Plan {
+        Plan::auto_with(width, k, n, Costs::here())
+    }
+
+    /// [`Plan::auto`] priced with given constants: the same choice on every machine.
+    ///
+    /// ```
+    /// use simprint::{Costs, Plan, PlanKind};
+    /// let plan = Plan::auto_with(64, 9, 1_000_000, Costs::PORTABLE);
+    /// assert!(matches!(plan.kind(), PlanKind::MultiIndex { .. }));
+    /// ```
+    #[must_use]
+    pub fn auto_with(width: u32, k: u32, n: usize, costs: Costs) -> Plan {
+        let Ok(scan) = Plan::scan(width, k) else {
+            // Only reachable with a bad width or k, which callers check first.
+            return Plan::scan_unchecked(width.clamp(1, 128), 0);
+        };
+        let max_tables = max_auto_tables(k);
+        let mut best = (scan.estimate_with(n, costs).nanos, scan);
+        let mut consider = |plan: Result<Plan, Error>| {
+            let Ok(plan) = plan else { return };
+            if plan.tables().len() > max_tables {
+                return;
+            }
+            let cost = plan.estimate_with(n, costs).nanos;
+            // Strictly cheaper: ties keep the earlier, simpler plan.
+            if cost < best.0 {
+                best = (cost, plan);
+            }
+        };
+        for blocks in (k + 1)..=width.min(k + 8) {
+            consider(Plan::with_blocks(width, k, blocks));
+        }
+        for substrings in 1..=width.min(32) {
+            consider(Plan::multi_index(width, k, substrings));
+        }
+        for blocks in 3..=width.min(16) {
+            for key_blocks in 2..blocks {
+                // Radius 0 is a permuted plan, already priced.
+                if combined_radius(k, blocks, key_blocks) > 0
+                    && binomial(blocks, key_blocks) <= max_tables as u64
+                {
+                    consider(Plan::combined(width, k, blocks, key_blocks));
+                }
+            }
+        }
+        best.1
+    }
+
+    /// The cost model's price of one query against `n` random fingerprints, with the
+    /// constants of the kernels this process runs ([`Plan::estimate_with`]).
+    ///
+    /// ```
+    /// use simprint::Plan;
+    /// let n = 1_000_000;
+    /// let paper = Plan::with_blocks(64, 3, 4)?.estimate(n);
+    /// assert_eq!(paper.probes, 4.0);
+    /// assert!(Plan::scan(64, 3)?.estimate(n).nanos > 100.0 * paper.nanos);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    #[must_use]
+    pub fn estimate(&self, n: usize) -> Estimate {
+        self.estimate_with(n, Costs::here())
+    }
+
+    /// The cost model's price of one query against `n` random fingerprints under `costs`:
+    /// each table's probes and candidates ([`Plan::describe`]), each probe at `probe_ns` and
+    /// each candidate at `check_ns` (`check_folded_ns` in a table of folded words).
+    ///
+    /// ```
+    /// use simprint::{Costs, Plan};
+    /// let e = Plan::scan(64, 9)?.estimate_with(1_000_000, Costs::PORTABLE);
+    /// assert_eq!(e.nanos, 1_000_000.0 * Costs::PORTABLE.scan_ns);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    #[must_use]
+    pub fn estimate_with(&self, n: usize, costs: Costs) -> Estimate {
+        let nf = n as f64;
+        if self.is_scan() {
+            return Estimate {
+                probes: 0.0,
+                candidates: nf,
+                nanos: nf * costs.scan_ns,
+            };
+        }
+        let (mut probes, mut candidates, mut nanos) = (0.0, 0.0, 0.0);
+        for spec in self.tables() {
+            let t = TableDescription::of(spec, self.k(), n);
+            let check = if t.folded {
+                costs.check_folded_ns
+            } else {
+                costs.check_ns
+            };
+            let p = t.probes as f64;
+            probes += p;
+            candidates += t.candidates;
+            nanos += p * costs.probe_ns + t.candidates * check;
+        }
+        Estimate {
+            probes,
+            candidates,
+            nanos,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::PlanKind;
+
+    #[test]
+    fn auto_plans() {
+        // The paper's setting: 4 tables of 16-bit keys at a million fingerprints.
+        let p = Plan::auto(64, 3, 1_000_000);
+        assert_eq!(
+            (p.blocks().len(), p.tables().len(), p.tables()[0].key_bits),
+            (4, 4, 16)
+        );
+        assert!(Plan::auto(64, 0, 1_000_000).tables().len() == 1);
+        for k in 0..=24 {
+            for n in [0, 100, 10_000, 1_000_000, 100_000_000] {
+                for width in [32, 64, 128] {
+                    let p = Plan::auto(width, k.min(width), n);
+                    assert!(p.tables().len() <= max_auto_tables(k.min(width)));
+                }
+            }
+        }
+        assert!(Plan::auto(64, 3, 50).is_scan());
+    }
+
+    #[test]
+    fn auto_plans_under_every_costs() {
+        let nan = Costs {
+            probe_ns: f64::NAN,
+            check_ns: f64::NAN,
+            check_folded_ns: f64::NAN,
+            scan_ns: f64::NAN,
+        };
+        let odd = Costs {
+            probe_ns: -1.0,
+            check_ns: f64::INFINITY,
+            check_folded_ns: 0.0,
+            scan_ns: 1e300,
+        };
+        let measured = [
+            Costs::PORTABLE,
+            Costs::POPCNT,
+            Costs::AVX2,
+            Costs::AVX512,
+            Costs::SIMD128,
+        ];
+        for costs in measured.into_iter().chain([nan, odd]) {
+            for k in 0..=24 {
+                for n in [0, 1_000, 1_000_000, 100_000_000] {
+                    let p = Plan::auto_with(64, k, n, costs);
+                    assert_eq!((p.width(), p.k()), (64, k));
+                    assert!(
+                        p.tables().len() <= max_auto_tables(k),
+                        "{costs:?} k {k} n {n}"
+                    );
+                }
+            }
+        }
+        // The measured constants agree on the paper's setting, and NaN prices fall back to a
+        // scan (never a plan no comparison chose).
+        for costs in measured {
+            assert_eq!(
+                Plan::auto_with(64, 3, 1_000_000, costs).kind(),
+                PlanKind::Permuted { blocks: 4 }
+            );
+        }
+        assert!(Plan::auto_with(64, 9, 1_000_000, nan).is_scan());
+    }
+
+    #[test]
+    fn max_auto_tables_by_k() {
+        assert_eq!([3, 9, 12, 18, 40].map(max_auto_tables), [4, 5, 6, 7, 7]);
     }
 }

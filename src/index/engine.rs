@@ -3,11 +3,12 @@
 
 use alloc::vec::Vec;
 
+use super::bits::Bits;
 use super::clusters::Groups;
 use super::fallible::{collect, try_vec_with_capacity};
 use super::plan::Plan;
 use super::results::{Candidate, Match, Pair};
-use super::segment::{Bits, Segment};
+use super::segment::Segment;
 use super::top_k::TopK;
 use super::MAX_PAIRS;
 use crate::error::Error;

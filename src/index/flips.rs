@@ -47,22 +47,57 @@ macro_rules! mask {
 mask!(u32);
 mask!(u128);
 
-/// Calls `visit(flips)` for every mask of at most `radius` set bits among the low `bits` bits
-/// (`bits` at most the mask type's width): 0 first, then by number of bits, ascending within
-/// each number.
+/// Every mask of at most `radius` set bits among the low `bits` bits (`bits` at most the mask
+/// type's width): 0 first, then by number of bits, ascending within each number. The one
+/// enumeration of probes: the index's queries and joins walk it, and
+/// [`Plan::probe_order`](crate::Plan::probe_order) shows it.
+#[derive(Clone, Debug)]
+pub(crate) struct Flips<M> {
+    bits: u32,
+    /// Most set bits, at most `bits`.
+    radius: u32,
+    /// Set bits of `next`.
+    weight: u32,
+    next: Option<M>,
+}
+
+impl<M: Mask> Flips<M> {
+    #[inline]
+    pub(crate) fn new(bits: u32, radius: u32) -> Flips<M> {
+        let bits = bits.min(M::BITS);
+        Flips {
+            bits,
+            radius: radius.min(bits),
+            weight: 0,
+            next: Some(M::ZERO),
+        }
+    }
+}
+
+impl<M: Mask> Iterator for Flips<M> {
+    type Item = M;
+
+    #[inline]
+    fn next(&mut self) -> Option<M> {
+        let m = self.next?;
+        self.next = match m.next_same_weight() {
+            // Gosper's step keeps 0 at 0: the weight-0 mask is the only one of its weight.
+            Some(next) if self.weight > 0 && next.below(self.bits) => Some(next),
+            _ if self.weight < self.radius => {
+                self.weight += 1;
+                Some(M::low_ones(self.weight))
+            }
+            _ => None,
+        };
+        Some(m)
+    }
+}
+
+/// Calls `visit(flips)` for every mask of [`Flips`], in its order.
 #[inline]
 pub(crate) fn for_each_flip<M: Mask>(bits: u32, radius: u32, visit: &mut impl FnMut(M)) {
-    let bits = bits.min(M::BITS);
-    visit(M::ZERO);
-    for w in 1..=radius.min(bits) {
-        let mut m = M::low_ones(w);
-        loop {
-            visit(m);
-            match m.next_same_weight() {
-                Some(next) if next.below(bits) => m = next,
-                _ => break,
-            }
-        }
+    for m in Flips::new(bits, radius) {
+        visit(m);
     }
 }
 

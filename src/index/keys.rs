@@ -16,8 +16,9 @@
 
 use alloc::vec::Vec;
 
+use super::describe::probes;
 use super::flips::for_each_flip;
-use super::plan::{probes, Plan};
+use super::plan::Plan;
 use crate::error::{Error, PlanProblem};
 use crate::fingerprint::Fingerprint;
 
@@ -27,7 +28,7 @@ pub const MAX_PROBE_KEYS: u64 = 1 << 20;
 
 impl Plan {
     /// Keys a query probes in all tables: in each, the keys within its radius of the query's,
-    /// `Σ C(key_bits, i)` for `i ≤ radius` ([`probes`] of each table's key bits and radius).
+    /// `Σ C(key_bits, i)` for `i ≤ radius` in each table.
     /// Does not depend on the fingerprint; 0 for a scan.
     ///
     /// ```
@@ -135,7 +136,7 @@ impl Plan {
         Ok(out)
     }
 
-    /// Keys probed in each table ([`probes`] of its key bits and radius).
+    /// Keys probed in each table: `Σ C(key_bits, i)` for `i ≤ radius`.
     ///
     /// ```
     /// let plan = simprint::Plan::multi_index(64, 9, 5)?;

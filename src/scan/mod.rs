@@ -32,7 +32,7 @@ use x86_64 as kernel;
 /// ([`crate::Costs::of`]).
 ///
 /// ```
-/// use simprint::scan::{kernels, Kernels};
+/// use simprint::{kernels, Kernels};
 /// let k = kernels();
 /// assert!(matches!(k, Kernels::Portable | Kernels::Popcnt | Kernels::Avx2 | Kernels::Avx512 | Kernels::Simd128));
 /// println!("scanning with {}", k.name());
@@ -56,7 +56,7 @@ impl Kernels {
     /// A short lower-case name: `portable`, `popcnt`, `avx2`, `avx512` or `simd128`.
     ///
     /// ```
-    /// assert_eq!(simprint::scan::Kernels::Avx2.name(), "avx2");
+    /// assert_eq!(simprint::Kernels::Avx2.name(), "avx2");
     /// ```
     #[must_use]
     pub fn name(self) -> &'static str {
@@ -80,8 +80,15 @@ impl core::fmt::Display for Kernels {
 /// what the target was built with.
 ///
 /// ```
-/// // Detection is cached: asking again gives the same answer.
-/// assert_eq!(simprint::scan::kernels(), simprint::scan::kernels());
+/// use simprint::{kernels, Kernels};
+/// // On x86-64, AVX-512 exactly where std's own detection finds its popcount instructions.
+/// #[cfg(target_arch = "x86_64")]
+/// assert_eq!(
+///     kernels() == Kernels::Avx512,
+///     std::is_x86_feature_detected!("avx512vpopcntdq")
+///         && std::is_x86_feature_detected!("avx512vl")
+/// );
+/// println!("scanning with {}", kernels());
 /// ```
 #[must_use]
 pub fn kernels() -> Kernels {
@@ -98,17 +105,17 @@ pub fn kernels() -> Kernels {
 
 /// Runs the kernels at `max`, or at the best level below it that the CPU has, for the rest of
 /// the process; returns the kernels now used. For benchmarks and tests that compare levels in
-/// one run (answers never change); elsewhere than x86-64 it changes nothing. Not part of the
-/// API.
+/// one run (answers never change); elsewhere than x86-64 it changes nothing.
 ///
 /// ```
-/// use simprint::scan::{kernels, limit_kernels, Kernels};
+/// use simprint::{kernels, test_hooks::limit_kernels, Kernels};
 /// let before = kernels();
-/// limit_kernels(Kernels::Portable);
+/// assert_eq!(limit_kernels(Kernels::Portable), Kernels::Portable);
+/// assert_eq!(kernels(), Kernels::Portable);
 /// assert_eq!(simprint::scan64(0, &[1, 3], 1), [simprint::Hit { index: 0, distance: 1 }]);
-/// limit_kernels(before);
+/// assert_eq!(limit_kernels(before), before);
 /// ```
-#[doc(hidden)]
+#[cfg(feature = "test-hooks")]
 #[allow(
     clippy::must_use_candidate,
     reason = "called for its effect; the result only informs"
@@ -386,12 +393,13 @@ pub(crate) fn sort_hits(mut hits: Vec<Hit>) -> Vec<Hit> {
 }
 
 /// [`scan64`] through the portable kernel whatever the target, so tests can compare it with
-/// the SIMD128 one inside WebAssembly. Not part of the API.
+/// the SIMD128 one inside WebAssembly.
 ///
 /// ```
-/// assert_eq!(simprint::scan::scan64_portable(0, &[1, 3], 1), simprint::scan64(0, &[1, 3], 1));
+/// use simprint::test_hooks::scan64_portable;
+/// assert_eq!(scan64_portable(0, &[1, 3], 1), simprint::scan64(0, &[1, 3], 1));
 /// ```
-#[doc(hidden)]
+#[cfg(feature = "test-hooks")]
 #[must_use]
 pub fn scan64_portable(query: u64, fps: &[u64], k: u32) -> Vec<Hit> {
     let mut hits = Vec::new();

@@ -25,6 +25,13 @@ fn at_most<const K: u32>(x: u64) -> bool {
 // features; elsewhere left to the compiler, which keeps the wasm small.
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline)]
+#[cfg_attr(
+    not(feature = "test-hooks"),
+    allow(
+        dead_code,
+        reason = "the kernel where no other is built; on x86-64 and in wasm only test_hooks calls it"
+    )
+)]
 pub(crate) fn within64(q: u64, fps: &[u64], k: u32, found: &mut dyn FnMut(usize, u32)) {
     // Clearing bits up to k = 6, a popcount above: measured on baseline x86-64, clearing does
     // 2.4e9/s at k = 3, 1.4e9/s at 6 and 1.0e9/s at 8, the vectorized popcount 1.2e9/s.
@@ -35,6 +42,10 @@ pub(crate) fn within64(q: u64, fps: &[u64], k: u32, found: &mut dyn FnMut(usize,
 /// where the CPU has a vector popcount, counting wins from k = 1.
 // Always inlined on x86-64, where each level's wrapper must compile its own copy with its
 // features; elsewhere left to the compiler, which keeps the wasm small.
+#[cfg_attr(
+    not(feature = "test-hooks"),
+    allow(dead_code, reason = "in wasm SIMD128 builds only within64 calls it")
+)]
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline)]
 pub(crate) fn within64_clearing(

@@ -68,7 +68,8 @@ pub(super) fn level() -> Kernels {
 }
 
 /// Runs the kernels at `max` or the best level below it this CPU has (`Simd128` means no
-/// limit). Returns the level now in use.
+/// limit). Returns the level now in use. For tests and benchmarks only.
+#[cfg(any(test, feature = "test-hooks"))]
 pub(super) fn limit(max: Kernels) -> Kernels {
     let best = detect();
     let chosen = if (max as u8) < (best as u8) {

@@ -189,10 +189,10 @@ fn first_ascii_cut(bytes: &[u8], from: usize, to: usize) -> Option<usize> {
     (from + 1..to).find(|&i| bytes[i - 1].is_ascii_whitespace() && !bytes[i].is_ascii_whitespace())
 }
 
-/// The `auto` tokens of `text`, which must start and end where text may be cut (the whole
-/// text, or a piece of it): the same tokens as full segmentation, but that a CJK run may come
-/// as [`AutoTokens::cjk_run`] and [`AutoTokens::end_of_run`] may repeat.
-pub(crate) fn auto_scan<'t>(text: &'t str, tokens: &mut impl AutoTokens<'t>) {
+/// The `auto` tokens of `text`, in order; `text` must start and end where text may be cut (the
+/// whole text, or a piece of it). The same tokens as full segmentation, but that a CJK run may
+/// come as [`AutoTokens::cjk_run`] and [`AutoTokens::end_of_run`] may repeat.
+pub(crate) fn auto_of<'t>(text: &'t str, tokens: &mut impl AutoTokens<'t>) {
     let bytes = text.as_bytes();
     let len = bytes.len();
     let mut out = Pending {

@@ -1,34 +1,20 @@
-//! Feature extraction: turning text into the sequence of features that get hashed.
-//!
-//! Three tokenizers, all built on Unicode text segmentation (UAX #29, via
-//! `unicode-segmentation`):
-//!
-//! * [`Tokenizer::Words`] — word `n`-gram shingles. Words are UAX #29 word segments that hold
-//!   at least one letter or digit (punctuation and spaces are dropped). A shingle is `n`
-//!   consecutive words joined by one space; `n = 1` gives plain words.
-//! * [`Tokenizer::Chars`] — character `n`-grams over grapheme clusters (extended), so an emoji
-//!   with modifiers or a letter with combining marks counts as one character. Every run of
-//!   whitespace counts as one space; leading and trailing whitespace is ignored.
-//! * [`Tokenizer::Auto`] — script-aware: runs of Han, Hiragana, Katakana and Bopomofo (scripts
-//!   written without spaces between words) become character `char_n`-grams within the run;
-//!   every other word becomes part of one stream of word `word_n`-gram shingles.
-//!
-//! A sequence shorter than `n` (a two-word text with `n = 3`, a one-character CJK run with
-//! `n = 2`) gives one feature holding all of it, so short texts still have features.
-
-// The plain tokenizer the fast paths are tested against segments everything itself.
-#[cfg(test)]
-use unicode_segmentation::UnicodeSegmentation;
+//! Feature extraction: turning text into the sequence of features that get hashed. The
+//! rules are [`Tokenizer`]'s documentation.
 
 mod auto;
 mod pieces;
+#[cfg(test)]
+mod reference;
 mod script;
 mod segments;
 mod window;
 
+pub(crate) use self::auto::auto_of;
 pub(crate) use self::pieces::{last_cut, pieces};
+#[cfg(test)]
+pub(crate) use self::reference::MIXED;
 pub(crate) use self::script::is_cjk;
-pub(crate) use self::segments::{auto_of, chars_of, words_of, AutoTokens, CharsState};
+pub(crate) use self::segments::{chars_of, words_of, AutoTokens, CharsState};
 
 use self::window::Window;
 
@@ -82,7 +68,23 @@ impl<'t, F: FnMut(&[&'t str], &'static str)> Features<'t> for F {
 /// The largest n-gram size accepted (bounds the per-call window buffer).
 pub const MAX_N: usize = 64;
 
-/// How text is cut into features. See the [module docs](self) for the exact rules.
+/// How text is cut into features.
+///
+/// Three tokenizers, all built on Unicode text segmentation (UAX #29, via
+/// `unicode-segmentation`):
+///
+/// * [`Tokenizer::Words`] — word `n`-gram shingles. Words are UAX #29 word segments that hold
+///   at least one letter or digit (punctuation and spaces are dropped). A shingle is `n`
+///   consecutive words joined by one space; `n = 1` gives plain words.
+/// * [`Tokenizer::Chars`] — character `n`-grams over grapheme clusters (extended), so an emoji
+///   with modifiers or a letter with combining marks counts as one character. Every run of
+///   whitespace counts as one space; leading and trailing whitespace is ignored.
+/// * [`Tokenizer::Auto`] — script-aware: runs of Han, Hiragana, Katakana and Bopomofo (scripts
+///   written without spaces between words) become character `char_n`-grams within the run;
+///   every other word becomes part of one stream of word `word_n`-gram shingles.
+///
+/// A sequence shorter than `n` (a two-word text with `n = 3`, a one-character CJK run with
+/// `n = 2`) gives one feature holding all of it, so short texts still have features.
 ///
 /// ```
 /// use simprint::Tokenizer;
@@ -206,58 +208,6 @@ impl Tokenizer {
             }
         }
     }
-
-    /// The tokenizer without the ASCII fast path, for tests to compare against.
-    #[cfg(test)]
-    pub(crate) fn for_each_feature_reference<'t>(
-        &self,
-        text: &'t str,
-        mut emit: impl FnMut(&[&'t str], &'static str),
-    ) {
-        match *self {
-            Tokenizer::Words { n } => {
-                let mut words = Window::new(n, " ", text);
-                for w in text.unicode_words() {
-                    words.push(w, &mut emit);
-                }
-                words.flush(&mut emit);
-            }
-            Tokenizer::Chars { n } => {
-                let mut chars = Window::new(n, "", text);
-                let mut pending_space = false;
-                for g in text.graphemes(true) {
-                    if g.chars().all(char::is_whitespace) {
-                        pending_space = chars.seen > 0;
-                    } else {
-                        if pending_space {
-                            chars.push(" ", &mut emit);
-                            pending_space = false;
-                        }
-                        chars.push(g, &mut emit);
-                    }
-                }
-                chars.flush(&mut emit);
-            }
-            Tokenizer::Auto { word_n, char_n } => {
-                let mut words = Window::new(word_n, " ", text);
-                let mut run = Window::new(char_n, "", text);
-                for segment in text.split_word_bounds() {
-                    if segment.chars().next().is_some_and(is_cjk) {
-                        for g in segment.graphemes(true) {
-                            run.push(g, &mut emit);
-                        }
-                    } else {
-                        run.flush(&mut emit);
-                        if segment.chars().any(char::is_alphanumeric) {
-                            words.push(segment, &mut emit);
-                        }
-                    }
-                }
-                run.flush(&mut emit);
-                words.flush(&mut emit);
-            }
-        }
-    }
 }
 
 /// The `auto` tokenizer's windows: words into word n-grams, CJK characters into character
@@ -331,114 +281,12 @@ impl Default for Tokenizer {
     }
 }
 
-/// Fragments of Chinese and Japanese technical writing (words, kana, katakana, 々), the
-/// ASCII it mixes in (commands, options, paths, URLs, identifiers, numbers), the
-/// punctuation between them, and the rarer characters that interact with them (ExtendNumLet,
-/// marks, joiners, half-width kana, Bopomofo, 〆, supplementary ideographs).
-#[cfg(test)]
-pub(crate) const MIXED: &[&str] = &[
-    "安装",
-    "软件包",
-    "使用",
-    "命令",
-    "配置文件",
-    "的",
-    "是",
-    "系统",
-    "インストール",
-    "します",
-    "パッケージ",
-    "を",
-    "の",
-    "は",
-    "設定",
-    "人々",
-    "々",
-    "ファイル",
-    "する",
-    "ー",
-    "カ",
-    "タ",
-    "apt-get",
-    "install",
-    "--help",
-    "-y",
-    "/usr/bin/foo",
-    "/etc/apt/sources.list",
-    "https://www.debian.org/doc/",
-    "foo_bar",
-    "_",
-    "__init__",
-    "3.14",
-    "v1.2.3",
-    "e.g.",
-    "x86_64",
-    "Debian",
-    "GNU/Linux",
-    "`ls -l`",
-    "$HOME",
-    "~/.bashrc",
-    "a'b",
-    "1,000",
-    "。",
-    "、",
-    "「",
-    "」",
-    "（",
-    "）",
-    "，",
-    "：",
-    ",",
-    ".",
-    ":",
-    "《",
-    "》",
-    "・",
-    "〜",
-    "“",
-    "”",
-    "—",
-    "…",
-    "→",
-    "！",
-    "？",
-    "＿",
-    "Ａ",
-    "１",
-    "ｶﾞ",
-    "ﾞ",
-    " ",
-    " ",
-    " ",
-    "\n",
-    "\t",
-    "\u{3000}",
-    "é",
-    "\u{301}",
-    "\u{3099}",
-    "\u{200d}",
-    "\u{200b}",
-    "ㄅ",
-    "〆",
-    "\u{20000}",
-    "\u{4dc0}",
-    "🙂",
-    "\u{203f}",
-    "ß",
-    "Σ",
-    "〇",
-    "〒",
-    "ゝ",
-    "ヽ",
-    "\u{fe0f}",
-    "\u{a0}",
-];
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use alloc::string::String;
     use alloc::vec::Vec;
+    use unicode_segmentation::UnicodeSegmentation;
 
     use super::script::{is_alone, stands_apart};
 

@@ -59,13 +59,6 @@ pub(crate) trait AutoTokens<'t> {
     fn end_of_run(&mut self);
 }
 
-/// The `auto` tokens of `text` (a piece, or any text that starts and ends where text may be
-/// cut), in order: see [`auto_scan`](super::auto::auto_scan).
-#[inline]
-pub(crate) fn auto_of<'t>(text: &'t str, tokens: &mut impl AutoTokens<'t>) {
-    super::auto::auto_scan(text, tokens);
-}
-
 /// A piece of text cut at the characters that stand alone in UAX #29 segmentation.
 pub(super) enum Part<'t> {
     /// A Han character that is its own word segment and grapheme cluster.
@@ -109,7 +102,7 @@ pub(super) fn split_apart<'t>(piece: &'t str, mut part: impl FnMut(Part<'t>)) {
     }
 }
 
-/// [`auto_of`] by full UAX #29 word and grapheme segmentation. Kept out of line: it is the
+/// [`auto_of`](super::auto::auto_of) by full UAX #29 word and grapheme segmentation. Kept out of line: it is the
 /// rare path, and inlined it kept the per-character loop around it from inlining its callback.
 #[inline(never)]
 pub(super) fn auto_of_segmented<'t>(text: &'t str, tokens: &mut impl AutoTokens<'t>) {

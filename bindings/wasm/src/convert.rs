@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 use crate::guard::{get, guarded_keys};
 
 use crate::err;
-use crate::guard::{array_item, array_length, caught, is_array};
+use crate::guard::{array_item, array_length, caught, is_array, is_whole};
 use simprint::Fingerprint;
 
 /// A JavaScript number as JavaScript prints it (Rust's float formatting would add ~20 KB).
@@ -21,12 +21,6 @@ pub(crate) fn js_number(x: f64) -> String {
         .to_string_with_radix(10)
         .map(String::from)
         .unwrap_or_default()
-}
-
-/// True for a whole number (`f64::fract` is std's): `%` is exact, NaN and infinities are not
-/// whole, and -0 is.
-pub(crate) fn is_whole(x: f64) -> bool {
-    x % 1.0 == 0.0
 }
 
 /// A JavaScript number as the whole number (`u32`) the core takes for the setting called
@@ -94,7 +88,7 @@ impl Fields {
             if !fields.contains(&key.as_str()) {
                 return Err(JsError::new(&format!(
                     "options: unknown field `{}`, expected one of {}",
-                    simprint::error::echo(&key),
+                    simprint::echo(&key),
                     fields.join(", ")
                 )));
             }
@@ -260,4 +254,19 @@ pub(crate) fn bigint(fp: Fingerprint) -> JsValue {
 #[allow(clippy::cast_possible_truncation, reason = "wasm32: usize is 32 bits")]
 pub(crate) fn wasm_len(n: usize) -> u32 {
     n as u32
+}
+
+/// A distance (`k`) as a whole number, `default` when undefined or null; the core checks its
+/// range against the width (and gives the message for a k above it), except for numbers
+/// beyond `u32`.
+pub(crate) fn read_k(value: &Option<JsValue>, default: u32) -> Result<u32, JsError> {
+    match value.as_ref().filter(|v| !v.is_undefined() && !v.is_null()) {
+        None => Ok(default),
+        Some(v) => {
+            let x = v.as_f64().ok_or_else(|| {
+                JsError::new(&format!("k must be a number, got {}", type_name(v)))
+            })?;
+            whole("k", x)
+        }
+    }
 }

@@ -70,7 +70,7 @@ pub fn defaults() -> Result<JsValue, JsError> {
     let index = Obj::new()
         .set("width", o.width)
         .set("k", simprint::index::DEFAULT_K)
-        .set("planSize", f64_of(simprint::index::plan::DEFAULT_PLAN_SIZE))
+        .set("planSize", f64_of(simprint::index::DEFAULT_PLAN_SIZE))
         .done();
     let tolerance = Obj::new()
         .set("near", Tolerance::DEFAULT.near)
@@ -146,7 +146,7 @@ pub fn collection_k(
         ))?,
     };
     let width = simprint::check_width(width).map_err(err)?;
-    Ok(simprint::recommend::collection_k(width, documents))
+    Ok(simprint::collection_k(width, documents))
 }
 
 /// `tolerance` and `far` of an options object: the core's default for what is left out, and

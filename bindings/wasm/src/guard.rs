@@ -6,8 +6,6 @@ use alloc::string::String;
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
-use crate::convert::is_whole;
-
 // JavaScript that can throw (a getter, a proxy trap) is only ever called through the
 // functions of guard.js and its sibling snippets, which catch every exception and keep it for
 // `take_failure`. An exception that unwound through wasm frames instead would skip their
@@ -60,4 +58,11 @@ pub(crate) fn array_length(what: &str, value: &JsValue) -> Result<u32, JsError> 
 /// `value[i]` of an array (a getter or proxy that throws is an error naming the element).
 pub(crate) fn array_item(what: &str, value: &JsValue, i: u32) -> Result<JsValue, JsError> {
     get(&format!("{what}[{i}]"), value, &JsValue::from(i))
+}
+
+/// True for a whole number (`f64::fract` is std's): `%` is exact, NaN and infinities are not
+/// whole, and -0 is. (Here, beside the reads that need it first, so that
+/// `convert.rs` uses this module and not the other way round.)
+pub(crate) fn is_whole(x: f64) -> bool {
+    x % 1.0 == 0.0
 }

@@ -2,8 +2,6 @@
 
 use wasm_bindgen::prelude::*;
 
-use simprint::explain;
-
 use crate::convert::{bigint, read_hashes, read_width};
 use crate::err;
 use crate::explanation::{explanation, fragility};
@@ -28,7 +26,7 @@ pub fn explain_hashes(
     #[wasm_bindgen(unchecked_optional_param_type = "number")] width: Option<JsValue>,
 ) -> Result<JsValue, JsError> {
     let width = read_width(&width)?;
-    explanation(explain::explain_hashes(width, read_hashes(&hashes, width)?).map_err(err)?)
+    explanation(simprint::explain_hashes(width, read_hashes(&hashes, width)?).map_err(err)?)
 }
 
 /// `explainHashes(hashes, width).fragility`: for each bit, the pairs (by index) whose removal
@@ -44,6 +42,6 @@ pub fn fragility_of_hashes(
     #[wasm_bindgen(unchecked_optional_param_type = "number")] width: Option<JsValue>,
 ) -> Result<JsValue, JsError> {
     let width = read_width(&width)?;
-    let e = explain::explain_hashes(width, read_hashes(&hashes, width)?).map_err(err)?;
+    let e = simprint::explain_hashes(width, read_hashes(&hashes, width)?).map_err(err)?;
     Ok(fragility(e.fragility()))
 }

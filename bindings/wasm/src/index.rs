@@ -1,88 +1,24 @@
-//! JavaScript bindings of the index and the linear scans: conversions only.
-//!
-//! Ids are JavaScript numbers: whole numbers from 0 to 2^53 − 1 (`Number.MAX_SAFE_INTEGER`),
-//! so every id survives the round trip through a `number` exactly. Fingerprints are BigInts;
-//! in bulk, a `BigUint64Array` (one element per fingerprint up to 64 bits, two — high word
-//! first — above 64) or an array of BigInts.
+//! JavaScript bindings of the index: conversions only. Ids are numbers or strings
+//! (`ids.rs`), fingerprints BigInts or hex strings, in bulk a `BigUint64Array` or an array of
+//! BigInts (`fingerprints.rs`); plans are described by `describe.rs`.
 
 use alloc::format;
-use alloc::string::String;
 use alloc::vec::Vec;
 
 use js_sys::Uint8Array;
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{is_whole, js_number, read_value, type_name, whole, Fields};
+use crate::convert::{js_number, read_k, read_value, type_name, Fields};
+use crate::describe::plan_to_js;
 use crate::err;
-use crate::guard::{array_item, array_length, is_array};
+use crate::fingerprints::read_fps;
+use crate::ids::{id_from_f64, read_id, read_ids, read_limit, IdIn, MAX_SAFE_ID};
 use crate::object::{array, or_null, Obj};
 use crate::typed;
-use simprint::{Fingerprint, Plan, PlanKind};
+use simprint::Fingerprint;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
-/** Options of a new Index; every field is optional. */
-export interface IndexOptions {
-  /** Fingerprint width in bits, 1 to 128. Default ${defaults.index.width}. */
-  width?: number;
-  /** Find everything within this Hamming distance. Default ${defaults.index.k} at 64 bits (the
-   *  recommended k of English text), scaled to other widths as round(${defaults.index.k} · width / 64). */
-  k?: number;
-  /** An explicit plan: this many blocks (more than k) and C(blocks, k) permuted tables,
-   *  instead of planning by size. With keyBlocks, a combined plan. */
-  blocks?: number;
-  /** With blocks: a combined plan, a table for each choice of keyBlocks of the blocks, all
-   *  probed within the least radius that finds everything within k. */
-  keyBlocks?: number;
-  /** An explicit multi-index plan: this many substrings, one table each, probed within
-   *  radii whose sum plus one each passes k. */
-  substrings?: number;
-  /** An explicit plan: no tables, every query scans. */
-  scan?: boolean;
-}
-
-/** A contiguous run of fingerprint bits; bit 0 is the most significant. */
-export interface IndexBits { start: number; len: number; }
-
-/** One table of a plan. A query computes its bucket number (the top bucketBits bits of the
- *  table's key) and probes every bucket whose number differs from it in at most radius bits. */
-export interface IndexTable {
-  /** Indices into the plan's blocks forming the key, in key order. */
-  blocks: number[];
-  /** Those blocks themselves: the fingerprint bits the key is made of. */
-  ranges: IndexBits[];
-  /** The key's length in bits (the sum of its blocks' lengths). */
-  keyBits: number;
-  /** Probed within this many bits of the query's bucket number. */
-  radius: number;
-  /** Bits of the bucket number at this size: the top bucketBits bits of the key. */
-  bucketBits: number;
-  /** Buckets a query probes in this table at this size. */
-  probes: number;
-  /** True when the table holds 32-bit folds of the other bits (checked exactly after), false
-   *  when it holds whole fingerprints. */
-  folded: boolean;
-}
-
-/** How the index looks fingerprints up. */
-export interface IndexPlan {
-  /** "scan" (no tables), "permuted" (Manku et al.: radius 0), "multiIndex" (Norouzi et al.:
-   *  one table per substring, radii from k) or "combined" (every choice of keyBlocks blocks). */
-  kind: "scan" | "permuted" | "multiIndex" | "combined";
-  /** True when there are no tables and queries scan. */
-  scan: boolean;
-  /** The fingerprint width and the k the tables guarantee. */
-  width: number;
-  k: number;
-  /** The fingerprints the plan is sized for (bucketBits and probes depend on it). */
-  size: number;
-  /** Contiguous runs of bits (a multi-index plan's substrings). */
-  blocks: IndexBits[];
-  tables: IndexTable[];
-  /** The cost model's estimate of one query against random fingerprints at this size. */
-  estimate: { probes: number; candidates: number; nanos: number };
-}
-
 /** A stored fingerprint found by a query. */
 export interface IndexMatch { id: IndexId; distance: number; }
 /** An entry's id: a whole number from 0 to 2^53 - 1, or a string (a URL, a document key). */
@@ -112,229 +48,6 @@ export interface FromBytesOptions {
   maxMemoryBytes?: number;
 }
 "#;
-
-const MAX_SAFE_ID: f64 = 9_007_199_254_740_991.0;
-
-/// An id as JavaScript gives it: a number, or a string the core keeps as a name.
-pub(crate) enum IdIn {
-    Number(u64),
-    Name(String),
-}
-
-pub(crate) fn read_id(value: &JsValue) -> Result<IdIn, JsError> {
-    read_id_at(value, None)
-}
-
-/// An id, called `ids[i]` in messages when it is element `i` of an array, else `id`. (The
-/// name is only formatted on error: bulk reads stay allocation-free.)
-pub(crate) fn read_id_at(value: &JsValue, at: Option<usize>) -> Result<IdIn, JsError> {
-    if let Some(name) = value.as_string() {
-        return Ok(IdIn::Name(name));
-    }
-    let Some(x) = value.as_f64() else {
-        return Err(JsError::new(&format!(
-            "{} must be a number or a string, got {}",
-            id_name(at),
-            type_name(value)
-        )));
-    };
-    id_from_f64(x, at).map(IdIn::Number)
-}
-
-pub(crate) fn id_name(at: Option<usize>) -> alloc::string::String {
-    at.map_or_else(|| "id".into(), |i| format!("ids[{i}]"))
-}
-
-pub(crate) fn id_from_f64(x: f64, at: Option<usize>) -> Result<u64, JsError> {
-    if is_whole(x) && (0.0..=MAX_SAFE_ID).contains(&x) {
-        #[allow(
-            clippy::cast_possible_truncation,
-            clippy::cast_sign_loss,
-            reason = "checked: a whole number from 0 to 2^53 - 1"
-        )]
-        Ok(x as u64)
-    } else {
-        Err(JsError::new(&format!(
-            "{} must be a whole number from 0 to 2^53 - 1, got {}",
-            id_name(at),
-            js_number(x)
-        )))
-    }
-}
-
-pub(crate) fn read_ids(value: &JsValue) -> Result<Vec<IdIn>, JsError> {
-    if let Some(a) = typed::read::<u32>("ids", value)? {
-        return Ok(a.into_iter().map(|n| IdIn::Number(u64::from(n))).collect());
-    }
-    if let Some(a) = typed::read::<f64>("ids", value)? {
-        return a
-            .into_iter()
-            .enumerate()
-            .map(|(i, x)| id_from_f64(x, Some(i)).map(IdIn::Number))
-            .collect();
-    }
-    if is_array(value) {
-        // Element by element: a getter that throws is an error, and a sparse array's length
-        // allocates nothing.
-        return (0..array_length("ids", value)?)
-            .map(|i| read_id_at(&array_item("ids", value, i)?, Some(i as usize)))
-            .collect();
-    }
-    Err(JsError::new(&format!(
-        "ids must be a Uint32Array, a Float64Array or an array of numbers and strings, got {}",
-        type_name(value)
-    )))
-}
-
-/// Fingerprints in bulk, each checked against `width`.
-pub(crate) fn read_fps(value: &JsValue, width: u32) -> Result<Vec<Fingerprint>, JsError> {
-    match typed::read("fingerprints", value)? {
-        Some(words) => fps_from_words(words, width),
-        None => read_fp_list(value, width),
-    }
-}
-
-/// Fingerprints from a BigUint64Array: one word each up to 64 bits, two (high first) above.
-pub(crate) fn fps_from_words(words: Vec<u64>, width: u32) -> Result<Vec<Fingerprint>, JsError> {
-    let values: Vec<u128> = if width <= 64 {
-        words.into_iter().map(u128::from).collect()
-    } else {
-        if !words.len().is_multiple_of(2) {
-            return Err(JsError::new(
-                "a BigUint64Array of fingerprints wider than 64 bits holds two words per \
-                 fingerprint (high word first), so its length must be even",
-            ));
-        }
-        words
-            .chunks_exact(2)
-            .map(|w| (u128::from(w[0]) << 64) | u128::from(w[1]))
-            .collect()
-    };
-    values
-        .into_iter()
-        .enumerate()
-        .map(|(i, v)| {
-            Fingerprint::new(v, width).map_err(|e| JsError::new(&format!("fingerprints[{i}]: {e}")))
-        })
-        .collect()
-}
-
-/// Fingerprints as an array of BigInts.
-pub(crate) fn read_fp_list(value: &JsValue, width: u32) -> Result<Vec<Fingerprint>, JsError> {
-    if is_array(value) {
-        return (0..array_length("fingerprints", value)?)
-            .map(|i| {
-                let v = array_item("fingerprints", value, i)?;
-                read_value(&format!("fingerprints[{i}]"), &v, width)
-            })
-            .collect();
-    }
-    Err(JsError::new(&format!(
-        "fingerprints must be a BigUint64Array or an array of BigInts, got {}",
-        type_name(value)
-    )))
-}
-
-/// A distance or count (k, blocks) as a whole number; the core checks its range against the
-/// width (and gives the message for a k above it), except for numbers beyond `u32`.
-/// A plan as JavaScript sees it, sized for `n` fingerprints.
-pub(crate) fn plan_to_js(p: &Plan, n: usize) -> Result<JsValue, JsError> {
-    use simprint::index::plan::{bucket_bits, folds, probes};
-    let block = |b: &simprint::Block| Obj::new().set("start", b.start).set("len", b.len).done();
-    let estimate = p.estimate(n);
-    #[allow(
-        clippy::cast_precision_loss,
-        reason = "sizes and probe counts far below 2^53"
-    )]
-    let tables = array(p.tables().iter().map(|t| {
-        let d = bucket_bits(t.key_bits, n);
-        Obj::new()
-            .set("blocks", array(t.blocks.iter().map(|&b| JsValue::from(b))))
-            .set(
-                "ranges",
-                array(t.blocks.iter().map(|&b| block(&p.blocks()[b as usize]))),
-            )
-            .set("keyBits", t.key_bits)
-            .set("radius", t.radius)
-            .set("bucketBits", d)
-            // A radius reaching every bucket reads the table as one.
-            .set(
-                "probes",
-                if t.radius >= d {
-                    1.0
-                } else {
-                    probes(d, t.radius.min(p.k())) as f64
-                },
-            )
-            .set("folded", folds(d, t.radius, p.k()))
-            .done()
-    }));
-    #[allow(clippy::cast_precision_loss, reason = "sizes far below 2^53")]
-    let size = n as f64;
-    Ok(Obj::new()
-        .set(
-            "kind",
-            match p.kind() {
-                PlanKind::Scan => "scan",
-                PlanKind::Permuted { .. } => "permuted",
-                PlanKind::MultiIndex { .. } => "multiIndex",
-                PlanKind::Combined { .. } => "combined",
-            },
-        )
-        .set("scan", p.is_scan())
-        .set("width", p.width())
-        .set("k", p.k())
-        .set("size", size)
-        .set("blocks", array(p.blocks().iter().map(block)))
-        .set("tables", tables)
-        .set(
-            "estimate",
-            Obj::new()
-                .set("probes", estimate.probes)
-                .set("candidates", estimate.candidates)
-                .set("nanos", estimate.nanos)
-                .done(),
-        )
-        .done())
-}
-
-pub(crate) fn read_k(value: &Option<JsValue>, default: u32) -> Result<u32, JsError> {
-    match value.as_ref().filter(|v| !v.is_undefined() && !v.is_null()) {
-        None => Ok(default),
-        Some(v) => {
-            let x = v.as_f64().ok_or_else(|| {
-                JsError::new(&format!("k must be a number, got {}", type_name(v)))
-            })?;
-            whole("k", x)
-        }
-    }
-}
-
-/// A query's `limit`: undefined or null for no limit, else a whole number from 0 to 2^53 − 1
-/// (safe integers, as ids). A limit above what wasm's `usize` holds cannot be below the
-/// index's size, so it means no limit.
-pub(crate) fn read_limit(value: &Option<JsValue>) -> Result<usize, JsError> {
-    let Some(v) = value.as_ref().filter(|v| !v.is_undefined() && !v.is_null()) else {
-        return Ok(usize::MAX);
-    };
-    let x = v
-        .as_f64()
-        .ok_or_else(|| JsError::new(&format!("limit must be a number, got {}", type_name(v))))?;
-    if is_whole(x) && (0.0..=MAX_SAFE_ID).contains(&x) {
-        // `as` saturates: on wasm32 a limit above 2^32 - 1 becomes usize::MAX, no limit.
-        #[allow(
-            clippy::cast_possible_truncation,
-            clippy::cast_sign_loss,
-            reason = "a whole number from 0 up, saturating on purpose"
-        )]
-        Ok(x as usize)
-    } else {
-        Err(JsError::new(&format!(
-            "limit must be a whole number from 0 to 2^53 - 1, got {}",
-            js_number(x)
-        )))
-    }
-}
 
 /// An exact near-duplicate index: every stored fingerprint within Hamming distance `k` of a
 /// query, with tables planned for its size (permuted tables at small k, multi-index hashing
@@ -731,7 +444,7 @@ impl Index {
             )));
         };
         let max_memory = match max_memory {
-            None => simprint::index::bytes::default_load_limit(copy.len()),
+            None => simprint::index::default_load_limit(copy.len()),
             // `as` saturates: Infinity and anything above usize::MAX mean no limit.
             #[allow(
                 clippy::cast_possible_truncation,

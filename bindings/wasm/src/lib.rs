@@ -28,12 +28,15 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
 mod accumulator;
 mod convert;
 mod defaults;
+mod describe;
 mod document_frequencies;
 mod explanation;
 mod features;
 mod fingerprinter;
+mod fingerprints;
 mod guard;
 mod hashes;
+mod ids;
 mod index;
 mod memory;
 mod object;
@@ -47,7 +50,7 @@ mod values;
 
 use wasm_bindgen::prelude::*;
 
-use simprint::error::{Error, NSetting};
+use simprint::{Error, NSetting};
 
 /// The core's error as a JavaScript `Error`, its message in the package's spelling of the
 /// options (`wordN`, `charN`).

@@ -73,7 +73,7 @@ pub(crate) fn read_options(value: &Option<JsValue>) -> Result<Options, JsError> 
             if word_n.is_some() || char_n.is_some() {
                 return Err(JsError::new(&format!(
                     "wordN and charN apply only to tokenizer \"auto\", not {}: use n",
-                    simprint::error::Quoted(&simprint::error::echo(name), '"')
+                    simprint::Quoted(&simprint::echo(name), '"')
                 )));
             }
             match name.parse::<Tokenizer>().map_err(err)? {

@@ -1,5 +1,6 @@
-//! JavaScript bindings of a plan and its keys: the exported keys scheme (`Plan::keys`,
-//! `Plan::probe_keys`) for stores of the tables outside the index. Conversions only.
+//! JavaScript bindings of a plan and its keys: the plan options `Index` and `Plan` share, and
+//! the exported keys scheme (`Plan::keys`, `Plan::probe_keys`) for stores of the tables outside
+//! the index. Conversions only.
 
 use alloc::vec::Vec;
 
@@ -7,11 +8,31 @@ use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
 use crate::convert::{read_value, whole, Fields};
+use crate::describe::plan_to_js;
 use crate::err;
-use crate::index::plan_to_js;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
+/** Options of a new Index; every field is optional. */
+export interface IndexOptions {
+  /** Fingerprint width in bits, 1 to 128. Default ${defaults.index.width}. */
+  width?: number;
+  /** Find everything within this Hamming distance. Default ${defaults.index.k} at 64 bits (the
+   *  recommended k of English text), scaled to other widths as round(${defaults.index.k} · width / 64). */
+  k?: number;
+  /** An explicit plan: this many blocks (more than k) and C(blocks, k) permuted tables,
+   *  instead of planning by size. With keyBlocks, a combined plan. */
+  blocks?: number;
+  /** With blocks: a combined plan, a table for each choice of keyBlocks of the blocks, all
+   *  probed within the least radius that finds everything within k. */
+  keyBlocks?: number;
+  /** An explicit multi-index plan: this many substrings, one table each, probed within
+   *  radii whose sum plus one each passes k. */
+  substrings?: number;
+  /** An explicit plan: no tables, every query scans. */
+  scan?: boolean;
+}
+
 /** Options of a new Plan: the fields of IndexOptions, and the size an automatic plan is
  *  chosen for. */
 export interface PlanOptions extends IndexOptions {
@@ -131,8 +152,7 @@ impl Plan {
         #[wasm_bindgen(unchecked_optional_param_type = "PlanOptions")] options: Option<JsValue>,
     ) -> Result<Plan, JsError> {
         let read = plan_options(&options, &["size"])?;
-        let size =
-            crate::convert::size("size", read.size, simprint::index::plan::DEFAULT_PLAN_SIZE)?;
+        let size = crate::convert::size("size", read.size, simprint::index::DEFAULT_PLAN_SIZE)?;
         let (width, k, explicit) = read.explicit()?;
         let inner = match explicit {
             Some(plan) => plan,

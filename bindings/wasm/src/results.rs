@@ -5,7 +5,7 @@ use alloc::vec::Vec;
 
 use wasm_bindgen::prelude::*;
 
-use simprint::index::{Match, Pair};
+use simprint::{Match, Pair};
 
 #[wasm_bindgen(module = "/js/results.js")]
 extern "C" {

@@ -7,11 +7,10 @@ use alloc::vec::Vec;
 use js_sys::Uint8Array;
 use wasm_bindgen::prelude::*;
 
-use crate::index::{read_fp_list, read_fps, read_k};
-use crate::object::{array, Obj};
-
-use crate::convert::{read_value, read_width, type_name, wasm_len};
+use crate::convert::{read_k, read_value, read_width, type_name, wasm_len};
 use crate::err;
+use crate::fingerprints::{read_fp_list, read_fps};
+use crate::object::{array, Obj};
 use crate::typed::Words;
 use simprint::Fingerprint;
 

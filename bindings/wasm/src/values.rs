@@ -5,8 +5,6 @@ use alloc::string::String;
 
 use wasm_bindgen::prelude::*;
 
-use simprint::distance;
-
 use crate::convert::{bigint, read_value, read_width, type_name, whole, width_from, Fields};
 use crate::err;
 use simprint::Fingerprint;
@@ -44,7 +42,7 @@ pub fn hamming(
 ) -> Result<u32, JsError> {
     let a = read_value("a", &a, 128)?;
     let b = read_value("b", &b, 128)?;
-    Ok(distance::hamming(a.value(), b.value()))
+    Ok(simprint::hamming(a.value(), b.value()))
 }
 
 /// Distance, similarity 1 - d/f, angle PI·d/f and its cosine for two `width`-bit

@@ -84,7 +84,7 @@ fn streaming_in_wasm() {
 // kernel must give exactly the reference's hits (scan128 and distances64 are portable anyway).
 #[wasm_bindgen_test]
 fn simd_and_portable_scans_match_the_reference() {
-    use simprint::scan::scan64_portable;
+    use simprint::test_hooks::scan64_portable;
     let q64 = 0x0123_4567_89ab_cdef_u64;
     let q128 = (u128::from(q64) << 64) | 0xfedc_ba98_7654_3210;
     for n in (0..=40).chain([255, 256, 257, 1000]) {

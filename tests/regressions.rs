@@ -5,8 +5,8 @@
 
 use std::collections::BTreeMap;
 
-use simprint::BytesProblem;
 use simprint::index::FIRST_NAMED_ID;
+use simprint::BytesProblem;
 use simprint::{Error, Fingerprint, Index, Pair, Plan};
 
 #[path = "support/brute.rs"]

@@ -9,8 +9,8 @@
 //! Seeds go to `seeds/<target>/` (which holds nothing else); the hand-made regressions to
 //! `regressions/<target>/`, beside the inputs the fuzzer saves there.
 
-use simprint::BytesProblem;
 use simprint::index::FIRST_NAMED_ID;
+use simprint::BytesProblem;
 use simprint::{
     Error, Fingerprint, Index, Key, Normalization, Options, Plan, Tokenizer, Weighting,
 };

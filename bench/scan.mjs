@@ -64,7 +64,7 @@ while (times[0].length < MIN_REPEATS || performance.now() - start < MIN_SECONDS 
 
 const rates = times.map((t) => N / median(t));
 const yardstick = rates[cases.findIndex((c) => c.name === "scan 64-bit k = 3")];
-const rows = cases.map((c, i) => [c.name, rates[i].toExponential(3), (rates[i] / yardstick).toFixed(2) + "x"]);
+const rows = cases.map((c, i) => [c.name, rates[i].toExponential(3), `${(rates[i] / yardstick).toFixed(2)}x`]);
 const header = ["case", "comparisons/s", "vs k = 3 scan"];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
 const line = (r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");

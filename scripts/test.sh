@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test: formatting, clippy and rustdoc with warnings as errors, native cargo tests
+# Runs every test: the JavaScript linter, formatting, clippy and rustdoc with warnings as
+# errors over every crate, native cargo tests
 # (unit, integration, doc, README), the fuzz seeds and regressions replayed, the no_std build,
 # wasm-bindgen tests under Node, node --test against pkg/ (the CLI among them), the headless
 # Chromium test, the Worker in workerd, and the SQL self-join in DuckDB and in Spark (pyspark,
@@ -10,9 +11,13 @@ ensure_chromium
 ensure_spark
 cd "$ROOT"
 
+say "the JavaScript: lint and format (Biome, pinned in package.json; rules in biome.json)"
+npx --no-install biome ci --formatter-enabled=false
+
 say "cargo fmt, clippy (the curated lints on library code, the default ones on all), cargo doc"
 cargo fmt --all --check
 cargo fmt --manifest-path fuzz/Cargo.toml --all --check
+cargo fmt --manifest-path bench/peers/Cargo.toml --all --check
 cargo clippy --quiet --workspace --lib -- -D warnings
 cargo clippy --quiet -p simprint-wasm --lib --target wasm32-unknown-unknown -- -D warnings
 # Tests, benchmarks and the fuzz crate may cast and drop results freely; the rest of clippy
@@ -24,6 +29,10 @@ cargo clippy --quiet --workspace --all-targets -- -D warnings "${ALLOW_IN_TESTS[
 # The fuzz crate with its targets (--features targets: checked without libFuzzer's C++ build).
 cargo clippy --quiet --manifest-path fuzz/Cargo.toml --no-default-features --features targets \
   --all-targets -- -D warnings "${ALLOW_IN_TESTS[@]}"
+# The peer benchmarks, a crate of their own (outside the workspace so the peers never enter
+# simprint's dependency tree).
+cargo clippy --quiet --manifest-path bench/peers/Cargo.toml --all-targets -- -D warnings \
+  "${ALLOW_IN_TESTS[@]}"
 RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --workspace
 # The crate's front page documents the main items (Structs, Functions), not re-export lines.
 front="$ROOT/target/doc/simprint/index.html"

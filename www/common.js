@@ -68,7 +68,7 @@ export function patchRows(container, items) {
     template.innerHTML = fresh.map(([, html]) => html).join('');
     [...template.content.children].forEach((node, i) => after.set(fresh[i][0], { html: fresh[i][1], node }));
   }
-  items.forEach(([key, html], at) => {
+  items.forEach(([key, _html], at) => {
     const row = after.get(key) ?? before.get(key);
     after.set(key, row);
     const here = container.children[at];
@@ -356,7 +356,7 @@ export class VChart {
     const n = this.cells.length;
     const cols = Math.max(1, Math.round(this.el.clientWidth / (this.cells[0]?.root.offsetWidth || 1)));
     const moves = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: cols, ArrowUp: -cols };
-    let i = this.active < 0 ? 0 : this.active;
+    let i = Math.max(this.active , 0);
     if (e.key in moves) i = Math.min(n - 1, Math.max(0, i + moves[e.key]));
     else if (e.key === 'Home') i = 0;
     else if (e.key === 'End') i = n - 1;

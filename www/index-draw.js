@@ -59,11 +59,11 @@ export function renderPicker({ docs, fps, pick, k }, { byId }) {
     setHtml(sel, '<option value="">(add the sample first)</option>');
     return;
   }
-  setHtml(sel, '<option value="">(choose one)</option>' + copies.map((d) => {
+  setHtml(sel, `<option value="">(choose one)</option>${copies.map((d) => {
     const d0 = hamming(fps.get(d.id), fps.get(d.copyOf));
     return `<option value="${d.id}" data-distance="${d0}">#${d.id} (${d.lang}), copy of #${d.copyOf}: d ${d0}` +
       `${d0 <= k ? ' ✓' : ''}</option>`;
-  }).join(''));
+  }).join('')}`);
   sel.value = pick;
 }
 

@@ -90,7 +90,7 @@ test('explain agrees with fingerprint and describes every feature', () => {
     for (const f of e.features) {
       assert.equal(typeof f.feature, 'string');
       assert.equal(f.bits.length, e.width);
-      assert.equal(BigInt('0b' + f.bits), f.hash);
+      assert.equal(BigInt(`0b${f.bits}`), f.hash);
     }
   }
   const to = sp.explain('to be or not to be', { weighting: 'tf' }).features.find((f) => f.feature === 'to');
@@ -132,8 +132,8 @@ test('streaming equals one-shot for random chunkings, bytes and strings', () => 
       assert.equal(stream.finish(), expected, JSON.stringify(options));
     }
     const s = fp.stream();
-    for (const part of text.split(' ')) s.update(part + ' ');
-    assert.equal(s.finish(), fp.fingerprint(text.split(' ').map((p) => p + ' ').join('')));
+    for (const part of text.split(' ')) s.update(`${part} `);
+    assert.equal(s.finish(), fp.fingerprint(text.split(' ').map((p) => `${p} `).join('')));
     assert.throws(() => s.update('more'), /the stream is finished/);
     assert.throws(() => fp.stream().update(5), /chunk must be a Uint8Array or a string, got number/);
     fp.free();
@@ -390,7 +390,7 @@ test('a well-formed list is read once, in one crossing: one read per element', (
 
 test('hex keeps leading zeros and parses back, at 64 and 128 bits', () => {
   assert.equal(sp.toHex(0xabn), '00000000000000ab');
-  assert.equal(sp.toHex(1n, 128), '0'.repeat(31) + '1');
+  assert.equal(sp.toHex(1n, 128), `${'0'.repeat(31)}1`);
   assert.equal(sp.toHex(0b101n, 3), '5');
   assert.equal(sp.fromHex('00000000000000ab'), 0xabn);
   assert.equal(sp.fromHex('0xFF', 8), 255n);

@@ -121,9 +121,9 @@ describe('records', () => {
 
 test('the progress line: share, rates, ETA; without a total, the time elapsed', () => {
   const line = progressLine({ documents: 50_000, bytes: 25e6, total: 100e6, seconds: 10 }, 100);
-  assert.match(line, /^\[#+\.+\]  25%  50,000 docs  5,000 docs\/s  2\.5 MB\/s  ETA 0:30$/);
+  assert.match(line, /^\[#+\.+\] {2}25% {2}50,000 docs {2}5,000 docs\/s {2}2\.5 MB\/s {2}ETA 0:30$/);
   assert.ok(line.length < 100);
-  assert.match(progressLine({ documents: 10, bytes: 1e6, seconds: 65 }), /^10 docs  0 docs\/s  0\.0 MB\/s  1:05 elapsed$/);
+  assert.match(progressLine({ documents: 10, bytes: 1e6, seconds: 65 }), /^10 docs {2}0 docs\/s {2}0\.0 MB\/s {2}1:05 elapsed$/);
   assert.ok(progressLine({ documents: 1, bytes: 1, total: 2, seconds: 1, note: 'x'.repeat(200) }, 40).length < 40);
 });
 

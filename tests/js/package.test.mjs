@@ -554,7 +554,7 @@ describe('the simprint command from the tarball', () => {
     // script(1) runs the command on a pseudo-terminal and copies what it shows to stdout.
     const screen = sh("script -qfec 'npx simprint dedup corpus.jsonl --threads 1 > dups-tty.jsonl' /dev/null");
     const frames = screen.split('\r\x1b[K').filter(Boolean);
-    assert.ok(frames.some((f) => /^\[[#.]+\] +\d+%  [\d,]+ docs  [\d,]+ docs\/s  [\d.]+ MB\/s  ETA \d+:\d\d/.test(f)), `a progress bar among ${JSON.stringify(screen.slice(0, 400))}`);
+    assert.ok(frames.some((f) => /^\[[#.]+\] +\d+% {2}[\d,]+ docs {2}[\d,]+ docs\/s {2}[\d.]+ MB\/s {2}ETA \d+:\d\d/.test(f)), `a progress bar among ${JSON.stringify(screen.slice(0, 400))}`);
     const summary = frames.at(-1).trim();
     const dups = readFileSync(join(dir, 'dups-tty.jsonl'), 'utf8');
     assert.match(summary, new RegExp(`^3,000 documents: ${(dups.split('\n').length - 1).toLocaleString('en-US')} duplicates, [\\d,]+ kept in [\\d.]+ s \\([\\d,]+ docs/s, [\\d.]+ MB/s\\); index: [\\d,]+ fingerprints, k up to \\d+, [\\d,]+ bytes$`));

@@ -160,7 +160,6 @@ const NAMES = {
 };
 
 const fp64 = sp.fingerprint('a b c');
-const fp128 = sp.fingerprint('a b c', { width: 128 });
 const index = new sp.Index({ k: 3 }); // only read below
 index.insert(1, fp64);
 const scratch = new sp.Index({ k: 3 }); // inserted into and removed from
@@ -625,7 +624,7 @@ test('50 MB strings: one shot, in one stream update, in 64 KB chunks; wasm memor
   const distinct = paragraph.split(' ').slice(0, -1);
   const copies = (words.length - 1) / distinct.length;
   assert.ok(Number.isInteger(copies));
-  let t0 = performance.now();
+  const t0 = performance.now();
   const listed = sp.fingerprintFeatures(words);
   t.diagnostic(`${words.length} features in one list: ${(performance.now() - t0).toFixed(0)} ms`);
   assert.equal(listed, sp.fingerprintFeatures([...distinct, ''], { weights: [...distinct.map(() => copies), 1] }));

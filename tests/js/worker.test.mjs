@@ -11,7 +11,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import sp from './load.mjs';
-import { bundle, offline, readDevVars, root, scaleDir, secretsFor, workerDir, workerOptions } from '../support/workers.mjs';
+import { bundle, offline, readDevVars, root, scaleDir, secretsFor, workerOptions } from '../support/workers.mjs';
 import { FLUSH_UNITS, readJson, readText, TextSink } from '../../examples/worker-common/src/body.js';
 import { addressable } from '../../examples/worker-common/src/ids.js';
 import { mulberry32 as rng, SYLLABLES } from './support.mjs';
@@ -160,7 +160,7 @@ function randomText(next, words) {
     for (let j = 0; j < n; j++) w += SYLLABLES[Math.floor(next() * SYLLABLES.length)];
     out.push(w);
   }
-  return out.join(' ') + '.';
+  return `${out.join(' ')}.`;
 }
 
 /** Runs `jobs` (functions returning promises) with at most `limit` in flight. */
@@ -214,7 +214,7 @@ before(async () => {
 after(async () => {
   await mf?.dispose();
   rmSync(tmp, { recursive: true, force: true });
-  console.log(`worker measurements: ${JSON.stringify(measured, (k, v) => (typeof v === 'number' ? Math.round(v * 10) / 10 : v))}`);
+  console.log(`worker measurements: ${JSON.stringify(measured, (_k, v) => (typeof v === 'number' ? Math.round(v * 10) / 10 : v))}`);
 });
 
 /** A Request whose body arrives as `bytes` cut into pieces of 1 to `most` bytes. */
@@ -375,7 +375,7 @@ test('GET, DELETE, dry runs and /check', async () => {
 
   // Ids are any strings: percent-encoded in the path.
   const odd = 'a/b c?d#é😀';
-  assert.equal((await call('POST', '/documents', { id: odd, text: C + ' Serve warm.' })).status, 201);
+  assert.equal((await call('POST', '/documents', { id: odd, text: `${C} Serve warm.` })).status, 201);
   assert.equal((await call('GET', `/documents/${encodeURIComponent(odd)}`)).body.id, odd);
   const del = await call('DELETE', `/documents/${encodeURIComponent(odd)}`);
   assert.deepEqual([del.status, del.body], [200, { id: odd, deleted: true }]);
@@ -453,7 +453,7 @@ test('bad input: 413, 400, 404, 405 with JSON errors, and the isolate keeps serv
   // Exactly at the limits is fine.
   assert.equal((await call('POST', '/check', 'y'.repeat(MAX_BODY), { 'content-type': 'text/plain' })).status, 200);
   const atLimit = JSON.stringify({ text: '' });
-  assert.equal((await call('POST', '/check', atLimit.slice(0, -1) + ' '.repeat(MAX_JSON - atLimit.length) + '}',
+  assert.equal((await call('POST', '/check', `${atLimit.slice(0, -1) + ' '.repeat(MAX_JSON - atLimit.length)}}`,
     { 'content-type': 'application/json' })).status, 200);
 
   // 400: JSON, fields, types, UTF-8, ids, flags.
@@ -477,7 +477,7 @@ test('bad input: 413, 400, 404, 405 with JSON errors, and the isolate keeps serv
     ['{"id": "", "text": "abc"}', /must not be empty/],
     [JSON.stringify({ id: 'i'.repeat(257), text: 'abc' }), /longer than 256/],
     [Uint8Array.of(...new TextEncoder().encode('{"id":"x","text":"'), 0xc3, 0x28, 0x22, 0x7d), /UTF-8/],
-    ['{"a": ' + '['.repeat(100) + ']'.repeat(100) + '}', /nests too deep/],
+    [`{"a": ${'['.repeat(100)}${']'.repeat(100)}}`, /nests too deep/],
   ];
   for (const [body, pattern] of bad) await expectError(400, 'POST', '/documents', body, pattern);
   await expectError(400, 'POST', '/check', '{"text": 1}', /"text" must be a string/, { 'content-type': 'application/json' });
@@ -725,49 +725,47 @@ test('a changed WIDTH or a bad setting is a JSON 500, never mixed fingerprints o
   assert.equal((await call('GET', '/stats')).body.documents, expected.size, 'nothing was written meanwhile');
 });
 
-{
-  test(`300 copies of one text; a check returns the nearest ${MAX_DUPLICATES}, in storage order, truncated`, async () => {
-    const copies = start({ persist: join(tmp, 'copies') });
-    try {
-      const s = client(await copies.ready);
-      const d = distance(A, B);
-      // Stored first but farther away: the exact copies come before it however many there are.
-      assert.equal((await s('POST', '/documents', { id: 'near', text: B })).status, 201);
-      // Stored one at a time in a scrambled order, so storage order is not id order.
-      const ids = Array.from({ length: 300 }, (_, i) => `copy-${String((i * 7) % 300).padStart(3, '0')}`);
-      for (const [i, id] of ids.entries()) {
-        const res = await s('POST', '/documents', { id, text: A });
-        assert.equal(res.status, 201);
-        // The i copies before it and "near" (within K).
-        assert.equal(res.body.duplicates.length, Math.min(i + 1, MAX_DUPLICATES));
-        assert.equal(res.body.truncated, i + 1 > MAX_DUPLICATES, `post ${i}`);
-      }
-      // Equally near documents come in the order they were stored.
-      const order = ids;
-      const want = order.slice(0, MAX_DUPLICATES).map((id) => ({ id, distance: 0, earlier: true }));
-
-      const check = await s('POST', '/check', { text: A });
-      assert.equal(check.status, 200);
-      assert.deepEqual(check.body, { id: null, fingerprint: hex(A), k: kOf(A), duplicates: want, truncated: true, original: false, stored: false });
-      assert.deepEqual((await s('POST', '/check', { text: A })).body, check.body, 'the same answer again');
-      // Its own id is left out and the next one takes its place.
-      const own = await s('POST', '/check', { id: order[0], text: A });
-      assert.deepEqual(own.body.duplicates, order.slice(1, MAX_DUPLICATES + 1).map((id) => ({ id, distance: 0, earlier: true })));
-      assert.equal(own.body.truncated, true);
-      // Nearer first: from B, the near-duplicate stored as "near" (distance 0) leads the copies (distance d).
-      const fromB = await s('POST', '/check', { text: B });
-      assert.deepEqual(fromB.body.duplicates.slice(0, 3), [{ id: 'near', distance: 0, earlier: true }, ...want.slice(0, 2).map((m) => ({ ...m, distance: d }))]);
-      assert.equal(fromB.body.duplicates.length, MAX_DUPLICATES);
-      // With the copies deleted down to fewer than the cap, nothing is left out.
-      for (const id of order.slice(0, 250)) assert.equal((await s('DELETE', `/documents/${id}`)).status, 200);
-      const rest = await s('POST', '/check', { text: A });
-      assert.deepEqual(rest.body.duplicates, [...order.slice(250).map((id) => ({ id, distance: 0, earlier: true })), { id: 'near', distance: d, earlier: true }]);
-      assert.equal(rest.body.truncated, false);
-    } finally {
-      await copies.dispose();
+test(`300 copies of one text; a check returns the nearest ${MAX_DUPLICATES}, in storage order, truncated`, async () => {
+  const copies = start({ persist: join(tmp, 'copies') });
+  try {
+    const s = client(await copies.ready);
+    const d = distance(A, B);
+    // Stored first but farther away: the exact copies come before it however many there are.
+    assert.equal((await s('POST', '/documents', { id: 'near', text: B })).status, 201);
+    // Stored one at a time in a scrambled order, so storage order is not id order.
+    const ids = Array.from({ length: 300 }, (_, i) => `copy-${String((i * 7) % 300).padStart(3, '0')}`);
+    for (const [i, id] of ids.entries()) {
+      const res = await s('POST', '/documents', { id, text: A });
+      assert.equal(res.status, 201);
+      // The i copies before it and "near" (within K).
+      assert.equal(res.body.duplicates.length, Math.min(i + 1, MAX_DUPLICATES));
+      assert.equal(res.body.truncated, i + 1 > MAX_DUPLICATES, `post ${i}`);
     }
-  });
-}
+    // Equally near documents come in the order they were stored.
+    const order = ids;
+    const want = order.slice(0, MAX_DUPLICATES).map((id) => ({ id, distance: 0, earlier: true }));
+
+    const check = await s('POST', '/check', { text: A });
+    assert.equal(check.status, 200);
+    assert.deepEqual(check.body, { id: null, fingerprint: hex(A), k: kOf(A), duplicates: want, truncated: true, original: false, stored: false });
+    assert.deepEqual((await s('POST', '/check', { text: A })).body, check.body, 'the same answer again');
+    // Its own id is left out and the next one takes its place.
+    const own = await s('POST', '/check', { id: order[0], text: A });
+    assert.deepEqual(own.body.duplicates, order.slice(1, MAX_DUPLICATES + 1).map((id) => ({ id, distance: 0, earlier: true })));
+    assert.equal(own.body.truncated, true);
+    // Nearer first: from B, the near-duplicate stored as "near" (distance 0) leads the copies (distance d).
+    const fromB = await s('POST', '/check', { text: B });
+    assert.deepEqual(fromB.body.duplicates.slice(0, 3), [{ id: 'near', distance: 0, earlier: true }, ...want.slice(0, 2).map((m) => ({ ...m, distance: d }))]);
+    assert.equal(fromB.body.duplicates.length, MAX_DUPLICATES);
+    // With the copies deleted down to fewer than the cap, nothing is left out.
+    for (const id of order.slice(0, 250)) assert.equal((await s('DELETE', `/documents/${id}`)).status, 200);
+    const rest = await s('POST', '/check', { text: A });
+    assert.deepEqual(rest.body.duplicates, [...order.slice(250).map((id) => ({ id, distance: 0, earlier: true })), { id: 'near', distance: d, earlier: true }]);
+    assert.equal(rest.body.truncated, false);
+  } finally {
+    await copies.dispose();
+  }
+});
 
 // ---- Trust (issue 12): ids that mean one row, tokens and tenants, limits, the secret key ----
 

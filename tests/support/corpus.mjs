@@ -42,4 +42,4 @@ export function corpus(n, { seed = 31, copies = 0.4, words = [20, 120], vocabula
 }
 
 /** Documents as JSONL. */
-export const jsonl = (docs) => docs.map((d) => JSON.stringify(d)).join('\n') + '\n';
+export const jsonl = (docs) => `${docs.map((d) => JSON.stringify(d)).join('\n')}\n`;

@@ -172,8 +172,6 @@ export class TextSink {
   // then finishRecommending(), equal to the one-shot fingerprint and recommendedK for any
   // chunking), so nothing of it is kept beyond one batch of FLUSH_UNITS and what the stream
   // holds back.
-  consume(text) { (this.parts ??= []).push(text); }
-  //   result() { return this.fingerprinter.fingerprint((this.parts ?? []).join('')); }
   consume(text) {
     (this.stream ??= this.newStream()).update(text);
   }

@@ -259,7 +259,7 @@ export class SimprintKeys extends DurableObject {
    * So of two documents whose writes both reach this object, the later one's check sees the
    * earlier one, and `seq` says which came first.
    */
-  putEntries({ items, scheme, owner, check = false }) {
+  putEntries({ items, scheme, check = false }) {
     this.checkScheme(scheme);
     const seqs = [];
     const changed = []; // [num, hex] of new or replaced versions, for memory after the commit
@@ -301,7 +301,7 @@ export class SimprintKeys extends DurableObject {
    * Drops the routing tables in `mask` of each item (`[{ id, hex, mask }]`) if the id is held
    * under that fingerprint (a newer version is left alone); an id with no table left goes.
    */
-  removeEntries({ items, scheme, owner }) {
+  removeEntries({ items, scheme }) {
     this.checkScheme(scheme);
     this.ctx.storage.transactionSync(() => {
       for (const { id, hex, mask } of items) {

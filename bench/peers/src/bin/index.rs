@@ -29,7 +29,10 @@ fn cache(name: &str) -> PathBuf {
 fn read_u64(name: &str) -> Vec<u64> {
     let path = cache(name);
     let bytes = std::fs::read(&path).unwrap_or_else(|e| {
-        panic!("cannot read {}: {e}; run `cargo bench --bench index` first", path.display())
+        panic!(
+            "cannot read {}: {e}; run `cargo bench --bench index` first",
+            path.display()
+        )
     });
     bytes
         .chunks_exact(8)
@@ -58,7 +61,10 @@ fn main() {
     println!("gaoya 0.2.2 SimHashIndex (blocks = k + 2, d = k + 1), one thread; N = {n}");
     for (name, title) in [
         ("random", "random (splitmix64)"),
-        ("realtext", "real text (clustered): windows of en.txt + zh.txt"),
+        (
+            "realtext",
+            "real text (clustered): windows of en.txt + zh.txt",
+        ),
     ] {
         let fps = read_u64(&format!("{name}-{n}.u64"));
         let queries = read_u64(&format!("queries-{name}-{QUERIES}.u64"));

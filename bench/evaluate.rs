@@ -199,8 +199,8 @@ struct Search {
     max_k: u32,
 }
 
-/// The largest k the index must serve for a pipeline to become the default: issue 16's bar
-/// is 50 µs a query among 1M fingerprints, and multi-index hashing (issue 14, docs/index.md)
+/// The largest k the index must serve for a pipeline to become the default: the single-corpus
+/// evaluation's bar is 50 µs a query among 1M fingerprints, and multi-index hashing (docs/index.md)
 /// takes 44 µs at k = 12 and 118 µs at k = 15 (64 bits, random fingerprints, native).
 const INDEX_K: u32 = 12;
 
@@ -323,7 +323,8 @@ fn main() {
     println!("\n({:.0} s)", started.elapsed().as_secs_f64());
 }
 
-/// The first corpus's own tables (the evaluation of issue 16), with `SIMPRINT_EVAL_FULL=1`.
+/// The first corpus's own tables (the single-corpus evaluation of 2026-11-23), with
+/// `SIMPRINT_EVAL_FULL=1`.
 fn single_corpus(data: &Data, root: &str) {
     let started = std::time::Instant::now();
     let measures: Vec<(u32, u32)> = data.texts.iter().map(|t| counts(t)).collect();

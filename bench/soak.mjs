@@ -1,4 +1,4 @@
-// Soak: each failing call the outside review found (issue 12) repeated many times in one
+// Soak: each failing call the hostile-input review of 0.1.0 found, repeated many times in one
 // instance, with the wasm memory and the externref table size before and after. Flat is the
 // goal: a failure must cost nothing that stays behind.
 //

@@ -57,7 +57,8 @@ pages: their path under text/ with dots for slashes, e.g. shared.optionen.010303
 Man pages are <name>.<section>.txt.
 
 Three more corpora, in English, Chinese and Japanese only, of other documentation families
-than the handbook's, for the evaluation's second and third corpora (issue 25):
+than the handbook's, for the evaluation's second and third corpora (B and C in
+docs/evaluation.md):
 
     gnome           gnome-user-docs: GNOME's desktop help (Mallard pages, C = English,
                     zh_CN, ja): short task pages, one file per page (<page>-00.txt), the
@@ -619,7 +620,7 @@ EXTRA_MIN_CHARS = 300  # help pages are short; the evaluation cuts documents of 
 
 
 def extra_corpus(corpus, lang, tmp):
-    """(package, version, {name: paragraphs}) of the corpora added for issue 25, or None."""
+    """(package, version, {name: paragraphs}) of the corpora added for B and C, or None."""
     if corpus == "gnome":
         folder, version = download("gnome-user-docs", tmp)
         root = folder / "usr/share/help" / GNOME_LOCALE[lang] / "gnome-help"

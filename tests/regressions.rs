@@ -1,7 +1,8 @@
 //! Regression tests from fuzzing (fuzz/, scripts/fuzz.sh): each is the minimal form of an
 //! input a fuzz target found, with what went wrong. The raw inputs are kept in
 //! fuzz/regressions/<target>/ and replayed by `cargo test --manifest-path fuzz/Cargo.toml`.
-//! The last ones reproduce what an outside review of the package found (issue 12).
+//! The last ones reproduce what an outside review of the package found (the hostile-input
+//! review of 0.1.0).
 
 use std::collections::BTreeMap;
 
@@ -281,10 +282,10 @@ fn clusters_of_many_equal_fingerprints_take_linear_memory() {
     );
 }
 
-/// Issue 12 (review): a checksum-valid buffer with an explicit plan of width 65, k 21 and 23
-/// blocks (253 tables) described a 508 MB index in 2.4 MB, and 21.6 MB of it asked for about
-/// 4.5 GB (in wasm: memory grown to 4.29 GB, then a trap). The memory the buffer describes is
-/// now checked against a limit before anything is built.
+/// The hostile-input review: a checksum-valid buffer with an explicit plan of width 65, k 21 and 23
+/// blocks (253 tables) described a 508 MB index in 2.4 MB, and 21.6 MB of it asked for about 4.5 GB
+/// (in wasm: memory grown to 4.29 GB, then a trap). The memory the buffer describes is now checked
+/// against a limit before anything is built.
 #[test]
 fn from_bytes_bounds_the_memory_a_buffer_may_cause() {
     // 100,000 entries of 24 bytes: a 2.4 MB buffer.
@@ -343,10 +344,10 @@ fn from_bytes_bounds_the_memory_a_buffer_may_cause() {
     assert_eq!(Index::from_bytes(&auto.to_bytes()).unwrap().len(), 200_000);
 }
 
-/// Issue 12 (review): `pairs()` over 20,000 copies of one fingerprint (200 million pairs)
-/// returned its error only after wasm memory reached 3.23 GB. It now counts what it cannot
-/// hold: the error comes with no more than a few thousand pairs held, and a limit or the
-/// visitor gives what a caller can use.
+/// The hostile-input review: `pairs()` over 20,000 copies of one fingerprint (200 million pairs)
+/// returned its error only after wasm memory reached 3.23 GB. It now counts what it cannot hold:
+/// the error comes with no more than a few thousand pairs held, and a limit or the visitor gives
+/// what a caller can use.
 #[test]
 fn pairs_give_up_early_and_limited_pairs_stay_small() {
     let mut index = Index::new(64, 3).unwrap();
@@ -392,7 +393,7 @@ fn pairs_give_up_early_and_limited_pairs_stay_small() {
     assert_eq!(small.pairs_limited(3, usize::MAX).unwrap(), pairs);
 }
 
-/// Issue 12 (review): an error echoed a 100 MB option string in full.
+/// The hostile-input review: an error echoed a 100 MB option string in full.
 #[test]
 fn errors_repeat_at_most_a_little_of_a_huge_value() {
     let huge = "x".repeat(10_000_000);
@@ -408,8 +409,9 @@ fn errors_repeat_at_most_a_little_of_a_huge_value() {
     }
 }
 
-/// Issue 15: string ids. Named entries mix with numbered ones, answer with their ids, and keep
-/// their names through the bytes; a name's id is never one a number already holds.
+/// String ids (index bytes format version 3). Named entries mix with numbered ones, answer with
+/// their ids, and keep their names through the bytes; a name's id is never one a number already
+/// holds.
 #[test]
 fn named_entries_round_trip_through_bytes() {
     let fp = |v: u128| Fingerprint::new(v, 64).unwrap();
@@ -504,12 +506,12 @@ fn malformed_names_are_refused() {
     }
 }
 
-/// Issue 24 (review; then fuzz target index_bytes once its length check knew the names
-/// section): a checksum-valid version 3 buffer of 69 bytes, one entry under id `u64::MAX`
-/// named "a" (fuzz/regressions/index_bytes/name-on-the-last-id). Loading it set the next
-/// name's id to `id + 1`: an overflow panic wherever overflow checks are on (debug, tests, the
-/// fuzz builds), a silent wrap in release and wasm. A name's id now never wraps: after
-/// `u64::MAX` the search for a free one starts again at `FIRST_NAMED_ID`.
+/// A second outside review (then fuzz target index_bytes once its length check knew the names
+/// section): a checksum-valid version 3 buffer of 69 bytes, one entry under id `u64::MAX` named "a"
+/// (fuzz/regressions/index_bytes/name-on-the-last-id). Loading it set the next name's id to
+/// `id + 1`: an overflow panic wherever overflow checks are on (debug, tests, the fuzz builds), a
+/// silent wrap in release and wasm. A name's id now never wraps: after `u64::MAX` the search for a
+/// free one starts again at `FIRST_NAMED_ID`.
 #[test]
 fn from_bytes_of_a_name_on_the_last_id() {
     let fp = Fingerprint::new(1, 64).unwrap();
@@ -537,7 +539,7 @@ fn from_bytes_of_a_name_on_the_last_id() {
     assert_eq!(index.id_for_name("b"), Ok(FIRST_NAMED_ID));
 }
 
-/// Issue 24, the same review: bytes could name an id below `FIRST_NAMED_ID`, which no index
+/// The same second review: bytes could name an id below `FIRST_NAMED_ID`, which no index
 /// writes, and in JavaScript that id is a number too, so a numeric insert would land on the
 /// named entry. Refused.
 #[test]

@@ -13,7 +13,8 @@
 //! section follows, now and then with a fault the reader must refuse.
 //! Each buffer is also loaded under a small memory limit (256 B to 128 MB, from the input):
 //! what loads must fit it, and explicit plans of up to 256 tables are drawn so that small
-//! inputs describe indexes far larger than themselves (issue 12: 2.4 MB described 508 MB).
+//! inputs describe indexes far larger than themselves (in the hostile-input review of 0.1.0,
+//! 2.4 MB described 508 MB).
 
 use arbitrary::{Arbitrary, Unstructured};
 use simprint::index::{FIRST_NAMED_ID, MAX_NAME_BYTES};
@@ -323,9 +324,9 @@ fn check_format(bytes: &[u8], index: &Index) {
     assert_eq!(at + 8, bytes.len(), "bytes past what the format holds");
 }
 
-/// A new name in the loaded index (issue 24: one on `u64::MAX` overflowed the next name's id):
-/// its id is in the named range and used by no entry (so by no name: a loaded index names only
-/// entries), and the index with it round-trips.
+/// A new name in the loaded index (a second outside review found that one on `u64::MAX` overflowed
+/// the next name's id): its id is in the named range and used by no entry (so by no name: a loaded
+/// index names only entries), and the index with it round-trips.
 fn add_a_name(mut index: Index) {
     let before = index.entries();
     let mut name = String::from("new");

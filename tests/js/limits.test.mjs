@@ -1,8 +1,8 @@
-// What an outside review broke at the JavaScript boundary (issue 12), each reproduced: hostile
-// index bytes that asked for gigabytes, pairs() that grew memory to 3 GB before giving up, a
-// leaked externref table slot per caught exception, calls on freed objects that wore the
-// instance out, and errors that repeated a 100 MB argument. Each test measures the module's
-// memory and externref table, which must stay flat, and checks the module still works.
+// What the hostile-input review of 0.1.0 broke at the JavaScript boundary, each reproduced: hostile
+// index bytes that asked for gigabytes, pairs() that grew memory to 3 GB before giving up, a leaked
+// externref table slot per caught exception, calls on freed objects that wore the instance out, and
+// errors that repeated a 100 MB argument. Each test measures the module's memory and externref
+// table, which must stay flat, and checks the module still works.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -767,7 +767,7 @@ test(`300 copies of one text; a check returns the nearest ${MAX_DUPLICATES}, in 
   }
 });
 
-// ---- Trust (issue 12): ids that mean one row, tokens and tenants, limits, the secret key ----
+// ---- Trust (hostile input): ids that mean one row, tokens and tenants, limits, secret key ----
 
 /** A runtime of its own, persisting under tmp/`name`, that a test can restart and dispose of. */
 async function own(name, options = {}) {

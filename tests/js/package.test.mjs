@@ -217,8 +217,9 @@ console.log(JSON.stringify({ defaults: defaults(), messages }));
     assert.ok(doc.includes(`Default ${typeof value === 'string' && name !== 'key' ? `"${value}"` : value}`), `${name}: ${doc}`);
   }
 
-  // The option fields of new Index and new Plan in the side-by-side table.
-  const optionsOf = (ctor) => api.match(new RegExp(`\`new ${ctor}\\(\\{ ([^}]*) \\}\\)\``))[1].split(', ').map((f) => f.replace(/\?$/, ''));
+  // The option fields of new Index and new Plan in the side-by-side table (the row listing
+  // them all as optional, `new Index({ width?, … })`, not an example such as the quality mode's).
+  const optionsOf = (ctor) => api.match(new RegExp(`\`new ${ctor}\\(\\{ (\\w+\\?[^}]*) \\}\\)\``))[1].split(', ').map((f) => f.replace(/\?$/, ''));
   assert.deepEqual(optionsOf('Index'), fields('IndexOptions'));
   assert.deepEqual(optionsOf('Plan'), fields('PlanOptions'));
 });

@@ -1,5 +1,6 @@
 // Fingerprinting throughput of the wasm build (pkg/) under Node, on the real-text corpus:
-// en.txt, zh.txt and the mixed-text samples (docs-en, man-en, docs-zh, docs-ja).
+// en.txt, zh.txt and the mixed-text samples (docs-en, man-en, docs-zh, docs-ja, and the held-out
+// help-zh, guide-zh, help-ja, guide-ja).
 //
 //     python3 scripts/corpus.py             # fetch the corpus once
 //     node bench/fingerprint.mjs [SECONDS]  # SECONDS of repeats per case, default 1

@@ -1,5 +1,6 @@
 //! Fingerprinting throughput on real text (bytes of UTF-8 input per second): en.txt, zh.txt and
-//! the mixed-text samples of `common.rs` (docs-en, man-en, docs-zh, docs-ja); and the
+//! the mixed-text samples of `common.rs` (docs-en, man-en, docs-zh, docs-ja, and the held-out
+//! help-zh, guide-zh, help-ja, guide-ja); and the
 //! Hamming-distance scan.
 //!
 //!     python3 scripts/corpus.py          # fetch the corpus once

@@ -15,9 +15,9 @@
 //! Plain `Instant` timing, not criterion: latency needs a p99, so each query is timed alone.
 //! The k cases of a set are interleaved round by round, so the machine's noise falls on all of
 //! them alike. Writes the sets and queries (little-endian u64) and the index's match counts
-//! under ~/.cache/simprint/bench/ for bench/index.mjs, bench/faiss_index.py and the gaoya
-//! peer (bench/peers), and reuses the real-text file while a sample of it still matches a
-//! fresh computation.
+//! (and all-pairs counts) under ~/.cache/simprint/bench/ for bench/index.mjs,
+//! bench/faiss_index.py, bench/hammingbird_index.py and the gaoya peer (bench/peers), and
+//! reuses the real-text file while a sample of it still matches a fresh computation.
 //!
 //! `cargo bench` builds for the baseline x86-64 CPU; the library picks its scan kernels at run
 //! time (POPCNT, AVX2, AVX-512), and the header says which ran. The reference scan is a plain
@@ -327,6 +327,10 @@ fn measure_set(name: &str, fps: &[u64], ks: &[u32], pairs_ks: &[u32]) -> Vec<Cas
                 })
                 .unwrap_or_else(|e| panic!("{e}"));
             case.pairs = Some((ms(t.elapsed()), count));
+            // For the peers' all-pairs checks (bench/hammingbird_index.py).
+            let path = cache_file(&format!("pairs-{name}-{n}-k{}.u64", case.k));
+            write_bytes(&path, count.to_le_bytes().to_vec())
+                .unwrap_or_else(|e| panic!("cannot write the pair count: {e}"));
         }
         let bytes = case.index.to_bytes();
         let t = Instant::now();

@@ -70,6 +70,8 @@ def simprint_pairs(name, k):
 
 def pairs_child(xb, k, out):
     # The cap makes an allocation past it fail inside the child (Rust aborts), not the machine.
+    # An abort prints its message; a backtrace per failed k would bury the table.
+    os.environ["RUST_BACKTRACE"] = "0"
     limit = int(PAIRS_GB * 2**30)
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     find = hammingbird.find_pairs_self if k < D_BYTES else hammingbird.find_pairs_self_bit

@@ -22,7 +22,8 @@ const N = Number(process.env.SIMPRINT_N ?? 1_000_000);
 const QUERIES = 10_000;
 const ROUNDS = 5;
 const SCAN_QUERIES = 50;
-const PAIRS_KS = process.env.SIMPRINT_PAIRS === "all" ? KS : [3, 9];
+// As bench/index.rs: "all" for every k, "none" for query-only runs.
+const PAIRS_KS = { all: KS, none: [] }[process.env.SIMPRINT_PAIRS] ?? [3, 9];
 
 const cacheDir = join(homedir(), ".cache/simprint/bench");
 

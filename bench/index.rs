@@ -1,6 +1,7 @@
 //! The index natively: build time, memory, query latency (median and p99) against the POPCNT
 //! scan it replaces, all pairs and loading from bytes, on a million random and a million
-//! clustered real-text fingerprints, at k = 3, 6, 9, 12, 15 and 18 (width 64), in one run.
+//! clustered real-text fingerprints, and a million of both mixed (a tenth real text, issue
+//! 30's set), at k = 3, 6, 9, 12, 15 and 18 (width 64), in one run.
 //!
 //!     python3 scripts/corpus.py          # fetch the corpus once
 //!     cargo bench --bench index          # SIMPRINT_CORPUS=DIR to read another folder
@@ -88,6 +89,18 @@ fn cache_file(name: &str) -> PathBuf {
 fn random_set(n: usize) -> Vec<u64> {
     let mut rng = SplitMix64(RANDOM_SEED);
     (0..n).map(|_| rng.next()).collect()
+}
+
+/// Issue 30's mix: the first tenth of the real-text set, then the random set's last nine
+/// tenths. A store of real documents among unrelated ones: a few clustered buckets, the rest
+/// even.
+fn mixed_set(realtext: &[u64], random: &[u64]) -> Vec<u64> {
+    let real = realtext.len() / 10;
+    realtext[..real]
+        .iter()
+        .chain(&random[real..])
+        .copied()
+        .collect()
 }
 
 /// Byte ranges of `n` random windows of 300–800 characters.
@@ -632,9 +645,12 @@ fn main() -> ExitCode {
     };
     drop(text);
     let random = random_set(n);
-    if let Err(e) = write_cache(&cache_file(&format!("random-{n}.u64")), &random) {
-        eprintln!("cannot write the random set: {e}");
-        return ExitCode::FAILURE;
+    let mixed = mixed_set(&realtext, &random);
+    for (name, set) in [("random", &random), ("mixed", &mixed)] {
+        if let Err(e) = write_cache(&cache_file(&format!("{name}-{n}.u64")), set) {
+            eprintln!("cannot write the {name} set: {e}");
+            return ExitCode::FAILURE;
+        }
     }
 
     if std::env::var_os("SIMPRINT_PLANS").is_some() {
@@ -678,6 +694,11 @@ fn main() -> ExitCode {
             "realtext",
             "real text (clustered): windows of en.txt + zh.txt",
             &realtext,
+        ),
+        (
+            "mixed",
+            "mixed: a tenth real text (clustered), nine tenths random",
+            &mixed,
         ),
     ] {
         let cases = measure_set(name, set, &ks, &pairs_ks);

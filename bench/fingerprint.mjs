@@ -1,11 +1,13 @@
 // Fingerprinting throughput of the wasm build (pkg/) under Node, on the real-text corpus:
-// en.txt, zh.txt and the mixed-text samples (docs-en, man-en, docs-zh, docs-ja).
+// en.txt, zh.txt and the mixed-text samples (docs-en, man-en, docs-zh, docs-ja, and the held-out
+// help-zh, guide-zh, help-ja, guide-ja).
 //
 //     python3 scripts/corpus.py             # fetch the corpus once
 //     node bench/fingerprint.mjs [SECONDS]  # SECONDS of repeats per case, default 1
 //
-// SIMPRINT_CORPUS=DIR reads another folder. Reports the median over repeats: the machine is
-// shared, and the median shrugs off the occasional slow run that a mean would not.
+// Then the same-run shares: each text's rate over docs-en's and en.txt's, the texts interleaved
+// round by round. SIMPRINT_CORPUS=DIR reads another folder. Reports the median over repeats:
+// the machine is shared, and the median shrugs off the occasional slow run that a mean would not.
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -112,6 +114,43 @@ for (const [label, options] of [
   ]);
 }
 
+// Issue 30's same-run shares: every text fingerprinted once per round, round after round, so the
+// machine's load falls on all of them alike; each text's rate over docs-en's (and en.txt's) in
+// the same round, the median over rounds. The table above times each text alone.
+const SHARE_ROUNDS = 40;
+const shareRows = [];
+{
+  const fp = new Fingerprinter({});
+  const names = Object.keys(texts);
+  const bytes = names.map((n) => Buffer.byteLength(texts[n], "utf8"));
+  const times = names.map(() => []);
+  for (let round = 0; round < SHARE_ROUNDS + 3; round++) {
+    names.forEach((n, i) => {
+      const t0 = performance.now();
+      fp.fingerprint(texts[n]);
+      // The first rounds warm the JIT, the wasm tier-up and the allocator.
+      if (round >= 3) times[i].push((performance.now() - t0) / 1000);
+    });
+  }
+  fp.free();
+  const rate = (i, r) => bytes[i] / times[i][r];
+  const rounds = [...Array(SHARE_ROUNDS).keys()];
+  const share = (i, yard) => 100 * median(rounds.map((r) => rate(i, r) / rate(yard, r)));
+  const [en, docsEn] = [names.indexOf("en.txt"), names.indexOf("docs-en")];
+  names.forEach((n, i) => {
+    const nonSpace = [...texts[n]].filter((c) => !/\s/u.test(c));
+    const ascii = nonSpace.filter((c) => c.charCodeAt(0) < 128).length / nonSpace.length;
+    shareRows.push([
+      n,
+      (bytes[i] / 1e6).toFixed(2),
+      `${(100 * ascii).toFixed(0)}%`,
+      (median(rounds.map((r) => rate(i, r))) / 1e6).toFixed(1),
+      `${share(i, docsEn).toFixed(0)}%`,
+      `${share(i, en).toFixed(0)}%`,
+    ]);
+  });
+}
+
 // MiB/s too, as criterion reports Throughput::Bytes in MiB/s.
 const header = ["case", "repeats", "median", "unit", "MiB/s"];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
@@ -121,6 +160,18 @@ console.log(`simprint wasm (pkg/) under Node ${process.version}; median over rep
 console.log(line(header).trimEnd());
 console.log(widths.map((w) => "-".repeat(w)).join("  "));
 for (const r of rows) console.log(line(r).trimEnd());
+{
+  const head = ["text", "MB", "ASCII", "MB/s", "% docs-en", "% en.txt"];
+  const w = head.map((h, i) => Math.max(h.length, ...shareRows.map((r) => r[i].length)));
+  const fmt = (r) => r.map((c, i) => (i === 0 ? c.padEnd(w[i]) : c.padStart(w[i]))).join("  ");
+  console.log(
+    `\nSame-run shares (default options, ${SHARE_ROUNDS} rounds, every text once a round; the median ` +
+      "of the per-round ratios). Chinese fast paths tuned on docs-zh; help-*, guide-* held out.",
+  );
+  console.log(fmt(head));
+  console.log(w.map((x) => "-".repeat(x)).join("  "));
+  for (const r of shareRows) console.log(fmt(r));
+}
 console.log(
   "\nNote: the hamming row measures one JS→wasm call (two BigInts) per comparison; bulk " +
     "comparisons go through scan() and distances() (bench/scan.mjs).",

@@ -1,15 +1,23 @@
 //! Fingerprinting throughput on real text (bytes of UTF-8 input per second): en.txt, zh.txt and
-//! the mixed-text samples of `common.rs` (docs-en, man-en, docs-zh, docs-ja); and the
+//! the mixed-text samples of `common.rs` (docs-en, man-en, docs-zh, docs-ja, and the held-out
+//! help-zh, guide-zh, help-ja, guide-ja); and the
 //! Hamming-distance scan.
 //!
 //!     python3 scripts/corpus.py          # fetch the corpus once
 //!     cargo bench --bench fingerprint    # SIMPRINT_CORPUS=DIR to read another folder
+//!     cargo bench --bench fingerprint -- shares   # the same-run CJK shares alone
+//!
+//! First prints the CJK samples' rates as shares of the English rate, the texts interleaved
+//! round by round ([`shares`]); then criterion's groups (a filter that matches none of them,
+//! like `shares`, skips those).
 //!
 //! `cargo bench` uses the release profile and builds for the baseline x86-64 CPU (no POPCNT
 //! instruction unless `RUSTFLAGS="-C target-cpu=native"` asks for it).
 use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::Duration;
+
+use std::time::Instant;
 
 use criterion::{Criterion, SamplingMode, Throughput};
 use simprint::{hamming64, Fingerprinter, Options, Tokenizer};
@@ -20,7 +28,7 @@ use splitmix64::SplitMix64;
 
 #[path = "common.rs"]
 mod common;
-use common::load_corpus_and_samples;
+use common::{load_corpus_and_samples, median};
 
 const HAYSTACK_LEN: usize = 1_000_000;
 
@@ -66,6 +74,68 @@ fn fingerprint_benches(c: &mut Criterion, texts: &[(&'static str, String)]) {
     }
 }
 
+/// Rounds of [`shares`]: each round fingerprints every text once.
+const SHARE_ROUNDS: usize = 40;
+
+/// The share of non-space characters that are ASCII.
+fn ascii_share(text: &str) -> f64 {
+    let chars = text.chars().filter(|c| !c.is_whitespace());
+    let (ascii, all) = chars.fold((0usize, 0usize), |(a, n), c| {
+        (a + usize::from(c.is_ascii()), n + 1)
+    });
+    ascii as f64 / all.max(1) as f64
+}
+
+/// Issue 30's same-run shares: every text fingerprinted once per round, round after round, so
+/// the machine's load falls on all of them alike; each CJK text's rate as the median over
+/// rounds of its rate over `docs-en`'s (and `en.txt`'s) in the same round. Criterion's groups
+/// below time each text alone, minutes apart, so their ratios move with the load.
+fn shares(texts: &[(&'static str, String)]) {
+    let fp = Fingerprinter::new(Options::default()).expect("valid options");
+    let mut times = vec![Vec::with_capacity(SHARE_ROUNDS); texts.len()];
+    for round in 0..SHARE_ROUNDS + 3 {
+        for ((_, text), t) in texts.iter().zip(&mut times) {
+            let start = Instant::now();
+            black_box(fp.fingerprint(black_box(text)));
+            // The first rounds warm the caches and the allocator up.
+            if round >= 3 {
+                t.push(start.elapsed().as_secs_f64());
+            }
+        }
+    }
+    let rate = |i: usize, r: usize| texts[i].1.len() as f64 / times[i][r];
+    let at = |name: &str| texts.iter().position(|(n, _)| *n == name);
+    let (Some(en), Some(docs_en)) = (at("en.txt"), at("docs-en")) else {
+        return;
+    };
+    println!(
+        "Same-run shares (default options, {SHARE_ROUNDS} rounds, every text once a round; the \
+         median of the per-round ratios). Chinese fast paths tuned on docs-zh; help-*, guide-* \
+         held out."
+    );
+    println!(
+        "{:<9} {:>6} {:>6} {:>8} {:>11} {:>10}",
+        "text", "MB", "ASCII", "MB/s", "% docs-en", "% en.txt"
+    );
+    for (i, (name, text)) in texts.iter().enumerate() {
+        let share = |yard: usize| {
+            let r: Vec<f64> = (0..SHARE_ROUNDS)
+                .map(|r| rate(i, r) / rate(yard, r))
+                .collect();
+            100.0 * median(&r)
+        };
+        let mbps = median(&(0..SHARE_ROUNDS).map(|r| rate(i, r)).collect::<Vec<_>>()) / 1e6;
+        println!(
+            "{name:<9} {:>6.2} {:>5.0}% {mbps:>8.1} {:>10.0}% {:>9.0}%",
+            text.len() as f64 / 1e6,
+            100.0 * ascii_share(text),
+            share(docs_en),
+            share(en)
+        );
+    }
+    println!();
+}
+
 fn hamming_bench(c: &mut Criterion) {
     let mut rng = SplitMix64(0x5eed);
     let haystack: Vec<u64> = (0..HAYSTACK_LEN).map(|_| rng.next()).collect();
@@ -98,6 +168,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    shares(&texts);
     let mut c = Criterion::default().configure_from_args();
     fingerprint_benches(&mut c, &texts);
     hamming_bench(&mut c);

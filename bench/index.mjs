@@ -1,7 +1,7 @@
 // The index in the wasm build (pkg/) under Node: the measurements of bench/index.rs (build,
 // memory, query median and p99, the linear scan, all pairs, loading from bytes) on the same
-// million random and million real-text fingerprints and the same queries, at k = 3, 6, 9, 12,
-// 15 and 18 (width 64), the k cases interleaved round by round.
+// million random and million real-text fingerprints (and their mix) and the same queries, at
+// k = 3, 6, 9, 12, 15 and 18 (width 64), the k cases interleaved round by round.
 //
 //     cargo bench --bench index     # writes the sets, queries and match counts this reads
 //     node bench/index.mjs          # SIMPRINT_KS=3,9 for other k; SIMPRINT_PLANS=1 to time
@@ -22,7 +22,8 @@ const N = Number(process.env.SIMPRINT_N ?? 1_000_000);
 const QUERIES = 10_000;
 const ROUNDS = 5;
 const SCAN_QUERIES = 50;
-const PAIRS_KS = process.env.SIMPRINT_PAIRS === "all" ? KS : [3, 9];
+// As bench/index.rs: "all" for every k, "none" for query-only runs.
+const PAIRS_KS = { all: KS, none: [] }[process.env.SIMPRINT_PAIRS] ?? [3, 9];
 
 const cacheDir = join(homedir(), ".cache/simprint/bench");
 
@@ -316,6 +317,8 @@ function sweepPlans(fps, queries) {
 
 const random = readU64(`random-${N}.u64`, N);
 const realtext = readU64(`realtext-${N}.u64`, N);
+// Written by index.rs (a tenth real text, nine tenths random), not rebuilt here.
+const mixed = readU64(`mixed-${N}.u64`, N);
 const hex = (v) => `0x${v.toString(16).padStart(16, "0")}`;
 if (process.env.SIMPRINT_PLANS) {
   sweepPlans(random, readU64(`queries-random-${QUERIES}.u64`, QUERIES));
@@ -337,6 +340,7 @@ console.log(`random set check: fps[0] = ${hex(random[0])}, fps[${N - 1}] = ${hex
 for (const [name, title, set] of [
   ["random", "random (splitmix64)", random],
   ["realtext", "real text (clustered): windows of en.txt + zh.txt", realtext],
+  ["mixed", "mixed: a tenth real text (clustered), nine tenths random", mixed],
 ]) {
   const queries = Array.from(readU64(`queries-${name}-${QUERIES}.u64`, QUERIES));
   printCases(`${title}, N = ${N}`, measureSet(name, set, queries));

@@ -1,12 +1,13 @@
 //! The index natively: build time, memory, query latency (median and p99) against the POPCNT
 //! scan it replaces, all pairs and loading from bytes, on a million random and a million
-//! clustered real-text fingerprints, at k = 3, 6, 9, 12, 15 and 18 (width 64), in one run.
+//! clustered real-text fingerprints, and a million of both mixed (a tenth real text, issue
+//! 30's set), at k = 3, 6, 9, 12, 15 and 18 (width 64), in one run.
 //!
 //!     python3 scripts/corpus.py          # fetch the corpus once
 //!     cargo bench --bench index          # SIMPRINT_CORPUS=DIR to read another folder
 //!
 //! Environment: `SIMPRINT_KS=3,9` for other k; `SIMPRINT_N=100000` for another size;
-//! `SIMPRINT_PAIRS=all` to time all pairs at every k (default 3 and 9);
+//! `SIMPRINT_PAIRS=all` to time all pairs at every k (default 3 and 9), `none` for none;
 //! `SIMPRINT_PLANS=1` to time every candidate plan at each k on the random set and fit the
 //! planner's cost constants to them (how [`simprint::Costs`] were measured);
 //! `SIMPRINT_KERNELS=portable|popcnt|avx2` to run the library's scan kernels at most at that
@@ -15,9 +16,9 @@
 //! Plain `Instant` timing, not criterion: latency needs a p99, so each query is timed alone.
 //! The k cases of a set are interleaved round by round, so the machine's noise falls on all of
 //! them alike. Writes the sets and queries (little-endian u64) and the index's match counts
-//! under ~/.cache/simprint/bench/ for bench/index.mjs, bench/faiss_index.py and the gaoya
-//! peer (bench/peers), and reuses the real-text file while a sample of it still matches a
-//! fresh computation.
+//! (and all-pairs counts) under ~/.cache/simprint/bench/ for bench/index.mjs,
+//! bench/faiss_index.py, bench/hammingbird_index.py and the gaoya peer (bench/peers), and
+//! reuses the real-text file while a sample of it still matches a fresh computation.
 //!
 //! `cargo bench` builds for the baseline x86-64 CPU; the library picks its scan kernels at run
 //! time (POPCNT, AVX2, AVX-512), and the header says which ran. The reference scan is a plain
@@ -88,6 +89,18 @@ fn cache_file(name: &str) -> PathBuf {
 fn random_set(n: usize) -> Vec<u64> {
     let mut rng = SplitMix64(RANDOM_SEED);
     (0..n).map(|_| rng.next()).collect()
+}
+
+/// Issue 30's mix: the first tenth of the real-text set, then the random set's last nine
+/// tenths. A store of real documents among unrelated ones: a few clustered buckets, the rest
+/// even.
+fn mixed_set(realtext: &[u64], random: &[u64]) -> Vec<u64> {
+    let real = realtext.len() / 10;
+    realtext[..real]
+        .iter()
+        .chain(&random[real..])
+        .copied()
+        .collect()
 }
 
 /// Byte ranges of `n` random windows of 300–800 characters.
@@ -327,6 +340,10 @@ fn measure_set(name: &str, fps: &[u64], ks: &[u32], pairs_ks: &[u32]) -> Vec<Cas
                 })
                 .unwrap_or_else(|e| panic!("{e}"));
             case.pairs = Some((ms(t.elapsed()), count));
+            // For the peers' all-pairs checks (bench/hammingbird_index.py).
+            let path = cache_file(&format!("pairs-{name}-{n}-k{}.u64", case.k));
+            write_bytes(&path, count.to_le_bytes().to_vec())
+                .unwrap_or_else(|e| panic!("cannot write the pair count: {e}"));
         }
         let bytes = case.index.to_bytes();
         let t = Instant::now();
@@ -605,10 +622,11 @@ fn main() -> ExitCode {
     }
     let n = size();
     let ks = ks();
-    let pairs_ks: Vec<u32> = if std::env::var("SIMPRINT_PAIRS").is_ok_and(|v| v == "all") {
-        ks.clone()
-    } else {
-        vec![3, 9]
+    let pairs_ks: Vec<u32> = match std::env::var("SIMPRINT_PAIRS").as_deref() {
+        Ok("all") => ks.clone(),
+        // Query-only runs (A/B of probing changes): all pairs at k = 9 takes seconds.
+        Ok("none") => Vec::new(),
+        _ => vec![3, 9],
     };
     // en.txt followed by zh.txt.
     let text = match load_corpus() {
@@ -627,9 +645,12 @@ fn main() -> ExitCode {
     };
     drop(text);
     let random = random_set(n);
-    if let Err(e) = write_cache(&cache_file(&format!("random-{n}.u64")), &random) {
-        eprintln!("cannot write the random set: {e}");
-        return ExitCode::FAILURE;
+    let mixed = mixed_set(&realtext, &random);
+    for (name, set) in [("random", &random), ("mixed", &mixed)] {
+        if let Err(e) = write_cache(&cache_file(&format!("{name}-{n}.u64")), set) {
+            eprintln!("cannot write the {name} set: {e}");
+            return ExitCode::FAILURE;
+        }
     }
 
     if std::env::var_os("SIMPRINT_PLANS").is_some() {
@@ -673,6 +694,11 @@ fn main() -> ExitCode {
             "realtext",
             "real text (clustered): windows of en.txt + zh.txt",
             &realtext,
+        ),
+        (
+            "mixed",
+            "mixed: a tenth real text (clustered), nine tenths random",
+            &mixed,
         ),
     ] {
         let cases = measure_set(name, set, &ks, &pairs_ks);

@@ -266,7 +266,7 @@ if (!Object.values(gaoyaNative).some(Boolean)) {
 // pages against the fastest JS peer and gaoya native.
 if (summary["docs-en"]) {
   const en = summary["docs-en"].simprint;
-  for (const file of ["docs-zh", "docs-ja", "man-en"]) {
+  for (const file of ["docs-zh", "help-zh", "guide-zh", "docs-ja", "help-ja", "guide-ja", "man-en"]) {
     const s = summary[file];
     if (!s) continue;
     const gaoya = gaoyaNative[file] ? `, ${ratio(s.simprint / 1e6, gaoyaNative[file])} gaoya native` : "";

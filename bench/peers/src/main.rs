@@ -2,7 +2,8 @@
 //! real text (the corpus of `scripts/corpus.py`: en.txt, English, and zh.txt, Chinese, the
 //! handbook; then the mixed-text samples of `bench/common.rs`: docs-en, man-en, docs-zh and
 //! docs-ja, Debian documentation with code, man pages, and Chinese and Japanese technical text
-//! with commands, options and paths every few words).
+//! with commands, options and paths every few words; help-zh, guide-zh, help-ja, guide-ja, the
+//! held-out CJK samples of other sources).
 //!
 //!     python3 scripts/corpus.py                                  # fetch the corpus once
 //!     cargo run --release --manifest-path bench/peers/Cargo.toml [SECONDS]
@@ -354,9 +355,11 @@ fn main() {
         );
     }
     // Issue 19's same-run ratios: mixed text against English built the same way, and English
-    // man pages against gaoya.
+    // man pages against gaoya; issue 30's held-out CJK samples against the same yardstick.
     if let Some(yardstick) = rate("docs-en") {
-        for text in ["docs-zh", "docs-ja", "man-en"] {
+        for text in [
+            "docs-zh", "help-zh", "guide-zh", "docs-ja", "help-ja", "guide-ja", "man-en",
+        ] {
             if let Some(r) = rate(text) {
                 println!(
                     "simprint default on {text}: {:.1} MB/s, {:.0} % of docs-en's {:.1} MB/s, {:.2}x gaoya",

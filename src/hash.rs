@@ -368,15 +368,80 @@ mod tests {
 
     #[test]
     fn known_sip13_outputs() {
-        // Pins the hash so a dependency change cannot silently move every fingerprint.
-        let key = Key::new(core::array::from_fn(|i| i as u8));
-        let h64 = FeatureHasher::new(key, 64).unwrap();
-        let h128 = FeatureHasher::new(key, 128).unwrap();
-        assert_eq!(
-            h64.hash_str(""),
-            u128::from(Sip64::new_with_key(&key.0).finish())
-        );
-        assert_ne!(h128.hash_str(""), 0);
+        // Literal values, written once (2026-11-26), so that a siphasher upgrade or a change to
+        // how features reach it fails here instead of silently moving every fingerprint. The
+        // first is the SipHash-1-3 reference vector of the empty message under key 00..0f.
+        // Each text is also hashed in two parts: joined on the stack, or streamed when longer
+        // than the 64-byte buffer (the long one), so every path is pinned.
+        let long = "the quick brown fox jumps over the lazy dog, twice over and over again";
+        let counting = Key::new(core::array::from_fn(|i| i as u8));
+        let cases: [(Key, &str, u64, u128); 8] = [
+            (
+                counting,
+                "",
+                0xabac_0158_050f_c4dc,
+                0x0130_30dd_6adb_62fd_bea5_8827_b2bc_7ee7,
+            ),
+            (
+                counting,
+                "a",
+                0x1c26_97ab_786a_6237,
+                0x678a_ae37_5dd7_2f49_a84f_7c63_de37_3c08,
+            ),
+            (
+                counting,
+                "simhash",
+                0xe822_e613_1d97_fb15,
+                0x2444_0326_2cbb_77db_d23f_a6fa_498b_2c54,
+            ),
+            (
+                counting,
+                long,
+                0xe027_68b1_aafd_aa0a,
+                0xfa16_f0ac_bb50_c875_eada_9083_0797_fc79,
+            ),
+            (
+                Key::DEFAULT,
+                "",
+                0x7151_3548_16a1_999b,
+                0xea12_1538_ac7d_c16f_788a_e659_9716_0560,
+            ),
+            (
+                Key::DEFAULT,
+                "a",
+                0xde19_1f17_2c4e_61af,
+                0x564d_a77b_5dd2_1304_de8a_e6eb_39b9_4013,
+            ),
+            (
+                Key::DEFAULT,
+                "simhash",
+                0x19f8_1809_a2cb_f700,
+                0x7679_053f_962f_9761_ce57_94e6_3be2_e18c,
+            ),
+            (
+                Key::DEFAULT,
+                long,
+                0xa9d5_4976_8597_e0ea,
+                0xffc6_ad1d_4e93_f240_b02a_f3eb_1343_02e3,
+            ),
+        ];
+        for (key, text, want64, want128) in cases {
+            let h64 = FeatureHasher::new(key, 64).unwrap();
+            let h128 = FeatureHasher::new(key, 128).unwrap();
+            // The crate's own one-shot kernel (src/sip13.rs), which the tokenizer uses.
+            let own = h64.full_hash_at(text.as_bytes(), 0, text.len());
+            assert_eq!(own, want64, "sip13::hash of {text:?}");
+            let halves = [&text[..text.len() / 2], &text[text.len() / 2..]];
+            for (h, want) in [(h64, u128::from(want64)), (h128, want128)] {
+                assert_eq!(h.hash_str(text), want, "{} bits of {text:?}", h.width());
+                assert_eq!(
+                    h.hash_parts(&halves),
+                    want,
+                    "{} bits of {halves:?}",
+                    h.width()
+                );
+            }
+        }
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! The golden vectors natively; bindings/wasm/tests/core.rs checks the same file in wasm, tests/js in
-//! Node and Chromium.
+//! Node, Chromium and workerd: fingerprints, index bytes and the keys scheme.
 #[path = "support/golden.rs"]
 mod common;
 
@@ -16,6 +16,30 @@ fn golden_vectors_match() {
             .zip(&computed)
         {
             v["hex"] = serde_json::Value::String(hex.clone());
+        }
+        // The index bytes and keys sections, blessed here too so that one run writes the file.
+        let bytes = common::computed_index_bytes();
+        for (v, hex) in json["indexBytes"]["vectors"]
+            .as_array_mut()
+            .unwrap()
+            .iter_mut()
+            .zip(&bytes)
+        {
+            v["hex"] = serde_json::Value::String(hex.clone());
+        }
+        for (v, want) in json["keys"]["vectors"]
+            .as_array_mut()
+            .unwrap()
+            .iter_mut()
+            .zip(&golden.keys.vectors)
+        {
+            let computed = common::keys_of(want);
+            v["keys"] = serde_json::json!(computed.keys);
+            v["probeKeys"] = computed
+                .probe_keys
+                .iter()
+                .map(|t| serde_json::json!({"count": t.count, "head": t.head, "digest": t.digest}))
+                .collect();
         }
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden.json");
         let text = serde_json::to_string_pretty(&json).unwrap() + "\n";
@@ -41,4 +65,38 @@ fn chinese_pair_is_close_and_unrelated_is_far() {
     // A 17-character pair: close, though each edit moves many bits of so short a text.
     assert!(a.distance(&b).unwrap() + 10 <= a.distance(&en).unwrap());
     assert!(a.distance(&en).unwrap() >= 24);
+}
+
+#[test]
+fn index_bytes_match() {
+    let golden = common::golden();
+    assert!(golden.index_bytes.vectors.len() >= 6);
+    for (v, hex) in golden
+        .index_bytes
+        .vectors
+        .iter()
+        .zip(common::computed_index_bytes())
+    {
+        assert_eq!(v.hex, hex, "index bytes {:?}", v.name);
+        // And read back: the same entries, names and plan, written again byte for byte.
+        let built = common::index_of(v);
+        let read = simprint::Index::from_bytes(&common::bytes_of(&v.hex)).unwrap();
+        assert_eq!(read.entries(), built.entries(), "{:?}", v.name);
+        assert_eq!(read.plan(), built.plan(), "{:?}", v.name);
+        for (id, _) in &v.entries {
+            if let common::Id::Name(name) = id {
+                assert_eq!(read.id_of(name), built.id_of(name), "{:?}", v.name);
+            }
+        }
+        assert_eq!(common::hex_of(&read.to_bytes()), v.hex, "{:?}", v.name);
+    }
+}
+
+#[test]
+fn keys_scheme_matches() {
+    let golden = common::golden();
+    assert!(golden.keys.vectors.len() >= 6);
+    for v in &golden.keys.vectors {
+        assert_eq!(&common::keys_of(v), v, "keys vector {:?}", v.name);
+    }
 }

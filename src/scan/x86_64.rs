@@ -360,6 +360,7 @@ mod tests {
         let q128 = u128::from(q) << 64 | u128::from(q.rotate_left(7));
         let narrow: Vec<u32> = fps.iter().map(|&x| x as u32).collect();
         let before = level();
+        let mut missing = Vec::new();
         for max in [
             Kernels::Portable,
             Kernels::Popcnt,
@@ -367,6 +368,13 @@ mod tests {
             Kernels::Avx512,
         ] {
             let used = limit(max);
+            // `limit` falls back silently on a CPU without `max`: check the fallback against
+            // std's own detection, and say which levels this run could not cover.
+            assert_eq!(used, std_best(max), "limit({max:?})");
+            assert_eq!(level(), used, "the level in use after limit({max:?})");
+            if used != max {
+                missing.push(max);
+            }
             for k in [0, 1, 3, 5, 6, 7, 9, 12, 18, 31, 40, 64, 70] {
                 let mut got = Vec::new();
                 within64(q, &fps, k, &mut |i, d| got.push((i, d)));
@@ -455,5 +463,32 @@ mod tests {
                 .all(|(&d, &x)| u32::from(d) == (x ^ q).count_ones()));
         }
         limit(before);
+        if !missing.is_empty() {
+            // Straight to stderr: the test harness captures eprintln! of passing tests, and
+            // this is worth seeing in every run.
+            extern crate std;
+            use std::io::Write as _;
+            let _ = std::writeln!(
+                std::io::stderr(),
+                "x86_64 kernels: this CPU lacks {missing:?}; those levels fell back and did not run"
+            );
+        }
+    }
+
+    /// The best level at most `max` that std's feature detection (not `cpufeatures`) finds.
+    fn std_best(max: Kernels) -> Kernels {
+        extern crate std;
+        use std::is_x86_feature_detected as has;
+        let popcnt = has!("popcnt");
+        let avx2 = popcnt && has!("avx2");
+        let avx512 = popcnt && has!("avx512f") && has!("avx512vl") && has!("avx512vpopcntdq");
+        [
+            (Kernels::Avx512, avx512),
+            (Kernels::Avx2, avx2),
+            (Kernels::Popcnt, popcnt),
+        ]
+        .into_iter()
+        .find(|&(level, present)| present && level as u8 <= max as u8)
+        .map_or(Kernels::Portable, |(level, _)| level)
     }
 }

@@ -685,13 +685,20 @@ test('the key option: the same text under two random keys is f/2 apart on averag
   const word = () => Array.from({ length: 3 + Math.floor(next() * 7) }, () => String.fromCharCode(97 + Math.floor(next() * 26))).join('');
   const texts = Array.from({ length: 200 }, () => Array.from({ length: 40 + Math.floor(next() * 200) }, word).join(' '));
   for (const width of [64, 128]) {
-    const [a, b] = [new sp.Fingerprinter({ width, key: randomKey() }), new sp.Fingerprinter({ width, key: randomKey() })];
+    const keyA = randomKey();
+    const [a, b] = [new sp.Fingerprinter({ width, key: keyA }), new sp.Fingerprinter({ width, key: randomKey() })];
     const d = texts.map((t) => sp.hamming(a.fingerprint(t), b.fingerprint(t)));
     const mean = d.reduce((x, y) => x + y, 0) / d.length;
     // Binomial(f, 1/2) per text: the mean of 200 is f/2 with sd √f/2/√200 (0.28 at 64 bits).
     assert.ok(Math.abs(mean - width / 2) < (5 * Math.sqrt(width)) / 2 / Math.sqrt(200), `width ${width}: mean ${mean}`);
-    // A key is deterministic: the same key, the same fingerprint.
-    assert.equal(a.fingerprint(texts[0]), a.fingerprint(texts[0]));
+    // A key is deterministic: the same key, given again to another fingerprinter and to the
+    // one-shot function, gives the same fingerprints.
+    const again = new sp.Fingerprinter({ width, key: keyA });
+    for (const t of texts.slice(0, 5)) {
+      assert.equal(again.fingerprint(t), a.fingerprint(t));
+      assert.equal(sp.fingerprint(t, { width, key: keyA }), a.fingerprint(t));
+    }
+    again.free();
   }
   stillWorks('keys');
 });

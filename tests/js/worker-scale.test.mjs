@@ -167,7 +167,11 @@ async function checkAgainstBruteForce(rt, queries, objects) {
 }
 
 test('routing helpers: owners by (table, key), homes by id, hex distances (Node)', () => {
-  assert.equal(ownerOf(3, 'a', 16), ownerOf(3, 'a', 16));
+  // Placement must never change (documents are stored by it): FNV-1a of "3:a" is 0xfa5e85ab
+  // (computed apart, in Python), and homes are FNV-1a of "id:<id>".
+  assert.equal(ownerOf(3, 'a', 16), 0xfa5e85ab % 16);
+  assert.equal(ownerOf(3, 'a', 1 << 20), 0xfa5e85ab % (1 << 20));
+  assert.equal(homeOf('x', 64), 34);
   assert.notEqual(ownerOf(0, '1f', 1 << 20), ownerOf(1, '1f', 1 << 20), 'the table is part of the owner');
   assert.ok(homeOf('x', 64) < 64);
   assert.equal(hexDistance('ffffffffffffffff', '0000000000000000'), 64);

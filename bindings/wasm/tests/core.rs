@@ -1,5 +1,5 @@
 //! The core inside WebAssembly, run by wasm-bindgen-test-runner under Node (scripts/test.sh):
-//! the same golden vectors, worked examples and errors as natively.
+//! the same golden vectors (fingerprints, index bytes, keys), worked examples and errors as natively.
 #![cfg(target_arch = "wasm32")]
 
 #[path = "../../../tests/support/brute.rs"]
@@ -16,6 +16,24 @@ fn golden_vectors_in_wasm() {
     let golden = common::golden();
     for (v, hex) in golden.vectors.iter().zip(common::computed()) {
         assert_eq!(v.hex, hex, "golden vector {:?}", v.name);
+    }
+}
+
+#[wasm_bindgen_test]
+fn golden_index_bytes_and_keys_in_wasm() {
+    let golden = common::golden();
+    for (v, hex) in golden
+        .index_bytes
+        .vectors
+        .iter()
+        .zip(common::computed_index_bytes())
+    {
+        assert_eq!(v.hex, hex, "index bytes {:?}", v.name);
+        let read = simprint::Index::from_bytes(&common::bytes_of(&v.hex)).unwrap();
+        assert_eq!(common::hex_of(&read.to_bytes()), v.hex, "{:?}", v.name);
+    }
+    for v in &golden.keys.vectors {
+        assert_eq!(&common::keys_of(v), v, "keys vector {:?}", v.name);
     }
 }
 

@@ -1,0 +1,63 @@
+// tests/golden.json's fingerprints, index bytes and keys scheme from the package in Node and in
+// workerd (Chromium: browser.test.mjs; natively and in wasm: tests/golden.rs,
+// bindings/wasm/tests/core.rs).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sp, { golden } from './load.mjs';
+import { expectedAnswers, goldenAnswers } from '../support/golden.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+test('the golden file has every section', () => {
+  assert.ok(golden.vectors.length >= 30);
+  assert.ok(golden.indexBytes.vectors.length >= 6);
+  assert.ok(golden.keys.vectors.length >= 6);
+  // Every format version is written by some vector (the version is bytes 8 and 9).
+  const versions = new Set(golden.indexBytes.vectors.map((v) => v.hex.slice(16, 20)));
+  assert.deepEqual([...versions].sort(), ['0100', '0200', '0300']);
+});
+
+test('golden fingerprints, index bytes and keys in Node', () => {
+  assert.deepEqual(goldenAnswers(sp, golden), expectedAnswers(golden));
+});
+
+test('golden fingerprints, index bytes and keys in workerd', { timeout: 60_000 }, async () => {
+  // A Worker importing the package by name, bundled as wrangler bundles (the workerd
+  // condition, the .wasm a module of its own), answering the vectors it is sent.
+  const dir = mkdtempSync(join(tmpdir(), 'simprint-golden-worker-'));
+  try {
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(join(root, 'pkg'), join(dir, 'node_modules', 'simprint'), 'dir');
+    writeFileSync(join(dir, 'worker.js'), `import * as sp from 'simprint';
+import { goldenAnswers } from ${JSON.stringify(join(root, 'tests', 'support', 'golden.mjs'))};
+
+export default {
+  async fetch(request) {
+    return Response.json(goldenAnswers(sp, await request.json()));
+  },
+};
+`);
+    execFileSync(join(root, 'node_modules', '.bin', 'esbuild'), ['worker.js', '--bundle', '--format=esm', '--platform=neutral',
+      '--conditions=workerd,worker,browser', '--loader:.wasm=copy', '--outdir=dist', '--log-level=error'], { cwd: dir, stdio: 'pipe' });
+    const { Miniflare } = await import('miniflare');
+    const mf = new Miniflare({
+      host: '127.0.0.1', port: 0, cf: false, modules: true, compatibilityDate: '2026-04-01',
+      scriptPath: join(dir, 'dist', 'worker.js'), modulesRoot: join(dir, 'dist'),
+      modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }, { type: 'CompiledWasm', include: ['**/*.wasm'] }],
+    });
+    try {
+      const res = await fetch(await mf.ready, { method: 'POST', body: JSON.stringify(golden) });
+      assert.equal(res.status, 200);
+      assert.deepEqual(await res.json(), expectedAnswers(golden));
+    } finally {
+      await mf.dispose();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

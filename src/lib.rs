@@ -49,6 +49,9 @@
 #![warn(missing_docs)]
 
 extern crate alloc;
+// Only with the `std` feature (which `parallel` implies): the crate stays `no_std` otherwise.
+#[cfg(feature = "std")]
+extern crate std;
 
 mod accumulate;
 mod ascii_words;
@@ -66,6 +69,8 @@ mod idf;
 pub mod index;
 pub mod normalize;
 mod options;
+#[cfg(feature = "parallel")]
+mod parallel;
 mod recommend;
 mod scan;
 mod sip13;

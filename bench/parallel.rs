@@ -1,0 +1,329 @@
+//! The `parallel` feature at 1 and 2 threads (issue 30): all pairs within k = 9 of a million
+//! fingerprints, a bulk insert of them at k = 9, and batch fingerprinting of documents, each
+//! beside the serial method it replaces, the cases interleaved round by round so that the
+//! machine's noise falls on all of them alike; medians, and ratios within the run.
+//!
+//!     cargo bench --bench index                        # once: writes the sets this reads
+//!     cargo run --release --features parallel --example parallel
+//!
+//! The sets are bench/index.rs's, read from ~/.cache/simprint/bench/: `mixed` (the issue's:
+//! the first 100,000 real-text fingerprints, clustered, then the first 900,000 random ones),
+//! `random` and `realtext` (a million each). Environment: `SIMPRINT_SETS=mixed,realtext`
+//! (default `mixed`), `SIMPRINT_ROUNDS` (default 5), `SIMPRINT_THREADS=1,2` (the thread
+//! counts), `SIMPRINT_K` (default 9), `SIMPRINT_KERNELS=portable|popcnt|avx2` to cap the scan
+//! kernels (default: the best the CPU has).
+//!
+//! Every answer is checked against the serial one. The 16-core line is arithmetic, not a
+//! measurement: the run at 1 and 2 threads split into a part that does not shrink with
+//! threads `s = 2·T2 − T1` (the serial set-up, the final sort, and whatever the second core
+//! loses to sharing caches and memory) and the rest `w = T1 − s`, which is assumed to divide
+//! evenly: `T16 = s + w / 16`. Memory bandwidth and the per-core clock of a 16-core machine
+//! are not in it.
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use simprint::test_hooks::limit_kernels;
+use simprint::{kernels, Fingerprint, Fingerprinter, Index, Kernels, Options};
+
+#[path = "common.rs"]
+mod common;
+use common::{home, load_corpus_and_samples, median};
+
+const N: usize = 1_000_000;
+const WIDTH: u32 = 64;
+
+fn env_list(name: &str, default: &str) -> Vec<String> {
+    std::env::var(name)
+        .unwrap_or_else(|_| default.to_string())
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+fn env_number(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn read_set(name: &str) -> Result<Vec<u64>, String> {
+    let path: PathBuf = home().join(format!(".cache/simprint/bench/{name}-{N}.u64"));
+    let bytes = std::fs::read(&path).map_err(|e| {
+        format!(
+            "cannot read {}: {e}\nRun `cargo bench --bench index` once first: it writes the sets.",
+            path.display()
+        )
+    })?;
+    Ok(bytes
+        .chunks_exact(8)
+        .map(|b| u64::from_le_bytes(b.try_into().unwrap()))
+        .collect())
+}
+
+fn set(name: &str) -> Result<Vec<u64>, String> {
+    match name {
+        "mixed" => {
+            let mut fps = read_set("realtext")?;
+            fps.truncate(N / 10);
+            fps.extend(read_set("random")?.into_iter().take(N - N / 10));
+            Ok(fps)
+        }
+        "random" | "realtext" => read_set(name),
+        other => Err(format!(
+            "SIMPRINT_SETS: unknown set {other} (mixed, random, realtext)"
+        )),
+    }
+}
+
+/// CPU time of the whole process so far (every thread's, user and system), in ms, from
+/// /proc/self/stat (Linux; 10 ms ticks at the usual 100 Hz): `NaN` elsewhere.
+fn cpu_ms() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return f64::NAN;
+    };
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map_or("", |(_, rest)| rest)
+        .split_whitespace()
+        .collect();
+    // utime and stime, fields 14 and 15 of the line: 11 and 12 from the state (field 3).
+    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok());
+    match (ticks(11), ticks(12)) {
+        (Some(user), Some(system)) => (user + system) * 1000.0 / TICKS_PER_SECOND,
+        _ => f64::NAN,
+    }
+}
+
+/// `getconf CLK_TCK` on Linux.
+const TICKS_PER_SECOND: f64 = 100.0;
+
+/// Wall and CPU times of one case over the rounds, in ms.
+struct Case {
+    name: String,
+    threads: Option<usize>,
+    times: Vec<f64>,
+    cpu: Vec<f64>,
+}
+
+impl Case {
+    fn new(name: &str, threads: Option<usize>) -> Case {
+        Case {
+            name: name.to_string(),
+            threads,
+            times: Vec::new(),
+            cpu: Vec::new(),
+        }
+    }
+
+    /// Times `f` once, wall and CPU.
+    fn time<T>(&mut self, f: impl FnOnce() -> T) -> T {
+        let (t, c) = (Instant::now(), cpu_ms());
+        let out = f();
+        self.times.push(t.elapsed().as_secs_f64() * 1000.0);
+        self.cpu.push(cpu_ms() - c);
+        out
+    }
+}
+
+/// Prints each case's wall and CPU medians, its ratio to the one-thread parallel case, and
+/// the 16-core estimate from the two-thread case (see the header).
+fn report(title: &str, cases: &[Case], unit: Option<(&str, f64)>) {
+    println!("\n{title}");
+    let at = |t| cases.iter().find(|c| c.threads == Some(t));
+    let one = at(1).map(|c| median(&c.times));
+    for c in cases {
+        let m = median(&c.times);
+        let min = c.times.iter().copied().fold(f64::INFINITY, f64::min);
+        let max = c.times.iter().copied().fold(0.0, f64::max);
+        let rate = unit.map_or(String::new(), |(u, amount)| {
+            format!(", {:.1} {u}", amount / (m / 1000.0))
+        });
+        let speedup = one.map_or(String::new(), |o| format!(", 1 thr / this {:.2}", o / m));
+        println!(
+            "  {:<30} wall median {m:>8.1} ms (min {min:.1}, max {max:.1}), CPU median {:>8.1} ms{rate}{speedup}",
+            c.name,
+            median(&c.cpu),
+        );
+    }
+    if let Some(two) = at(2) {
+        // The two-thread run as a part on one core and a part over both: wall = s + (cpu - s) / 2.
+        let (wall, cpu) = (median(&two.times), median(&two.cpu));
+        let s = (2.0 * wall - cpu).clamp(0.0, cpu);
+        let t16 = s + (cpu - s) / 16.0;
+        let vs = one.map_or(String::new(), |o| format!(", 1 thr / this {:.1}", o / t16));
+        println!(
+            "  on paper, 16 cores (not measured): {t16:.1} ms (on one core alone {s:.1} ms, \
+             the rest {:.1} ms of CPU divided by 16){vs}",
+            cpu - s
+        );
+    }
+}
+
+/// Documents of the corpus: its paragraphs grouped into texts of about 4 KB, the size of a
+/// page or a post, so the batch is many calls, not one long text.
+fn documents(text: &str) -> Vec<&str> {
+    let mut docs = Vec::new();
+    let mut start = 0;
+    for (i, _) in text.match_indices("\n\n") {
+        if i - start >= 4096 {
+            docs.push(&text[start..i]);
+            start = i + 2;
+        }
+    }
+    if start < text.len() {
+        docs.push(&text[start..]);
+    }
+    docs
+}
+
+fn main() -> ExitCode {
+    if let Ok(level) = std::env::var("SIMPRINT_KERNELS") {
+        let max = match level.as_str() {
+            "portable" => Kernels::Portable,
+            "popcnt" => Kernels::Popcnt,
+            "avx2" => Kernels::Avx2,
+            "avx512" => Kernels::Avx512,
+            other => {
+                eprintln!("SIMPRINT_KERNELS={other}: expected portable, popcnt, avx2 or avx512");
+                return ExitCode::FAILURE;
+            }
+        };
+        limit_kernels(max);
+    }
+    let rounds = env_number("SIMPRINT_ROUNDS", 5);
+    let k = env_number("SIMPRINT_K", 9) as u32;
+    let threads: Vec<usize> = env_list("SIMPRINT_THREADS", "1,2")
+        .iter()
+        .filter_map(|t| t.parse().ok())
+        .collect();
+    println!(
+        "simprint parallel, native; scan kernels: {}; cores available: {}; threads {threads:?}; \
+         {rounds} rounds, the cases interleaved in each",
+        kernels(),
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    );
+
+    for name in env_list("SIMPRINT_SETS", "mixed") {
+        let fps = match set(&name) {
+            Ok(fps) => fps,
+            Err(message) => {
+                eprintln!("{message}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let items: Vec<(u64, Fingerprint)> = (0u64..)
+            .zip(
+                fps.iter()
+                    .map(|&v| Fingerprint::new(u128::from(v), WIDTH).unwrap()),
+            )
+            .collect();
+
+        // Bulk insert: the serial method, then the parallel one at each thread count.
+        let mut inserts = vec![Case::new("insert_many (serial)", None)];
+        inserts.extend(
+            threads
+                .iter()
+                .map(|&t| Case::new(&format!("insert_many_parallel, {t} thr"), Some(t))),
+        );
+        let mut reference: Option<Vec<u8>> = None;
+        for _ in 0..rounds {
+            for case in &mut inserts {
+                let mut index = Index::new(WIDTH, k).unwrap();
+                let threads = case.threads;
+                case.time(|| match threads {
+                    None => index.insert_many(items.iter().copied()),
+                    Some(n) => index.insert_many_parallel(items.iter().copied(), n),
+                })
+                .unwrap();
+                // The same index each time (the bytes carry every table's plan and entries).
+                let bytes = index.to_bytes();
+                match &reference {
+                    None => reference = Some(bytes),
+                    Some(r) => assert!(*r == bytes, "{} built another index", case.name),
+                }
+                drop(black_box(index));
+            }
+        }
+        report(
+            &format!("bulk insert of {N} fingerprints, k = {k}, set {name}"),
+            &inserts,
+            None,
+        );
+
+        let mut index = Index::new(WIDTH, k).unwrap();
+        index.insert_many(items.iter().copied()).unwrap();
+        drop(items);
+        let mut pairs = vec![Case::new("pairs_within (serial)", None)];
+        pairs.extend(
+            threads
+                .iter()
+                .map(|&t| Case::new(&format!("pairs_parallel, {t} thr"), Some(t))),
+        );
+        let mut reference = None;
+        for _ in 0..rounds {
+            for case in &mut pairs {
+                let threads = case.threads;
+                let found = case
+                    .time(|| match threads {
+                        None => index.pairs_within(k),
+                        Some(n) => index.pairs_parallel(k, n),
+                    })
+                    .unwrap();
+                match &reference {
+                    None => reference = Some(found),
+                    Some(r) => assert!(*r == found, "{} found other pairs", case.name),
+                }
+            }
+        }
+        let count = reference.map_or(0, |r| r.len());
+        report(
+            &format!("all pairs within {k} of {N} fingerprints ({count} pairs), set {name}"),
+            &pairs,
+            None,
+        );
+    }
+
+    // Batch fingerprinting: English, Chinese and the mixed-text samples as documents, each
+    // fingerprinted once per case.
+    let text = match load_corpus_and_samples() {
+        Ok(texts) => texts.into_iter().map(|(_, t)| t).collect::<String>(),
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let docs = documents(&text);
+    let mb = text.len() as f64 / 1e6;
+    let fingerprinter = Fingerprinter::new(Options::default()).unwrap();
+    let mut batches = vec![Case::new("fingerprint, one by one", None)];
+    batches.extend(
+        threads
+            .iter()
+            .map(|&t| Case::new(&format!("fingerprint_parallel, {t} thr"), Some(t))),
+    );
+    let reference: Vec<Fingerprint> = docs.iter().map(|d| fingerprinter.fingerprint(d)).collect();
+    for _ in 0..rounds {
+        for case in &mut batches {
+            let threads = case.threads;
+            let fps: Vec<Fingerprint> = case.time(|| match threads {
+                None => docs.iter().map(|d| fingerprinter.fingerprint(d)).collect(),
+                Some(n) => fingerprinter.fingerprint_parallel(&docs, n),
+            });
+            assert!(fps == reference, "{} fingerprinted differently", case.name);
+        }
+    }
+    report(
+        &format!(
+            "batch fingerprinting: en.txt, zh.txt and the four samples as {} documents of about 4 KB ({mb:.1} MB)",
+            docs.len()
+        ),
+        &batches,
+        Some(("MB/s", mb)),
+    );
+    ExitCode::SUCCESS
+}

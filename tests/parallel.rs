@@ -65,6 +65,7 @@ proptest! {
         bulk in any::<bool>(),
         removed in 0usize..50,
         above in 0u32..=2,
+        merge_limit in proptest::option::of(256usize..800),
     ) {
         let width = if wide { 128 } else { 64 };
         let mut rng = Rng(seed);
@@ -73,6 +74,10 @@ proptest! {
             Some(e) => Index::with_plan(Plan::with_blocks(width, k, k + e).unwrap()).unwrap(),
             None => Index::new(width, k).unwrap(),
         };
+        // A merge limit keeps several segments: the pairs across them are work units too.
+        if let Some(limit) = merge_limit {
+            index.set_merge_limit(limit);
+        }
         let mut model = BTreeMap::new();
         let items: Vec<(u64, u128)> = vs.iter().enumerate().map(|(i, &v)| (i as u64 * 7 % 10_007, v)).collect();
         if bulk {
@@ -146,6 +151,11 @@ proptest! {
                 _ => rng.wide() & mask(width),
             };
             prop_assert_eq!(parallel.query(fp(q, width)).unwrap(), brute_query(&model, q, k));
+            // The same tables in the same order: every candidate examined alike.
+            prop_assert_eq!(
+                parallel.explain_query(fp(q, width), k).unwrap(),
+                serial.explain_query(fp(q, width), k).unwrap()
+            );
         }
         prop_assert_eq!(parallel.pairs().unwrap(), brute_pairs_of(&model, k));
     }

@@ -13,19 +13,27 @@
 //! counts), `SIMPRINT_K` (default 9), `SIMPRINT_KERNELS=portable|popcnt|avx2` to cap the scan
 //! kernels (default: the best the CPU has).
 //!
-//! Every answer is checked against the serial one. The 16-core line is arithmetic, not a
-//! measurement: the run at 1 and 2 threads split into a part that does not shrink with
-//! threads `s = 2·T2 − T1` (the serial set-up, the final sort, and whatever the second core
-//! loses to sharing caches and memory) and the rest `w = T1 − s`, which is assumed to divide
-//! evenly: `T16 = s + w / 16`. Memory bandwidth and the per-core clock of a 16-core machine
-//! are not in it.
+//! Every answer is checked against the serial one. Besides wall time each case reports the
+//! process's CPU time (/proc/self/stat, 10 ms ticks): on a machine shared with other work the
+//! wall time of two threads says how much of two cores the run got, the CPU time what the work
+//! cost. The 2- and 16-core lines are arithmetic, not measurements: the one-thread run's CPU
+//! time split into a serial part, measured on its own in the same run (for the pairs, sorting
+//! the found pairs into the answer's order; for a bulk insert, the same insert into an index
+//! that plans no tables, i.e. reading the items and sorting them by id; for fingerprinting
+//! none), and the rest, divided by the cores (a bulk insert's by at most its number of
+//! tables, since each thread builds whole tables). Memory bandwidth, shared caches and a
+//! 16-core machine's clock are not in it.
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use simprint::test_hooks::limit_kernels;
-use simprint::{kernels, Fingerprint, Fingerprinter, Index, Kernels, Options};
+use simprint::{kernels, Fingerprint, Fingerprinter, Index, Kernels, Options, Plan};
+
+#[path = "../tests/support/splitmix64.rs"]
+mod splitmix64;
+use splitmix64::SplitMix64;
 
 #[path = "common.rs"]
 mod common;
@@ -130,9 +138,10 @@ impl Case {
     }
 }
 
-/// Prints each case's wall and CPU medians, its ratio to the one-thread parallel case, and
-/// the 16-core estimate from the two-thread case (see the header).
-fn report(title: &str, cases: &[Case], unit: Option<(&str, f64)>) {
+/// Prints each case's wall and CPU medians and its ratio to the one-thread parallel case,
+/// then the 16-core estimate (see the header): `serial` ms of the work stay on one core, the
+/// rest of the one-thread run's CPU time divides over at most `ways` threads.
+fn report(title: &str, cases: &[Case], unit: Option<(&str, f64)>, serial: f64, ways: usize) {
     println!("\n{title}");
     let at = |t| cases.iter().find(|c| c.threads == Some(t));
     let one = at(1).map(|c| median(&c.times));
@@ -150,18 +159,31 @@ fn report(title: &str, cases: &[Case], unit: Option<(&str, f64)>) {
             median(&c.cpu),
         );
     }
-    if let Some(two) = at(2) {
-        // The two-thread run as a part on one core and a part over both: wall = s + (cpu - s) / 2.
-        let (wall, cpu) = (median(&two.times), median(&two.cpu));
-        let s = (2.0 * wall - cpu).clamp(0.0, cpu);
-        let t16 = s + (cpu - s) / 16.0;
-        let vs = one.map_or(String::new(), |o| format!(", 1 thr / this {:.1}", o / t16));
+    if let Some(one) = at(1) {
+        let cpu = median(&one.cpu);
+        let rest = (cpu - serial).max(0.0);
+        let paper = |cores: usize| serial + rest / cores.min(ways) as f64;
         println!(
-            "  on paper, 16 cores (not measured): {t16:.1} ms (on one core alone {s:.1} ms, \
-             the rest {:.1} ms of CPU divided by 16){vs}",
-            cpu - s
+            "  on paper (not measured), from the 1-thread CPU median {cpu:.1} ms: {serial:.1} ms \
+             serial, the rest over the cores: 2 cores {:.1} ms ({:.2}x), 16 cores {:.1} ms ({:.1}x)",
+            paper(2),
+            cpu / paper(2),
+            paper(16),
+            cpu / paper(16)
         );
     }
+}
+
+/// The median wall time of `f` over `rounds` calls, in ms.
+fn median_of(rounds: usize, mut f: impl FnMut()) -> f64 {
+    let times: Vec<f64> = (0..rounds)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed().as_secs_f64() * 1000.0
+        })
+        .collect();
+    median(&times)
 }
 
 /// Documents of the corpus: its paragraphs grouped into texts of about 4 KB, the size of a
@@ -249,10 +271,23 @@ fn main() -> ExitCode {
                 drop(black_box(index));
             }
         }
+        // The part of a bulk insert that is not its tables (reading the items, the sorts by
+        // id): the same insert into an index that plans no tables.
+        let serial = median_of(rounds, || {
+            let mut index = Index::with_plan(Plan::scan(WIDTH, k).unwrap()).unwrap();
+            index.insert_many(items.iter().copied()).unwrap();
+            black_box(index);
+        });
+        let tables = Plan::auto(WIDTH, k, N).tables().len();
         report(
-            &format!("bulk insert of {N} fingerprints, k = {k}, set {name}"),
+            &format!(
+                "bulk insert of {N} fingerprints, k = {k}, set {name} ({tables} tables, built \
+                 one per thread)"
+            ),
             &inserts,
             None,
+            serial,
+            tables,
         );
 
         let mut index = Index::new(WIDTH, k).unwrap();
@@ -280,11 +315,35 @@ fn main() -> ExitCode {
                 }
             }
         }
-        let count = reference.map_or(0, |r| r.len());
+        let found = reference.unwrap_or_default();
+        // The part of the parallel pairs after the threads: the pairs, gathered from the
+        // threads in no order, sorted into the answer's.
+        let mut rng = SplitMix64(1);
+        let scrambled: Vec<(u32, u64, u64)> = found
+            .iter()
+            .map(|p| (rng.next(), (p.distance, p.a, p.b)))
+            .collect::<std::collections::BTreeMap<_, _>>()
+            .into_values()
+            .collect();
+        let serial = median_of(rounds, || {
+            let mut keys = scrambled.clone();
+            keys.sort_unstable();
+            keys.dedup();
+            black_box(
+                keys.into_iter()
+                    .map(|(distance, a, b)| simprint::Pair { a, b, distance })
+                    .collect::<Vec<_>>(),
+            );
+        });
         report(
-            &format!("all pairs within {k} of {N} fingerprints ({count} pairs), set {name}"),
+            &format!(
+                "all pairs within {k} of {N} fingerprints ({} pairs), set {name}",
+                found.len()
+            ),
             &pairs,
             None,
+            serial,
+            usize::MAX,
         );
     }
 
@@ -324,6 +383,9 @@ fn main() -> ExitCode {
         ),
         &batches,
         Some(("MB/s", mb)),
+        // Putting the runs back in order: a copy of 16 bytes a text.
+        0.0,
+        usize::MAX,
     );
     ExitCode::SUCCESS
 }

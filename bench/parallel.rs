@@ -9,7 +9,7 @@
 //! The sets are bench/index.rs's, read from ~/.cache/simprint/bench/: `mixed` (the issue's:
 //! the first 100,000 real-text fingerprints, clustered, then the first 900,000 random ones),
 //! `random` and `realtext` (a million each). Environment: `SIMPRINT_SETS=mixed,realtext`
-//! (default `mixed`), `SIMPRINT_ROUNDS` (default 5), `SIMPRINT_THREADS=1,2` (the thread
+//! (default `mixed`), `SIMPRINT_CASES=insert,pairs,fingerprint` (the default, all three), `SIMPRINT_ROUNDS` (default 5), `SIMPRINT_THREADS=1,2` (the thread
 //! counts), `SIMPRINT_K` (default 9), `SIMPRINT_KERNELS=portable|popcnt|avx2` to cap the scan
 //! kernels (default: the best the CPU has).
 //!
@@ -230,6 +230,7 @@ fn main() -> ExitCode {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     );
 
+    let wanted = env_list("SIMPRINT_CASES", "insert,pairs,fingerprint");
     for name in env_list("SIMPRINT_SETS", "mixed") {
         let fps = match set(&name) {
             Ok(fps) => fps,
@@ -245,108 +246,127 @@ fn main() -> ExitCode {
             )
             .collect();
 
-        // Bulk insert: the serial method, then the parallel one at each thread count.
-        let mut inserts = vec![Case::new("insert_many (serial)", None)];
-        inserts.extend(
-            threads
-                .iter()
-                .map(|&t| Case::new(&format!("insert_many_parallel, {t} thr"), Some(t))),
-        );
-        let mut reference: Option<Vec<u8>> = None;
-        for _ in 0..rounds {
-            for case in &mut inserts {
-                let mut index = Index::new(WIDTH, k).unwrap();
-                let threads = case.threads;
-                case.time(|| match threads {
-                    None => index.insert_many(items.iter().copied()),
-                    Some(n) => index.insert_many_parallel(items.iter().copied(), n),
-                })
-                .unwrap();
-                // The same index each time (the bytes carry every table's plan and entries).
-                let bytes = index.to_bytes();
-                match &reference {
-                    None => reference = Some(bytes),
-                    Some(r) => assert!(*r == bytes, "{} built another index", case.name),
-                }
-                drop(black_box(index));
-            }
+        if wanted.iter().any(|c| c == "insert") {
+            bulk_insert(&name, &items, k, rounds, &threads);
         }
-        // The part of a bulk insert that is not its tables (reading the items, the sorts by
-        // id): the same insert into an index that plans no tables.
-        let serial = median_of(rounds, || {
-            let mut index = Index::with_plan(Plan::scan(WIDTH, k).unwrap()).unwrap();
-            index.insert_many(items.iter().copied()).unwrap();
-            black_box(index);
-        });
-        let tables = Plan::auto(WIDTH, k, N).tables().len();
-        report(
-            &format!(
-                "bulk insert of {N} fingerprints, k = {k}, set {name} ({tables} tables, built \
-                 one per thread)"
-            ),
-            &inserts,
-            None,
-            serial,
-            tables,
-        );
-
+        if !wanted.iter().any(|c| c == "pairs") {
+            continue;
+        }
         let mut index = Index::new(WIDTH, k).unwrap();
         index.insert_many(items.iter().copied()).unwrap();
         drop(items);
-        let mut pairs = vec![Case::new("pairs_within (serial)", None)];
-        pairs.extend(
-            threads
-                .iter()
-                .map(|&t| Case::new(&format!("pairs_parallel, {t} thr"), Some(t))),
-        );
-        let mut reference = None;
-        for _ in 0..rounds {
-            for case in &mut pairs {
-                let threads = case.threads;
-                let found = case
-                    .time(|| match threads {
-                        None => index.pairs_within(k),
-                        Some(n) => index.pairs_parallel(k, n),
-                    })
-                    .unwrap();
-                match &reference {
-                    None => reference = Some(found),
-                    Some(r) => assert!(*r == found, "{} found other pairs", case.name),
-                }
+        all_pairs(&name, &index, k, rounds, &threads);
+    }
+    if wanted.iter().any(|c| c == "fingerprint") {
+        return batch_fingerprinting(rounds, &threads);
+    }
+    ExitCode::SUCCESS
+}
+
+/// Bulk insert: the serial method, then the parallel one at each thread count.
+fn bulk_insert(name: &str, items: &[(u64, Fingerprint)], k: u32, rounds: usize, threads: &[usize]) {
+    let mut inserts = vec![Case::new("insert_many (serial)", None)];
+    inserts.extend(
+        threads
+            .iter()
+            .map(|&t| Case::new(&format!("insert_many_parallel, {t} thr"), Some(t))),
+    );
+    let mut reference: Option<Vec<u8>> = None;
+    for _ in 0..rounds {
+        for case in &mut inserts {
+            let mut index = Index::new(WIDTH, k).unwrap();
+            let threads = case.threads;
+            case.time(|| match threads {
+                None => index.insert_many(items.iter().copied()),
+                Some(n) => index.insert_many_parallel(items.iter().copied(), n),
+            })
+            .unwrap();
+            // The same index each time: the same entries and plan.
+            let bytes = index.to_bytes();
+            match &reference {
+                None => reference = Some(bytes),
+                Some(r) => assert!(*r == bytes, "{} built another index", case.name),
+            }
+            drop(black_box(index));
+        }
+    }
+    // The part of a bulk insert that is not its tables (reading the items, the sorts by
+    // id): the same insert into an index that plans no tables.
+    let serial = median_of(rounds, || {
+        let mut index = Index::with_plan(Plan::scan(WIDTH, k).unwrap()).unwrap();
+        index.insert_many(items.iter().copied()).unwrap();
+        black_box(index);
+    });
+    let tables = Plan::auto(WIDTH, k, N).tables().len();
+    report(
+        &format!(
+            "bulk insert of {N} fingerprints, k = {k}, set {name} ({tables} tables, built \
+                 one per thread)"
+        ),
+        &inserts,
+        None,
+        serial,
+        tables,
+    );
+}
+
+/// All pairs: the serial method, then the parallel one at each thread count.
+fn all_pairs(name: &str, index: &Index, k: u32, rounds: usize, threads: &[usize]) {
+    let mut pairs = vec![Case::new("pairs_within (serial)", None)];
+    pairs.extend(
+        threads
+            .iter()
+            .map(|&t| Case::new(&format!("pairs_parallel, {t} thr"), Some(t))),
+    );
+    let mut reference = None;
+    for _ in 0..rounds {
+        for case in &mut pairs {
+            let threads = case.threads;
+            let found = case
+                .time(|| match threads {
+                    None => index.pairs_within(k),
+                    Some(n) => index.pairs_parallel(k, n),
+                })
+                .unwrap();
+            match &reference {
+                None => reference = Some(found),
+                Some(r) => assert!(*r == found, "{} found other pairs", case.name),
             }
         }
-        let found = reference.unwrap_or_default();
-        // The part of the parallel pairs after the threads: the pairs, gathered from the
-        // threads in no order, sorted into the answer's.
-        let mut rng = SplitMix64(1);
-        let scrambled: Vec<(u32, u64, u64)> = found
-            .iter()
-            .map(|p| (rng.next(), (p.distance, p.a, p.b)))
-            .collect::<std::collections::BTreeMap<_, _>>()
-            .into_values()
-            .collect();
-        let serial = median_of(rounds, || {
-            let mut keys = scrambled.clone();
-            keys.sort_unstable();
-            keys.dedup();
-            black_box(
-                keys.into_iter()
-                    .map(|(distance, a, b)| simprint::Pair { a, b, distance })
-                    .collect::<Vec<_>>(),
-            );
-        });
-        report(
-            &format!(
-                "all pairs within {k} of {N} fingerprints ({} pairs), set {name}",
-                found.len()
-            ),
-            &pairs,
-            None,
-            serial,
-            usize::MAX,
-        );
     }
+    let found = reference.unwrap_or_default();
+    // The part of the parallel pairs after the threads: the pairs, gathered from the
+    // threads in no order, sorted into the answer's.
+    let mut rng = SplitMix64(1);
+    let scrambled: Vec<(u32, u64, u64)> = found
+        .iter()
+        .map(|p| (rng.next(), (p.distance, p.a, p.b)))
+        .collect::<std::collections::BTreeMap<_, _>>()
+        .into_values()
+        .collect();
+    let serial = median_of(rounds, || {
+        let mut keys = scrambled.clone();
+        keys.sort_unstable();
+        keys.dedup();
+        black_box(
+            keys.into_iter()
+                .map(|(distance, a, b)| simprint::Pair { a, b, distance })
+                .collect::<Vec<_>>(),
+        );
+    });
+    report(
+        &format!(
+            "all pairs within {k} of {N} fingerprints ({} pairs), set {name}",
+            found.len()
+        ),
+        &pairs,
+        None,
+        serial,
+        usize::MAX,
+    );
+}
 
+fn batch_fingerprinting(rounds: usize, threads: &[usize]) -> ExitCode {
     // Batch fingerprinting: English, Chinese and the mixed-text samples as documents, each
     // fingerprinted once per case.
     let text = match load_corpus_and_samples() {

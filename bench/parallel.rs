@@ -9,8 +9,9 @@
 //! The sets are bench/index.rs's, read from ~/.cache/simprint/bench/: `mixed` (the issue's:
 //! the first 100,000 real-text fingerprints, clustered, then the first 900,000 random ones),
 //! `random` and `realtext` (a million each). Environment: `SIMPRINT_SETS=mixed,realtext`
-//! (default `mixed`), `SIMPRINT_CASES=insert,pairs,fingerprint` (the default, all three), `SIMPRINT_ROUNDS` (default 5), `SIMPRINT_THREADS=1,2` (the thread
-//! counts), `SIMPRINT_K` (default 9), `SIMPRINT_KERNELS=portable|popcnt|avx2` to cap the scan
+//! (default `mixed`), `SIMPRINT_CASES=insert,pairs,fingerprint` (the default, all three),
+//! `SIMPRINT_ROUNDS` (default 5), `SIMPRINT_THREADS=1,2` (the thread counts), `SIMPRINT_K`
+//! (default 9), `SIMPRINT_KERNELS=portable|popcnt|avx2` to cap the scan
 //! kernels (default: the best the CPU has).
 //!
 //! Every answer is checked against the serial one. Besides wall time each case reports the

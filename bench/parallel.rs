@@ -18,12 +18,12 @@
 //! process's CPU time (/proc/self/stat, 10 ms ticks): on a machine shared with other work the
 //! wall time of two threads says how much of two cores the run got, the CPU time what the work
 //! cost. The 2- and 16-core lines are arithmetic, not measurements: the one-thread run's CPU
-//! time split into a serial part, measured on its own in the same run (for the pairs, sorting
-//! the found pairs into the answer's order; for a bulk insert, the same insert into an index
-//! that plans no tables, i.e. reading the items and sorting them by id; for fingerprinting
-//! none), and the rest, divided by the cores (a bulk insert's by at most its number of
-//! tables, since each thread builds whole tables). Memory bandwidth, shared caches and a
-//! 16-core machine's clock are not in it.
+//! time split into a serial part, measured on its own in the same run (the fastest of the
+//! rounds; for the pairs, sorting the found pairs into the answer's order; for a bulk insert,
+//! the same insert into an index that plans no tables, i.e. reading the items and sorting them
+//! by id; for fingerprinting none), and the rest, divided by the cores (a bulk insert's by at
+//! most its number of tables, since each thread builds whole tables). Memory bandwidth, shared
+//! caches and a 16-core machine's clock are not in it.
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -175,16 +175,16 @@ fn report(title: &str, cases: &[Case], unit: Option<(&str, f64)>, serial: f64, w
     }
 }
 
-/// The median wall time of `f` over `rounds` calls, in ms.
-fn median_of(rounds: usize, mut f: impl FnMut()) -> f64 {
-    let times: Vec<f64> = (0..rounds)
+/// The least wall time of `f` over `rounds` calls, in ms: the serial parts are short, and on
+/// a shared machine the least disturbed call is the nearest to their cost on an idle core.
+fn fastest_of(rounds: usize, mut f: impl FnMut()) -> f64 {
+    (0..rounds)
         .map(|_| {
             let t = Instant::now();
             f();
             t.elapsed().as_secs_f64() * 1000.0
         })
-        .collect();
-    median(&times)
+        .fold(f64::INFINITY, f64::min)
 }
 
 /// Documents of the corpus: its paragraphs grouped into texts of about 4 KB, the size of a
@@ -293,7 +293,7 @@ fn bulk_insert(name: &str, items: &[(u64, Fingerprint)], k: u32, rounds: usize, 
     }
     // The part of a bulk insert that is not its tables (reading the items, the sorts by
     // id): the same insert into an index that plans no tables.
-    let serial = median_of(rounds, || {
+    let serial = fastest_of(rounds, || {
         let mut index = Index::with_plan(Plan::scan(WIDTH, k).unwrap()).unwrap();
         index.insert_many(items.iter().copied()).unwrap();
         black_box(index);
@@ -345,7 +345,7 @@ fn all_pairs(name: &str, index: &Index, k: u32, rounds: usize, threads: &[usize]
         .collect::<std::collections::BTreeMap<_, _>>()
         .into_values()
         .collect();
-    let serial = median_of(rounds, || {
+    let serial = fastest_of(rounds, || {
         let mut keys = scrambled.clone();
         keys.sort_unstable();
         keys.dedup();

@@ -24,6 +24,11 @@
 //! by id; for fingerprinting none), and the rest, divided by the cores (a bulk insert's by at
 //! most its number of tables, since each thread builds whole tables). Memory bandwidth, shared
 //! caches and a 16-core machine's clock are not in it.
+//!
+//! With the pairs runs a control: a spin loop cut evenly over the same threads, timed in the
+//! same rounds. Linux shares the CPU between sessions (autogroups), not threads, so on a busy
+//! machine a second thread may get no more CPU than the first had alone; the control's ratio
+//! says how much of a second core the machine gave at the time.
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -319,6 +324,12 @@ fn all_pairs(name: &str, index: &Index, k: u32, rounds: usize, threads: &[usize]
             .iter()
             .map(|&t| Case::new(&format!("pairs_parallel, {t} thr"), Some(t))),
     );
+    // The control: work that divides perfectly, timed between the pairs, so it meets the
+    // same load. Its ratio is what the machine gave a second thread at the time.
+    let mut control: Vec<Case> = threads
+        .iter()
+        .map(|&t| Case::new(&format!("control: spin loop, {t} thr"), Some(t)))
+        .collect();
     let mut reference = None;
     for _ in 0..rounds {
         for case in &mut pairs {
@@ -333,6 +344,10 @@ fn all_pairs(name: &str, index: &Index, k: u32, rounds: usize, threads: &[usize]
                 None => reference = Some(found),
                 Some(r) => assert!(*r == found, "{} found other pairs", case.name),
             }
+        }
+        for case in &mut control {
+            let n = case.threads.unwrap_or(1);
+            case.time(|| spin(n));
         }
     }
     let found = reference.unwrap_or_default();
@@ -365,6 +380,30 @@ fn all_pairs(name: &str, index: &Index, k: u32, rounds: usize, threads: &[usize]
         serial,
         usize::MAX,
     );
+    report(
+        "control: 4e8 steps of arithmetic split over the threads (no memory, nothing shared)",
+        &control,
+        None,
+        0.0,
+        usize::MAX,
+    );
+}
+
+/// 4e8 steps of a dependent multiply-add chain, cut evenly over `threads` scoped threads:
+/// the best case of parallel work, as a yardstick of the cores the machine gives.
+fn spin(threads: usize) {
+    let steps = 400_000_000 / threads as u64;
+    std::thread::scope(|scope| {
+        for t in 0..threads {
+            scope.spawn(move || {
+                let mut x = t as u64;
+                for i in 0..steps {
+                    x = x.wrapping_mul(31).wrapping_add(i ^ (x >> 7));
+                }
+                black_box(x)
+            });
+        }
+    });
 }
 
 fn batch_fingerprinting(rounds: usize, threads: &[usize]) -> ExitCode {

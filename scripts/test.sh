@@ -38,7 +38,9 @@ say "cargo test (native)"
 cargo test --quiet
 
 say "the parallel feature against the serial path and brute force (tests/parallel.rs, its doctests)"
-cargo test --quiet --features parallel --test parallel && cargo test --quiet --features parallel --doc -- _parallel
+# Two commands, not `a && b`: under `set -e` a failure before `&&` would not stop the script.
+cargo test --quiet --features parallel --test parallel
+cargo test --quiet --features parallel --doc -- _parallel
 
 say "the fuzz targets' checks on their seeds and saved regressions (stable, no libFuzzer)"
 cargo test --quiet --manifest-path fuzz/Cargo.toml --no-default-features

@@ -26,6 +26,8 @@ ALLOW_IN_TESTS=(-A clippy::cast_lossless -A clippy::cast_possible_truncation
   -A clippy::cast_possible_wrap -A clippy::cast_sign_loss -A clippy::must_use_candidate
   -A clippy::missing_errors_doc -A clippy::missing_panics_doc -A clippy::disallowed_methods)
 cargo clippy --quiet --workspace --all-targets -- -D warnings "${ALLOW_IN_TESTS[@]}"
+# The parallel feature (std::thread; off by default) with its tests and benchmark.
+cargo clippy --quiet -p simprint --all-targets --features parallel -- -D warnings "${ALLOW_IN_TESTS[@]}"
 # The fuzz crate with its targets (--features targets: checked without libFuzzer's C++ build).
 cargo clippy --quiet --manifest-path fuzz/Cargo.toml --no-default-features --features targets \
   --all-targets -- -D warnings "${ALLOW_IN_TESTS[@]}"
@@ -43,6 +45,11 @@ fi
 
 say "cargo test (native)"
 cargo test --quiet
+
+say "the parallel feature against the serial path and brute force (tests/parallel.rs, its doctests)"
+# Two commands, not `a && b`: under `set -e` a failure before `&&` would not stop the script.
+cargo test --quiet --features parallel --test parallel
+cargo test --quiet --features parallel --doc -- _parallel
 
 say "the fuzz targets' checks on their seeds and saved regressions (stable, no libFuzzer)"
 cargo test --quiet --manifest-path fuzz/Cargo.toml --no-default-features

@@ -36,6 +36,7 @@
 //! | an index's tables and keys | [`Plan`], [`Plan::describe`], [`Plan::probe_keys`], [`Costs`] |
 //! | scan a slice of fingerprints | [`scan64`], [`scan128`], [`Scan64`], [`distances64`]; the CPU's kernels, [`kernels`] |
 //! | what went wrong | [`Error`] (every fallible function returns it), [`Error::describe`] |
+//! | every core, natively (the `parallel` feature, off by default: it brings in `std`) | `Index::pairs_parallel`, `Index::insert_many_parallel`, `Fingerprinter::fingerprint_parallel`: the serial answers, on a given number of threads |
 //!
 //! Every item is at the crate root, one path each, but for two modules of secondary items:
 //! [`index`] (the index's limits and defaults) and [`normalize`] (the text folds on their
@@ -49,6 +50,9 @@
 #![warn(missing_docs)]
 
 extern crate alloc;
+// Only with the `std` feature (which `parallel` implies): the crate stays `no_std` otherwise.
+#[cfg(feature = "std")]
+extern crate std;
 
 mod accumulate;
 mod ascii_words;
@@ -66,6 +70,8 @@ mod idf;
 pub mod index;
 pub mod normalize;
 mod options;
+#[cfg(feature = "parallel")]
+mod parallel;
 mod recommend;
 mod scan;
 mod sip13;

@@ -302,17 +302,19 @@ impl Index {
         &mut self,
         items: impl IntoIterator<Item = (u64, Fingerprint)>,
     ) -> Result<(), Error> {
-        self.insert_boxed(Box::new(items.into_iter()))
+        self.insert_boxed(Box::new(items.into_iter()), 1)
     }
 
-    /// The rest of [`Index::insert_many`], not generic: one copy in the wasm, whatever the
+    /// The rest of [`Index::insert_many`] (with the segment's tables built on `threads`
+    /// threads: 1 but for `Index::insert_many_parallel`), not generic: one copy in the wasm, whatever the
     /// callers' iterators. The items go straight into the engine's batch (16 bytes an item at
     /// 64 bits), and the iterator is dropped as soon as it is read, before the tables are
     /// built: in wasm, whose memory never shrinks, what the caller's iterator held (e.g. the
     /// arrays the bindings read) is reused by the build instead of adding to its peak.
-    fn insert_boxed(
+    pub(super) fn insert_boxed(
         &mut self,
         mut items: Box<dyn Iterator<Item = (u64, Fingerprint)> + '_>,
+        threads: usize,
     ) -> Result<(), Error> {
         let width = self.width();
         engine!(&mut self.inner, e => {
@@ -327,7 +329,7 @@ impl Index {
                 batch.push((id, Bits::from_u128(fp.value())));
             }
             drop(items);
-            e.insert_many(batch)
+            e.insert_many_with(batch, threads)
         })
     }
 

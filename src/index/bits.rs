@@ -9,7 +9,15 @@ use crate::sort;
 
 /// The integer a fingerprint is held in: `u64` for widths up to 64, `u128` above.
 pub(crate) trait Bits:
-    Copy + Eq + Ord + Default + core::ops::BitXor<Output = Self> + core::fmt::Debug + 'static
+    Copy
+    + Eq
+    + Ord
+    + Default
+    + Send
+    + Sync
+    + core::ops::BitXor<Output = Self>
+    + core::fmt::Debug
+    + 'static
 {
     const BYTES: usize;
     fn from_u128(v: u128) -> Self;

@@ -182,6 +182,15 @@ impl<B: Bits> Engine<B> {
 
     /// Stores a batch; on an error (no memory for it) nothing changes.
     pub(super) fn insert_many(&mut self, batch: Vec<(u64, B)>) -> Result<(), Error> {
+        self.insert_many_with(batch, 1)
+    }
+
+    /// [`Engine::insert_many`] with the segment's tables built on `threads` threads.
+    pub(super) fn insert_many_with(
+        &mut self,
+        batch: Vec<(u64, B)>,
+        threads: usize,
+    ) -> Result<(), Error> {
         // The last fingerprint of each id, by id.
         let mut ids = try_vec_with_capacity(batch.len())?;
         ids.extend(batch.iter().map(|e| e.0));
@@ -202,7 +211,11 @@ impl<B: Bits> Engine<B> {
         let replaced_in_buffer = self.buffer.len() - (entries.len() - before);
         let segment = if entries.len() >= BUFFER {
             let plan = self.plan_for(entries.len());
-            Some(Segment::build(plan, core::mem::take(&mut entries))?)
+            Some(Segment::build_with(
+                plan,
+                core::mem::take(&mut entries),
+                threads,
+            )?)
         } else {
             None
         };

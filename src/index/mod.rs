@@ -58,6 +58,8 @@ mod flips;
 mod keys;
 mod names;
 mod pairs;
+#[cfg(feature = "parallel")]
+mod parallel;
 pub(crate) mod plan;
 pub(crate) mod results;
 mod segment;

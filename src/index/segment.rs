@@ -76,6 +76,16 @@ impl<B: Bits> Segment<B> {
     /// of the whole size has shown it fits: an allocation failure would otherwise abort, which
     /// in wasm kills the instance.
     pub(super) fn build(plan: Plan, entries: Vec<(u64, B)>) -> Result<Segment<B>, Error> {
+        Self::build_with(plan, entries, 1)
+    }
+
+    /// [`Segment::build`] with its tables built on `threads` threads (see
+    /// `Index::insert_many_parallel`); without the `parallel` feature, on this one.
+    pub(super) fn build_with(
+        plan: Plan,
+        entries: Vec<(u64, B)>,
+        threads: usize,
+    ) -> Result<Segment<B>, Error> {
         let need = Self::bytes_for(&plan, entries.len());
         // Slots are u32: a segment holds fewer than 2^32 fingerprints (64 GB of them).
         if u32::try_from(entries.len()).is_err() {
@@ -93,10 +103,17 @@ impl<B: Bits> Segment<B> {
         let mut fps = try_vec_with_capacity::<B>(entries.len())?;
         fps.extend(entries.iter().map(|e| e.1));
         drop(entries);
-        let mut tables = try_vec_with_capacity(plan.tables().len())?;
-        for t in 0..plan.tables().len() {
-            tables.push(Table::build(&plan, t, &fps)?);
-        }
+        #[cfg(feature = "parallel")]
+        let tables = if threads == 1 {
+            Self::build_tables(&plan, &fps)?
+        } else {
+            super::parallel::build_tables(&plan, &fps, threads)?
+        };
+        #[cfg(not(feature = "parallel"))]
+        let tables = {
+            let _ = threads;
+            Self::build_tables(&plan, &fps)?
+        };
         Ok(Segment {
             dead: zeroed(ids.len().div_ceil(64))?,
             dead_count: 0,
@@ -105,6 +122,15 @@ impl<B: Bits> Segment<B> {
             fps,
             tables,
         })
+    }
+
+    /// The plan's tables over `fps`, one after another.
+    fn build_tables(plan: &Plan, fps: &[B]) -> Result<Vec<Table<B>>, Error> {
+        let mut tables = try_vec_with_capacity(plan.tables().len())?;
+        for t in 0..plan.tables().len() {
+            tables.push(Table::build(plan, t, fps)?);
+        }
+        Ok(tables)
     }
 
     pub(super) fn plan(&self) -> &Plan {

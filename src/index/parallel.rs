@@ -11,10 +11,9 @@ use super::api::{Index, Inner};
 use super::bits::Bits;
 use super::engine::Engine;
 use super::fallible::collect;
-use super::plan::{check_k, Plan};
+use super::plan::check_k;
 use super::results::Pair;
 use super::segment::Segment;
-use super::table::Table;
 use super::MAX_PAIRS;
 use crate::error::Error;
 use crate::fingerprint::Fingerprint;
@@ -58,27 +57,6 @@ struct Found {
     keys: Vec<(u32, u64, u64)>,
     pending: usize,
     failed: Result<(), Error>,
-}
-
-/// The tables of `plan` over `fps` built on `threads` threads, in the plan's order.
-pub(super) fn build_tables<B: Bits>(
-    plan: &Plan,
-    fps: &[B],
-    threads: usize,
-) -> Result<Vec<Table<B>>, Error> {
-    let count = plan.tables().len();
-    let built = run(threads, count, Vec::new, |out, t| {
-        let table = Table::build(plan, t, fps);
-        let ok = table.is_ok();
-        out.push((t, table));
-        ok
-    });
-    let mut tables: Vec<Option<Table<B>>> = (0..count).map(|_| None).collect();
-    for (t, table) in built.into_iter().flatten() {
-        tables[t] = Some(table?);
-    }
-    // Every table was built unless one failed, which returned above.
-    collect(count, tables.into_iter().flatten())
 }
 
 impl<B: Bits> Engine<B> {

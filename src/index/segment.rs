@@ -103,17 +103,7 @@ impl<B: Bits> Segment<B> {
         let mut fps = try_vec_with_capacity::<B>(entries.len())?;
         fps.extend(entries.iter().map(|e| e.1));
         drop(entries);
-        #[cfg(feature = "parallel")]
-        let tables = if threads == 1 {
-            Self::build_tables(&plan, &fps)?
-        } else {
-            super::parallel::build_tables(&plan, &fps, threads)?
-        };
-        #[cfg(not(feature = "parallel"))]
-        let tables = {
-            let _ = threads;
-            Self::build_tables(&plan, &fps)?
-        };
+        let tables = Table::build_all(&plan, &fps, threads)?;
         Ok(Segment {
             dead: zeroed(ids.len().div_ceil(64))?,
             dead_count: 0,
@@ -122,15 +112,6 @@ impl<B: Bits> Segment<B> {
             fps,
             tables,
         })
-    }
-
-    /// The plan's tables over `fps`, one after another.
-    fn build_tables(plan: &Plan, fps: &[B]) -> Result<Vec<Table<B>>, Error> {
-        let mut tables = try_vec_with_capacity(plan.tables().len())?;
-        for t in 0..plan.tables().len() {
-            tables.push(Table::build(plan, t, fps)?);
-        }
-        Ok(tables)
     }
 
     pub(super) fn plan(&self) -> &Plan {

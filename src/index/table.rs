@@ -71,6 +71,37 @@ impl<B: Bits> Table<B> {
         (((1usize << t.bucket_bits) + 1) * 4).saturating_add(n.saturating_mul(word + 4))
     }
 
+    /// Every table of `plan` over `fps`, in the plan's order: one after another, or, with the
+    /// `parallel` feature and `threads` other than 1, one table per thread as threads free up.
+    pub(super) fn build_all(
+        plan: &Plan,
+        fps: &[B],
+        threads: usize,
+    ) -> Result<Vec<Table<B>>, Error> {
+        let count = plan.tables().len();
+        #[cfg(feature = "parallel")]
+        if threads != 1 {
+            let built = crate::parallel::run(threads, count, Vec::new, |out, t| {
+                let table = Table::build(plan, t, fps);
+                let ok = table.is_ok();
+                out.push((t, table));
+                ok
+            });
+            let mut tables: Vec<Option<Table<B>>> = (0..count).map(|_| None).collect();
+            for (t, table) in built.into_iter().flatten() {
+                tables[t] = Some(table?);
+            }
+            // Every table was built unless one failed, which returned above.
+            return collect(count, tables.into_iter().flatten());
+        }
+        let _ = threads;
+        let mut tables = try_vec_with_capacity(count)?;
+        for t in 0..count {
+            tables.push(Table::build(plan, t, fps)?);
+        }
+        Ok(tables)
+    }
+
     /// Table `table` of `plan` over `fps` (the segment's fingerprints, by slot).
     pub(super) fn build(plan: &Plan, table: usize, fps: &[B]) -> Result<Table<B>, Error> {
         let spec = &plan.tables()[table];

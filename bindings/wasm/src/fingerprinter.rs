@@ -73,6 +73,14 @@ impl Fingerprinter {
         Ok(bigint(self.inner.fingerprint(&read_text(&text)?)))
     }
 
+    /// `fingerprint(text)` for a string, as the package's `fast.js` passes it: the glue copies
+    /// it into wasm memory before the call (no call back out to read it), and the value comes
+    /// back as a `u128` the glue makes a BigInt (no externref to allocate and free).
+    #[wasm_bindgen(js_name = __fingerprintText, skip_typescript)]
+    pub fn fingerprint_text(&self, text: &str) -> u128 {
+        self.inner.fingerprint(text).value()
+    }
+
     /// The Hamming distance bound for `text` under this fingerprinter's tokenizer, weights
     /// and width: the core's `Fingerprinter::recommended_k` with `{ tolerance, far }`
     /// (defaults 0.1 and twice it).
@@ -237,6 +245,13 @@ pub fn fingerprint(
     #[wasm_bindgen(unchecked_optional_param_type = "Options")] options: Option<JsValue>,
 ) -> Result<JsValue, JsError> {
     Fingerprinter::new(options)?.fingerprint(text)
+}
+
+/// `fingerprint(text)` without options for a string, as `fast.js` passes it: the core's
+/// default fingerprinter, so no options object is read and no fingerprinter made per call.
+#[wasm_bindgen(js_name = __fingerprintText, skip_typescript)]
+pub fn fingerprint_text(text: &str) -> u128 {
+    simprint::fingerprint(text).value()
 }
 
 /// `fingerprint(text, options)` as `ceil(width / 4)` lowercase hex digits, for JSON.

@@ -21,15 +21,28 @@ export function compare(a, b, options) {
   return options == null && word(a) && word(b) ? glue.__compare64(a, b) : glue.compare(a, b, options);
 }
 
+// Strings up to this many UTF-16 units are written as UTF-8 by `TextEncoder.encodeInto` into
+// one reused buffer (at most 3 bytes a unit): under Node 20 several times quicker than the
+// glue's loop of charCodeAt for 150 to 10,000 characters. Longer ones take the glue's path,
+// where the copy is a small part of the call, so the buffer stays small.
+const ENCODE_UNITS = 1 << 16;
+const encoder = new TextEncoder();
+let buffer = new Uint8Array(1024);
+
+function utf8(text) {
+  if (buffer.length < text.length * 3) buffer = new Uint8Array(text.length * 3);
+  return buffer.subarray(0, encoder.encodeInto(text, buffer).written);
+}
+
 export function fingerprint(text, options) {
-  return options === undefined && typeof text === 'string'
-    ? glue.__fingerprintText(text)
-    : glue.fingerprint(text, options);
+  if (options !== undefined || typeof text !== 'string') return glue.fingerprint(text, options);
+  return text.length <= ENCODE_UNITS ? glue.__fingerprintUtf8(utf8(text)) : glue.__fingerprintText(text);
 }
 
 // Patched on the glue's class before guards.js wraps its methods (simprint.js imports this
 // module first), so the freed-object check still comes first.
 const generic = glue.Fingerprinter.prototype.fingerprint;
 glue.Fingerprinter.prototype.fingerprint = function fingerprint(text) {
-  return typeof text === 'string' ? this.__fingerprintText(text) : generic.call(this, text);
+  if (typeof text !== 'string') return generic.call(this, text);
+  return text.length <= ENCODE_UNITS ? this.__fingerprintUtf8(utf8(text)) : this.__fingerprintText(text);
 };

@@ -28,10 +28,14 @@ const PKG = resolve(process.env.PKG ?? new URL("../pkg", import.meta.url).pathna
 const SIZES = [100, 1_000, 10_000, 100_000];
 const SHORT_CHARS = 150;
 const BATCH = 10_000;
+// The calls too short to time one by one are timed in batches of CALLS_PER_BATCH; the median
+// batch says the per-call cost without the batches another process preempted.
+const CALLS_PER_BATCH = 100;
 const COLD_CALLS = 1_000;
 const COLD_RUNS = Number(process.env.COLD_RUNS ?? 3);
 const SAMPLE_NAMES = (process.env.SAMPLES ?? "docs-en,docs-zh").split(",");
-const NATIVE = join(new URL("..", import.meta.url).pathname, "target/release/examples/per_document");
+const NATIVE =
+  process.env.NATIVE_BIN ?? join(new URL("..", import.meta.url).pathname, "target/release/examples/per_document");
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -152,21 +156,24 @@ const warm = Object.fromEntries(all.map(([name]) => [name, { wasm: [], native: [
 const perCall = { hamming: [], compare: [], "fingerprint() 150 chars": [], "Fingerprinter 150 chars": [] };
 const perCallNative = { hamming: [], compare: [] };
 
+// The per-call cost of `call(i)`: the median over batches of CALLS_PER_BATCH calls.
+function perCallOf(n, call) {
+  const batches = [];
+  for (let start = 0; start + CALLS_PER_BATCH <= n; start += CALLS_PER_BATCH) {
+    const t0 = performance.now();
+    for (let i = start; i < start + CALLS_PER_BATCH; i++) call(i);
+    batches.push((performance.now() - t0) / 1000 / CALLS_PER_BATCH);
+  }
+  return median(batches);
+}
+
 function roundOfCalls() {
   let sink = 0;
-  let t0 = performance.now();
-  for (const [a, b] of pairs) sink += mod.hamming(a, b);
-  perCall.hamming.push((performance.now() - t0) / 1000 / BATCH);
-  t0 = performance.now();
-  for (const [a, b] of pairs) sink += mod.compare(a, b).distance;
-  perCall.compare.push((performance.now() - t0) / 1000 / BATCH);
+  perCall.hamming.push(perCallOf(BATCH, (i) => (sink += mod.hamming(pairs[i][0], pairs[i][1]))));
+  perCall.compare.push(perCallOf(BATCH, (i) => (sink += mod.compare(pairs[i][0], pairs[i][1]).distance)));
   const n = Math.min(BATCH, shortDocs.length);
-  t0 = performance.now();
-  for (let i = 0; i < n; i++) mod.fingerprint(shortDocs[i]);
-  perCall["fingerprint() 150 chars"].push((performance.now() - t0) / 1000 / n);
-  t0 = performance.now();
-  for (let i = 0; i < n; i++) fp.fingerprint(shortDocs[i]);
-  perCall["Fingerprinter 150 chars"].push((performance.now() - t0) / 1000 / n);
+  perCall["fingerprint() 150 chars"].push(perCallOf(n, (i) => mod.fingerprint(shortDocs[i])));
+  perCall["Fingerprinter 150 chars"].push(perCallOf(n, (i) => fp.fingerprint(shortDocs[i])));
   if (sink === 0) throw new Error("no distances");
 }
 
@@ -219,7 +226,7 @@ for (let run = 0; run < COLD_RUNS; run++) {
   }
 }
 
-const us = (s) => (s * 1e6).toFixed(s < 1e-5 ? 2 : 1);
+const us = (s) => (s * 1e6).toFixed(s < 1e-6 ? 3 : s < 1e-5 ? 2 : 1);
 const mbps = (rs) => median(rs.map((r) => r.bytes / r.seconds / 1e6));
 const rows = [];
 for (const [name, docs] of all) {
@@ -235,6 +242,7 @@ for (const [name, docs] of all) {
     n ? mbps(w.native).toFixed(1) : "-",
     n ? us(median(w.native.map((r) => r.p50))) : "-",
     n ? (mbps(w.wasm) / mbps(w.native)).toFixed(2) : "-",
+    n ? (median(w.native.map((r) => r.p50)) / median(w.wasm.map((r) => r.p50))).toFixed(2) : "-",
     us(median(c.map((r) => r.first))),
     us(median(c.map((r) => r.p50))),
     us(median(c.map((r) => r.p99))),
@@ -250,6 +258,7 @@ const header = [
   "native MB/s",
   "native p50 µs",
   "wasm/native",
+  "p50 ratio",
   "cold 1st µs",
   "cold p50 µs",
   "cold p99 µs",
@@ -264,7 +273,11 @@ console.log(
 console.log(line(header));
 console.log(widths.map((w) => "-".repeat(w)).join("  "));
 for (const r of rows) console.log(line(r));
-console.log("\nper call (mean of a batch of 10,000 calls, median over rounds):");
+console.log(
+  "\nMB/s: the pass over every document (preempted calls included); p50 ratio: native p50 / wasm p50, " +
+    "the per-document figure the machine's load disturbs least.",
+);
+console.log(`per call (median of batches of ${CALLS_PER_BATCH} calls, median over rounds; hamming/compare: 64-bit BigInts):`);
 for (const [name, xs] of Object.entries(perCall)) {
   const nat = perCallNative[name];
   console.log(

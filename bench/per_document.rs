@@ -79,7 +79,10 @@ fn main() {
         let hamming_s = t0.elapsed().as_secs_f64() / BATCH as f64;
         let t0 = Instant::now();
         for &(a, b) in black_box(&pairs) {
-            let (a, b) = (Fingerprint::new(a.into(), 64), Fingerprint::new(b.into(), 64));
+            let (a, b) = (
+                Fingerprint::new(a.into(), 64),
+                Fingerprint::new(b.into(), 64),
+            );
             black_box(a.and_then(|a| a.compare(&b?)).map(|c| c.cosine).ok());
         }
         let compare_s = t0.elapsed().as_secs_f64() / BATCH as f64;

@@ -564,7 +564,7 @@ test('collectionK: the largest k at which a collection of unrelated fingerprints
 // generic path does (reached here through fingerprintMany, hex strings and explicit options).
 test('the fast paths agree with the generic exports', () => {
   const texts = ['', 'a', 'The quick brown fox', 'é'.repeat(99), 'é'.repeat(100), 'ü'.repeat(65_536), 'ü'.repeat(65_537), 'naïve café 東京タワー 서울', 'lone \ud800 surrogate \udfff',
-    'x'.repeat(70_000) + ' y z', 'word '.repeat(20_000), '日本語のテキスト'.repeat(9_000)];
+    `${'x'.repeat(70_000)} y z`, 'word '.repeat(20_000), '日本語のテキスト'.repeat(9_000)];
   for (const width of [64, 128, 17]) {
     const fp = new sp.Fingerprinter({ width });
     const many = fp.fingerprintMany(texts);

@@ -565,6 +565,9 @@ test('collectionK: the largest k at which a collection of unrelated fingerprints
 test('the fast paths agree with the generic exports', () => {
   const texts = ['', 'a', 'The quick brown fox', 'é'.repeat(99), 'é'.repeat(100), 'ü'.repeat(65_536), 'ü'.repeat(65_537), 'naïve café 東京タワー 서울', 'lone \ud800 surrogate \udfff',
     `${'x'.repeat(70_000)} y z`, 'word '.repeat(20_000), '日本語のテキスト'.repeat(9_000)];
+  // Mostly ASCII with lone surrogates and accents at shifting places, some between the
+  // characters fast.js samples: the encodeInto path must read them as the glue does.
+  for (let k = 0; k < 24; k++) texts.push(`${'a '.repeat(75 + k)}\ud800é\udc00 ${'b '.repeat(75)}`);
   for (const width of [64, 128, 17]) {
     const fp = new sp.Fingerprinter({ width });
     const many = fp.fingerprintMany(texts);

@@ -563,3 +563,43 @@ test('collectionK: the largest k at which a collection of unrelated fingerprints
   assert.throws(() => sp.collectionK(10, 'wide'), /width must be a number/);
   assert.throws(() => sp.collectionK(10, 200), /width/);
 });
+
+// fast.js takes the commonest calls past the generic exports; each must answer exactly as the
+// generic path does (reached here through fingerprintMany, hex strings and explicit options).
+test('the fast paths agree with the generic exports', () => {
+  const texts = ['', 'a', 'The quick brown fox', 'é'.repeat(99), 'é'.repeat(100), 'ü'.repeat(65_536), 'ü'.repeat(65_537), 'naïve café 東京タワー 서울', 'lone \ud800 surrogate \udfff',
+    `${'x'.repeat(70_000)} y z`, 'word '.repeat(20_000), '日本語のテキスト'.repeat(9_000)];
+  // Mostly ASCII with lone surrogates and accents at shifting places, some between the
+  // characters fast.js samples: the encodeInto path must read them as the glue does.
+  for (let k = 0; k < 24; k++) texts.push(`${'a '.repeat(75 + k)}\ud800é\udc00 ${'b '.repeat(75)}`);
+  for (const width of [64, 128, 17]) {
+    const fp = new sp.Fingerprinter({ width });
+    const many = fp.fingerprintMany(texts);
+    texts.forEach((t, i) => {
+      const generic = width > 64 ? (many[2 * i] << 64n) | many[2 * i + 1] : many[i];
+      assert.equal(fp.fingerprint(t), generic, `width ${width}, text ${i}`);
+      if (width === 64) {
+        assert.equal(sp.fingerprint(t), generic, `fingerprint(), text ${i}`);
+        assert.equal(sp.fingerprint(t, {}), generic);
+      }
+    });
+  }
+  const values = [0n, 1n, 0xffff_ffff_ffff_ffffn, 0x8000_0000_0000_0000n, 0x1234_5678_9abc_def0n];
+  for (const a of values) {
+    for (const b of values) {
+      const hex = [sp.toHex(a), sp.toHex(b)];
+      assert.equal(sp.hamming(a, b), sp.hamming(...hex));
+      assert.deepEqual(sp.compare(a, b), sp.compare(...hex));
+      assert.deepEqual(sp.compare(a, b), sp.compare(a, b, 64));
+      assert.deepEqual(sp.compare(a, b, null), sp.compare(a, b, { width: 64 }));
+      assert.ok(!('nearDuplicate' in sp.compare(a, b)));
+    }
+  }
+  assert.equal(sp.hamming(1n << 64n, 0n), 1);
+  assert.throws(() => sp.hamming(-1n, 0n), /a must be a BigInt from 0 to 2\^128 - 1/);
+  assert.throws(() => sp.hamming(1n << 128n, 0n), /a must be a BigInt from 0 to 2\^128 - 1/);
+  assert.throws(() => sp.hamming(0n, 1), /b must be a BigInt or a hex string, got number/);
+  assert.throws(() => sp.compare(1n << 64n, 0n), /a: /);
+  assert.throws(() => new sp.Fingerprinter().fingerprint(42), /text must be a string, got number/);
+  assert.throws(() => sp.fingerprint(null), /text must be a string, got null/);
+});

@@ -26,20 +26,27 @@ if (!pkg || !esbuild) throw new Error('usage: node package.mjs <pkg dir> <esbuil
 // The glue keeps its file; the package's own modules wrap it.
 renameSync(join(pkg, 'simprint.js'), join(pkg, 'simprint_glue.js'));
 copyFileSync(join(here, 'guards.js'), join(pkg, 'guards.js'));
+copyFileSync(join(here, 'fast.js'), join(pkg, 'fast.js'));
 
 // simprint.js: every export of the glue, guarded, under the same names (so the glue's .d.ts
-// describes it). Which exports are classes is read from the module itself.
+// describes it), through fast.js's fast path where it has one; the glue's `__` exports are
+// those fast paths' entries into wasm, not the package's. Which exports are classes is read
+// from the module itself.
 const glue = await import(pathToFileURL(join(pkg, 'simprint_glue.js')).href);
+const fast = await import(pathToFileURL(join(pkg, 'fast.js')).href);
 const isClass = (v) => typeof v === 'function' && /^class\b/.test(Function.prototype.toString.call(v));
 const lines = [
   '// The package for browsers and bundlers: the glue\'s exports, guarded (guards.js). Written by',
   '// bindings/wasm/js/package.mjs.',
   "import * as glue from './simprint_glue.js';",
+  "import * as fast from './fast.js';",
   "import { guardClass, guardFunction, guardInit, guardInitSync } from './guards.js';",
   '',
 ];
 for (const name of Object.keys(glue).sort()) {
-  if (name === 'default') lines.push('export default guardInit(glue.default);');
+  if (name.startsWith('__')) continue;
+  if (name in fast) lines.push(`export const ${name} = guardFunction(fast.${name});`);
+  else if (name === 'default') lines.push('export default guardInit(glue.default);');
   else if (name === 'initSync') lines.push('export const initSync = guardInitSync(glue.initSync);');
   else if (isClass(glue[name])) lines.push(`export const ${name} = guardClass(glue.${name});`);
   else if (typeof glue[name] === 'function') lines.push(`export const ${name} = guardFunction(glue.${name});`);

@@ -14,6 +14,21 @@ extern "C" {
     fn matches_of(ids: &[f64], distances: &[u32]) -> JsValue;
     #[wasm_bindgen(js_name = pairsOf)]
     fn pairs_of(a: &[f64], b: &[f64], distances: &[u32]) -> JsValue;
+    #[wasm_bindgen(js_name = comparisonOf)]
+    fn comparison_of(
+        distance: u32,
+        width: u32,
+        similarity: f64,
+        angle: f64,
+        cosine: f64,
+        near: u32,
+    ) -> JsValue;
+}
+
+/// The `Comparison` object of `compare`, `nearDuplicate` only when a `k` was given.
+pub(crate) fn comparison(c: &simprint::Comparison, k: Option<u32>) -> JsValue {
+    let near = k.map_or(2, |k| u32::from(c.near_duplicate(k)));
+    comparison_of(c.distance, c.width, c.similarity, c.angle, c.cosine, near)
 }
 
 /// `[{ id, distance }]` for matches whose ids are numbers (below 2^53, as the bindings take

@@ -45,6 +45,26 @@ pub fn hamming(
     Ok(simprint::hamming(a.value(), b.value()))
 }
 
+/// `hamming(a, b)` for two BigInts below 2^64, which the package's `fast.js` passes as they
+/// are (wasm takes a BigInt as an i64): every such value is a 64-bit fingerprint, so nothing
+/// needs checking, and the generic path's conversions (several calls across the boundary
+/// per BigInt) are skipped.
+#[wasm_bindgen(js_name = __hamming64, skip_typescript)]
+pub fn hamming_64(a: u64, b: u64) -> u32 {
+    simprint::hamming64(a, b)
+}
+
+/// `compare(a, b)` without options for two BigInts below 2^64, as `fast.js` passes them.
+#[wasm_bindgen(js_name = __compare64, skip_typescript)]
+pub fn compare_64(a: u64, b: u64) -> Result<JsValue, JsError> {
+    let width = simprint::Options::default().width;
+    let a = Fingerprint::new(a.into(), width).map_err(err)?;
+    let c = a
+        .compare(&Fingerprint::new(b.into(), width).map_err(err)?)
+        .map_err(err)?;
+    Ok(crate::results::comparison(&c, None))
+}
+
 /// Distance, similarity 1 - d/f, angle PI·d/f and its cosine for two `width`-bit
 /// fingerprints; the third argument is the width (default 64) or `{ width, k }`, and with a
 /// `k` the answer also says `nearDuplicate` (distance at most k).
@@ -77,22 +97,7 @@ pub fn compare(
     let c = read_value("a", &a, width)?
         .compare(&read_value("b", &b, width)?)
         .map_err(err)?;
-    let out = js_sys::Object::new();
-    for (k, v) in [
-        ("distance", f64::from(c.distance)),
-        ("width", f64::from(c.width)),
-        ("similarity", c.similarity),
-        ("angle", c.angle),
-        ("cosine", c.cosine),
-    ] {
-        js_sys::Reflect::set(&out, &k.into(), &v.into())
-            .map_err(|_| JsError::new("internal: Reflect.set failed"))?;
-    }
-    if let Some(k) = k {
-        js_sys::Reflect::set(&out, &"nearDuplicate".into(), &c.near_duplicate(k).into())
-            .map_err(|_| JsError::new("internal: Reflect.set failed"))?;
-    }
-    Ok(out.into())
+    Ok(crate::results::comparison(&c, k))
 }
 
 /// `ceil(width/4)` lowercase hex digits of a `width`-bit fingerprint (default 64).

@@ -26,16 +26,24 @@ const BYTES = 50_000;
 
 // 50 KB of real English prose: the sample's paragraphs, joined.
 const sample = JSON.parse(await readFile(join(ROOT, 'www/sample.json'), 'utf8'));
-const paragraphs = sample.documents.filter((d) => d.lang === 'en' && d.copyOf == null).map((d) => d.text);
+const paragraphs = sample.documents
+  .filter((d) => d.lang === 'en' && d.copyOf == null)
+  .map((d) => d.text);
 let big = '';
-for (let i = 0; Buffer.byteLength(big) < BYTES; i++) big += `${paragraphs[i % paragraphs.length]}\n\n`;
+for (let i = 0; Buffer.byteLength(big) < BYTES; i++)
+  big += `${paragraphs[i % paragraphs.length]}\n\n`;
 big = big.slice(0, BYTES);
 // A near-copy for the compare view's other box: a few words changed.
 const bigCopy = big.replace(/\bpackage\b/g, 'bundle');
 
 // The box typed into, per view, and how to put the view into a state worth typing in.
 const VIEW = {
-  fingerprint: { box: '#fp-text', async prepare(page) { await fill(page, '#fp-text', big); } },
+  fingerprint: {
+    box: '#fp-text',
+    async prepare(page) {
+      await fill(page, '#fp-text', big);
+    },
+  },
   compare: {
     box: '#cmp-text-a',
     async prepare(page) {
@@ -56,7 +64,8 @@ const VIEW = {
     async prepare(page) {
       // Older pages opened with an empty index; newer ones load the sample themselves.
       const add = page.locator('#ix-add-sample');
-      if (await add.count() && await add.isVisible() && await add.isEnabled()) await add.click();
+      if ((await add.count()) && (await add.isVisible()) && (await add.isEnabled()))
+        await add.click();
       await fill(page, '#ix-query', big);
     },
   },
@@ -65,19 +74,30 @@ const VIEW = {
 /** Sets a box's text as one paste would, then lets the page settle (debounced work included). */
 async function fill(page, selector, text) {
   // Not page.fill: it took 27 s for 50 KB in one view; one input event is what a paste gives.
-  await page.evaluate(([sel, value]) => {
-    const box = document.querySelector(sel);
-    box.value = value;
-    box.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertFromPaste' }));
-  }, [selector, text]);
+  await page.evaluate(
+    ([sel, value]) => {
+      const box = document.querySelector(sel);
+      box.value = value;
+      box.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertFromPaste' }));
+    },
+    [selector, text],
+  );
   await settle(page);
 }
 
 async function settle(page) {
   await page.waitForTimeout(400);
   // Pages that show a pending state finish it before the typing starts.
-  await page.waitForFunction(() => !document.querySelector('.view:not([hidden]) [data-pending="true"], .view:not([hidden]).pending'),
-    null, { timeout: 10_000 }).catch(() => {});
+  await page
+    .waitForFunction(
+      () =>
+        !document.querySelector(
+          '.view:not([hidden]) [data-pending="true"], .view:not([hidden]).pending',
+        ),
+      null,
+      { timeout: 10_000 },
+    )
+    .catch(() => {});
   await page.waitForTimeout(200);
 }
 
@@ -90,17 +110,33 @@ const tmp = await mkdtemp(join(tmpdir(), 'simprint-bench-'));
 const context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
   executablePath: '/usr/bin/chromium',
   headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync'],
-  env: { ...process.env, HOME: tmp, XDG_CONFIG_HOME: join(tmp, 'config'), XDG_CACHE_HOME: join(tmp, 'cache') },
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+  env: {
+    ...process.env,
+    HOME: tmp,
+    XDG_CONFIG_HOME: join(tmp, 'config'),
+    XDG_CACHE_HOME: join(tmp, 'cache'),
+  },
   viewport: { width: 1280, height: 800 },
 });
 const page = context.pages()[0] ?? (await context.newPage());
 page.setDefaultTimeout(20_000);
 
-console.log(`${Buffer.byteLength(big)} bytes of text, ${KEYS} keystrokes per view, ${GAP} ms apart; ` +
-  'latency = Event Timing duration of each keystroke (key down to the next paint)');
-console.log('view         keystrokes  reported  latency median  p90  max   handlers median   p90 (ms)');
+console.log(
+  `${Buffer.byteLength(big)} bytes of text, ${KEYS} keystrokes per view, ${GAP} ms apart; ` +
+    'latency = Event Timing duration of each keystroke (key down to the next paint)',
+);
+console.log(
+  'view         keystrokes  reported  latency median  p90  max   handlers median   p90 (ms)',
+);
 try {
   for (const name of VIEWS) {
     const view = VIEW[name];
@@ -114,8 +150,12 @@ try {
       new PerformanceObserver((list) => {
         for (const e of list.getEntries()) {
           window.__entries.push({
-            name: e.name, id: e.interactionId, start: e.startTime, duration: e.duration,
-            ps: e.processingStart, pe: e.processingEnd,
+            name: e.name,
+            id: e.interactionId,
+            start: e.startTime,
+            duration: e.duration,
+            ps: e.processingStart,
+            pe: e.processingEnd,
           });
         }
       }).observe({ type: 'event', durationThreshold: 16 });
@@ -128,7 +168,9 @@ try {
       const at = box.value.length >> 1;
       box.setSelectionRange(at, at);
     }, view.box);
-    const typed = ' near duplicate simhash fingerprints '.repeat(Math.ceil(KEYS / 37)).slice(0, KEYS);
+    const typed = ' near duplicate simhash fingerprints '
+      .repeat(Math.ceil(KEYS / 37))
+      .slice(0, KEYS);
     const downs = [];
     for (const ch of typed) {
       downs.push(await page.evaluate(() => performance.now()));
@@ -146,8 +188,15 @@ try {
       // The keystroke: its keydown's interaction (keydown, keypress, keyup) and the text-input
       // events inside it. Pointer events that a redraw sends under a still mouse are not it.
       const down = entries.find((e) => e.name === 'keydown' && e.start >= t0 - 1 && e.start < t1);
-      const of = down ? entries.filter((e) => (e.id && e.id === down.id) ||
-        (/input$/.test(e.name) && e.start >= down.start && e.start <= down.start + down.duration)) : [];
+      const of = down
+        ? entries.filter(
+            (e) =>
+              (e.id && e.id === down.id) ||
+              (/input$/.test(e.name) &&
+                e.start >= down.start &&
+                e.start <= down.start + down.duration),
+          )
+        : [];
       latency.push(of.length ? Math.max(...of.map((e) => e.duration)) : 0);
       // The key events' own processing; input and beforeinput run inside keypress's, so they are
       // not added again (keyup may come a frame later, so a span would count the frame too).
@@ -158,9 +207,11 @@ try {
     // Handler time is exact when reported; an unreported keystroke took under 16 ms in all.
     const hs = (ms) => (ms === 0 ? '<16' : ms.toFixed(1));
     const reported = latency.filter((x) => x > 0).length;
-    console.log(`${name.padEnd(12)} ${String(KEYS).padStart(10)}  ${String(reported).padStart(8)}  ` +
-      `${show(median(l)).padStart(14)}  ${show(p90(l)).padStart(3)}  ${show(l.at(-1)).padStart(3)}   ` +
-      `${hs(median(h)).padStart(15)}  ${hs(p90(h)).padStart(5)}`);
+    console.log(
+      `${name.padEnd(12)} ${String(KEYS).padStart(10)}  ${String(reported).padStart(8)}  ` +
+        `${show(median(l)).padStart(14)}  ${show(p90(l)).padStart(3)}  ${show(l.at(-1)).padStart(3)}   ` +
+        `${hs(median(h)).padStart(15)}  ${hs(p90(h)).padStart(5)}`,
+    );
   }
 } finally {
   await context.close();

@@ -27,21 +27,47 @@ const IN_FLIGHT = 16;
 const LOADERS = Number(process.env.LOADERS ?? 4); // batches in flight while loading
 
 function start(out, persist, objects) {
-  return new Miniflare(workerOptions(fromToml, out, {
-    bindings: {
-      ...secrets.bindings, RATE_LIMIT_PER_SECOND: 0,
-      OBJECTS: objects, MEMORY_DOCUMENTS, MAX_BATCH_DOCUMENTS: BATCH, MAX_BODY_BYTES: 8 << 20,
-    },
-    persist,
-  }));
+  return new Miniflare(
+    workerOptions(fromToml, out, {
+      bindings: {
+        ...secrets.bindings,
+        RATE_LIMIT_PER_SECOND: 0,
+        OBJECTS: objects,
+        MEMORY_DOCUMENTS,
+        MAX_BATCH_DOCUMENTS: BATCH,
+        MAX_BODY_BYTES: 8 << 20,
+      },
+      persist,
+    }),
+  );
 }
 
 const request = client({ maxSockets: IN_FLIGHT, authorization: AUTHORIZATION });
 
 let seed = 1;
-const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
-const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'sat', 'vo', 'qui', 'der', 'an', 'tor', 'bel', 'ix', 'nu', 'pra', 'sel'];
-const word = () => Array.from({ length: 1 + Math.floor(random() * 3) }, () => SYLLABLES[Math.floor(random() * SYLLABLES.length)]).join('');
+const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ren',
+  'sat',
+  'vo',
+  'qui',
+  'der',
+  'an',
+  'tor',
+  'bel',
+  'ix',
+  'nu',
+  'pra',
+  'sel',
+];
+const word = () =>
+  Array.from(
+    { length: 1 + Math.floor(random() * 3) },
+    () => SYLLABLES[Math.floor(random() * SYLLABLES.length)],
+  ).join('');
 const words = () => Array.from({ length: 30 + Math.floor(random() * 30) }, word);
 
 /** Resident memory (kB) of the workerd processes this Node process started. */
@@ -61,7 +87,8 @@ function workerdRssKb() {
   return total;
 }
 
-const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+const pct = (xs, p) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 
 const out = join(tmp, 'bundle');
 bundle(out, { dir: scaleDir });
@@ -78,24 +105,28 @@ try {
     const batches = Math.ceil(DOCUMENTS / BATCH);
     const t0 = performance.now();
     let lastReport = t0;
-    await Promise.all(Array.from({ length: LOADERS }, async () => {
-      while (nextBatch < batches) {
-        const b = nextBatch++;
-        const documents = [];
-        for (let i = b * BATCH; i < Math.min(DOCUMENTS, (b + 1) * BATCH); i++) {
-          const w = words();
-          if (i % 1000 === 0) sample.push(w);
-          documents.push({ id: `doc-${i}`, text: w.join(' ') });
+    await Promise.all(
+      Array.from({ length: LOADERS }, async () => {
+        while (nextBatch < batches) {
+          const b = nextBatch++;
+          const documents = [];
+          for (let i = b * BATCH; i < Math.min(DOCUMENTS, (b + 1) * BATCH); i++) {
+            const w = words();
+            if (i % 1000 === 0) sample.push(w);
+            documents.push({ id: `doc-${i}`, text: w.join(' ') });
+          }
+          const res = await request(base, 'POST', '/batch', { documents });
+          if (res.status !== 200) throw new Error(`batch ${b}: ${res.status} ${res.body}`);
+          loaded += documents.length;
+          if (performance.now() - lastReport > 30000) {
+            lastReport = performance.now();
+            console.error(
+              `  ${objects} objects: ${loaded} loaded, ${(loaded / ((lastReport - t0) / 1000)).toFixed(0)}/s`,
+            );
+          }
         }
-        const res = await request(base, 'POST', '/batch', { documents });
-        if (res.status !== 200) throw new Error(`batch ${b}: ${res.status} ${res.body}`);
-        loaded += documents.length;
-        if (performance.now() - lastReport > 30000) {
-          lastReport = performance.now();
-          console.error(`  ${objects} objects: ${loaded} loaded, ${(loaded / ((lastReport - t0) / 1000)).toFixed(0)}/s`);
-        }
-      }
-    }));
+      }),
+    );
     const loadSeconds = (performance.now() - t0) / 1000;
     const before = JSON.parse((await request(base, 'GET', '/stats')).body);
     // Checks: one in four a near copy of a stored text.
@@ -105,26 +136,29 @@ try {
     let found = 0;
     let next = 0;
     const c0 = performance.now();
-    await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
-      while (next < CHECKS) {
-        const i = next++;
-        let w;
-        if (i % 4 === 0) {
-          w = [...sample[i % sample.length]];
-          w[Math.floor(random() * w.length)] = word();
-        } else w = words();
-        const res = await request(base, 'POST', '/check', { text: w.join(' ') });
-        if (res.status !== 200) throw new Error(`check: ${res.status} ${res.body}`);
-        lat.push(res.ms);
-        calls.push(res.calls);
-        touched.push(res.objects);
-        if (JSON.parse(res.body).duplicates.length > 0) found++;
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: IN_FLIGHT }, async () => {
+        while (next < CHECKS) {
+          const i = next++;
+          let w;
+          if (i % 4 === 0) {
+            w = [...sample[i % sample.length]];
+            w[Math.floor(random() * w.length)] = word();
+          } else w = words();
+          const res = await request(base, 'POST', '/check', { text: w.join(' ') });
+          if (res.status !== 200) throw new Error(`check: ${res.status} ${res.body}`);
+          lat.push(res.ms);
+          calls.push(res.calls);
+          touched.push(res.objects);
+          if (JSON.parse(res.body).duplicates.length > 0) found++;
+        }
+      }),
+    );
     const checksPerSecond = CHECKS / ((performance.now() - c0) / 1000);
     // Latency alone: one check at a time.
     const serial = [];
-    for (let i = 0; i < 300; i++) serial.push((await request(base, 'POST', '/check', { text: words().join(' ') })).ms);
+    for (let i = 0; i < 300; i++)
+      serial.push((await request(base, 'POST', '/check', { text: words().join(' ') })).ms);
     const stats = JSON.parse((await request(base, 'GET', '/stats')).body);
     const statsMs = [];
     for (let i = 0; i < 20; i++) statsMs.push((await request(base, 'GET', '/stats')).ms);
@@ -140,8 +174,11 @@ try {
       subrequestsPerCheck: +(calls.reduce((a, b) => a + b, 0) / calls.length).toFixed(2),
       maxObjectsPerCheck: Math.max(...touched),
       nearCopiesFound: `${found} of ${CHECKS}`,
-      candidatesPerCheck: Math.round((stats.perObject.reduce((a, o) => a + o.candidates, 0) -
-        before.perObject.reduce((a, o) => a + o.candidates, 0)) / (CHECKS + 300)),
+      candidatesPerCheck: Math.round(
+        (stats.perObject.reduce((a, o) => a + o.candidates, 0) -
+          before.perObject.reduce((a, o) => a + o.candidates, 0)) /
+          (CHECKS + 300),
+      ),
       objectsInSql: stats.perObject.filter((o) => !o.inMemory).length,
       heldPerObjectMax: Math.max(...stats.perObject.map((o) => o.held)),
       sqlBytesPerDocument: Math.round(stats.sqlBytes / stats.documents),

@@ -8,31 +8,31 @@
 // Then the same-run shares: each text's rate over docs-en's and en.txt's, the texts interleaved
 // round by round. SIMPRINT_CORPUS=DIR reads another folder. Reports the median over repeats:
 // the machine is shared, and the median shrugs off the occasional slow run that a mean would not.
-import { readFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { join } from "node:path";
-import { performance } from "node:perf_hooks";
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 
-import { Fingerprinter, hamming, initSync } from "../pkg/simprint.js";
-import { loadSample, SAMPLES } from "./samples.mjs";
+import { Fingerprinter, hamming, initSync } from '../pkg/simprint.js';
+import { loadSample, SAMPLES } from './samples.mjs';
 
-initSync({ module: readFileSync(new URL("../pkg/simprint_bg.wasm", import.meta.url)) });
+initSync({ module: readFileSync(new URL('../pkg/simprint_bg.wasm', import.meta.url)) });
 
 const MIN_SECONDS = Number(process.argv[2] ?? 1);
 const MIN_REPEATS = 5;
 const HAYSTACK_LEN = 100_000;
 
 function loadCorpus() {
-  const dir = process.env.SIMPRINT_CORPUS ?? join(homedir(), ".cache/simprint/corpus");
+  const dir = process.env.SIMPRINT_CORPUS ?? join(homedir(), '.cache/simprint/corpus');
   const texts = {};
-  for (const name of ["en.txt", "zh.txt"]) {
+  for (const name of ['en.txt', 'zh.txt']) {
     try {
-      texts[name] = readFileSync(join(dir, name), "utf8");
+      texts[name] = readFileSync(join(dir, name), 'utf8');
     } catch (e) {
       console.error(`cannot read ${join(dir, name)}: ${e.message}`);
       console.error(
-        "Fetch the corpus first with `python3 scripts/corpus.py` " +
-          "(or point SIMPRINT_CORPUS at a folder holding en.txt and zh.txt).",
+        'Fetch the corpus first with `python3 scripts/corpus.py` ' +
+          '(or point SIMPRINT_CORPUS at a folder holding en.txt and zh.txt).',
       );
       process.exit(1);
     }
@@ -50,7 +50,8 @@ const median = (xs) => {
 // long enough for the JIT and the wasm tier-up; returns the seconds of each repeat.
 function measure(run) {
   const warmUntil = performance.now() + Math.max(200, 250 * MIN_SECONDS);
-  do run(); while (performance.now() < warmUntil);
+  do run();
+  while (performance.now() < warmUntil);
   const times = [];
   const start = performance.now();
   while (times.length < MIN_REPEATS || performance.now() - start < MIN_SECONDS * 1000) {
@@ -67,22 +68,22 @@ for (const name of Object.keys(SAMPLES)) texts[name] = loadSample(name);
 const rows = [];
 
 for (const [label, options] of [
-  ["default", {}],
-  ["width128", { width: 128 }],
+  ['default', {}],
+  ['width128', { width: 128 }],
 ]) {
   const fp = new Fingerprinter(options);
   for (const [file, text] of Object.entries(texts)) {
-    const bytes = Buffer.byteLength(text, "utf8");
+    const bytes = Buffer.byteLength(text, 'utf8');
     const expected = fp.fingerprint(text);
     const times = measure(() => {
-      if (fp.fingerprint(text) !== expected) throw new Error("fingerprint changed between runs");
+      if (fp.fingerprint(text) !== expected) throw new Error('fingerprint changed between runs');
     });
     const rates = times.map((t) => bytes / t);
     rows.push([
       `fingerprint/${file}/${label}`,
       String(times.length),
       (median(rates) / 1e6).toFixed(2),
-      "MB/s",
+      'MB/s',
       (median(rates) / 2 ** 20).toFixed(2),
     ]);
   }
@@ -106,11 +107,11 @@ for (const [label, options] of [
   if (sink === 0) throw new Error("the needle's neighbour was never found");
   const rates = times.map((t) => HAYSTACK_LEN / t);
   rows.push([
-    "hamming/100k",
+    'hamming/100k',
     String(times.length),
     (median(rates) / 1e6).toFixed(2),
-    "M comparisons/s",
-    "-",
+    'M comparisons/s',
+    '-',
   ]);
 }
 
@@ -122,7 +123,7 @@ const shareRows = [];
 {
   const fp = new Fingerprinter({});
   const names = Object.keys(texts);
-  const bytes = names.map((n) => Buffer.byteLength(texts[n], "utf8"));
+  const bytes = names.map((n) => Buffer.byteLength(texts[n], 'utf8'));
   const times = names.map(() => []);
   for (let round = 0; round < SHARE_ROUNDS + 3; round++) {
     names.forEach((n, i) => {
@@ -136,7 +137,7 @@ const shareRows = [];
   const rate = (i, r) => bytes[i] / times[i][r];
   const rounds = [...Array(SHARE_ROUNDS).keys()];
   const share = (i, yard) => 100 * median(rounds.map((r) => rate(i, r) / rate(yard, r)));
-  const [en, docsEn] = [names.indexOf("en.txt"), names.indexOf("docs-en")];
+  const [en, docsEn] = [names.indexOf('en.txt'), names.indexOf('docs-en')];
   names.forEach((n, i) => {
     const nonSpace = [...texts[n]].filter((c) => !/\s/u.test(c));
     const ascii = nonSpace.filter((c) => c.charCodeAt(0) < 128).length / nonSpace.length;
@@ -152,27 +153,29 @@ const shareRows = [];
 }
 
 // MiB/s too, as criterion reports Throughput::Bytes in MiB/s.
-const header = ["case", "repeats", "median", "unit", "MiB/s"];
+const header = ['case', 'repeats', 'median', 'unit', 'MiB/s'];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
 const line = (r) =>
-  r.map((c, i) => (i === 0 || i === 3 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
-console.log(`simprint wasm (pkg/) under Node ${process.version}; median over repeats of ≥${MIN_SECONDS} s per case`);
+  r.map((c, i) => (i === 0 || i === 3 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+console.log(
+  `simprint wasm (pkg/) under Node ${process.version}; median over repeats of ≥${MIN_SECONDS} s per case`,
+);
 console.log(line(header).trimEnd());
-console.log(widths.map((w) => "-".repeat(w)).join("  "));
+console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 for (const r of rows) console.log(line(r).trimEnd());
 {
-  const head = ["text", "MB", "ASCII", "MB/s", "% docs-en", "% en.txt"];
+  const head = ['text', 'MB', 'ASCII', 'MB/s', '% docs-en', '% en.txt'];
   const w = head.map((h, i) => Math.max(h.length, ...shareRows.map((r) => r[i].length)));
-  const fmt = (r) => r.map((c, i) => (i === 0 ? c.padEnd(w[i]) : c.padStart(w[i]))).join("  ");
+  const fmt = (r) => r.map((c, i) => (i === 0 ? c.padEnd(w[i]) : c.padStart(w[i]))).join('  ');
   console.log(
     `\nSame-run shares (default options, ${SHARE_ROUNDS} rounds, every text once a round; the median ` +
-      "of the per-round ratios). Chinese fast paths tuned on docs-zh; help-*, guide-* held out.",
+      'of the per-round ratios). Chinese fast paths tuned on docs-zh; help-*, guide-* held out.',
   );
   console.log(fmt(head));
-  console.log(w.map((x) => "-".repeat(x)).join("  "));
+  console.log(w.map((x) => '-'.repeat(x)).join('  '));
   for (const r of shareRows) console.log(fmt(r));
 }
 console.log(
-  "\nNote: the hamming row measures one JS→wasm call (two BigInts) per comparison; bulk " +
-    "comparisons go through scan() and distances() (bench/scan.mjs).",
+  '\nNote: the hamming row measures one JS→wasm call (two BigInts) per comparison; bulk ' +
+    'comparisons go through scan() and distances() (bench/scan.mjs).',
 );

@@ -14,24 +14,30 @@ export function client({ maxSockets, authorization }) {
     return new Promise((resolve, reject) => {
       const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
       const t0 = performance.now();
-      const req = http.request(new URL(path, base), {
-        method,
-        agent,
-        headers: {
-          authorization,
-          ...(data ? { 'content-type': 'application/json', 'content-length': data.length } : {}),
+      const req = http.request(
+        new URL(path, base),
+        {
+          method,
+          agent,
+          headers: {
+            authorization,
+            ...(data ? { 'content-type': 'application/json', 'content-length': data.length } : {}),
+          },
         },
-      }, (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve({
-          status: res.statusCode,
-          body: Buffer.concat(chunks).toString(),
-          ms: performance.now() - t0,
-          calls: Number(res.headers['x-simprint-subrequests']),
-          objects: Number(res.headers['x-simprint-objects']),
-        }));
-      });
+        (res) => {
+          const chunks = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode,
+              body: Buffer.concat(chunks).toString(),
+              ms: performance.now() - t0,
+              calls: Number(res.headers['x-simprint-subrequests']),
+              objects: Number(res.headers['x-simprint-objects']),
+            }),
+          );
+        },
+      );
       req.on('error', reject);
       req.end(data);
     });

@@ -9,15 +9,15 @@
 //
 // Every query's match count must equal the native run's (written beside the sets): the two
 // builds answer alike. Reports medians: the machine is shared.
-import { readFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { join } from "node:path";
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 
-import { Index, initSync, scan } from "../pkg/simprint.js";
+import { Index, initSync, scan } from '../pkg/simprint.js';
 
-initSync({ module: readFileSync(new URL("../pkg/simprint_bg.wasm", import.meta.url)) });
+initSync({ module: readFileSync(new URL('../pkg/simprint_bg.wasm', import.meta.url)) });
 
-const KS = (process.env.SIMPRINT_KS ?? "3,6,9,12,15,18").split(",").map(Number);
+const KS = (process.env.SIMPRINT_KS ?? '3,6,9,12,15,18').split(',').map(Number);
 const N = Number(process.env.SIMPRINT_N ?? 1_000_000);
 const QUERIES = 10_000;
 const ROUNDS = 5;
@@ -25,7 +25,7 @@ const SCAN_QUERIES = 50;
 // As bench/index.rs: "all" for every k, "none" for query-only runs.
 const PAIRS_KS = { all: KS, none: [] }[process.env.SIMPRINT_PAIRS] ?? [3, 9];
 
-const cacheDir = join(homedir(), ".cache/simprint/bench");
+const cacheDir = join(homedir(), '.cache/simprint/bench');
 
 function readU64(name, count) {
   const path = join(cacheDir, name);
@@ -34,7 +34,7 @@ function readU64(name, count) {
     bytes = readFileSync(path);
   } catch (e) {
     console.error(`cannot read ${path}: ${e.message}`);
-    console.error("Run `cargo bench --bench index` first: it writes the sets and queries.");
+    console.error('Run `cargo bench --bench index` first: it writes the sets and queries.');
     process.exit(1);
   }
   if (bytes.length !== count * 8) {
@@ -71,14 +71,14 @@ const us = (t0, t1) => Number(t1 - t0) / 1e3;
 const ms = (t0, t1) => Number(t1 - t0) / 1e6;
 
 function describe(plan) {
-  const radii = plan.tables.map((t) => t.radius).join(",");
+  const radii = plan.tables.map((t) => t.radius).join(',');
   const bits = plan.tables[0]?.keyBits ?? 0;
   switch (plan.kind) {
-    case "scan":
-      return "scan";
-    case "permuted":
+    case 'scan':
+      return 'scan';
+    case 'permuted':
       return `perm ${plan.blocks.length}b, ${plan.tables.length} × ${bits}-bit`;
-    case "multiIndex":
+    case 'multiIndex':
       return `MIH ${plan.blocks.length} × ${bits}-bit r ${radii}`;
     default:
       return `comb ${plan.blocks.length}b ${plan.tables.length} × ${plan.tables[0].blocks.length} r ${radii}`;
@@ -129,7 +129,9 @@ function measureSet(name, fps, queries) {
     const native = readCounts(`counts-${name}-${QUERIES}-k${c.k}.u32`);
     const differ = c.counts.findIndex((x, i) => x !== native[i]);
     if (differ >= 0) {
-      throw new Error(`k = ${c.k}, query ${differ}: ${c.counts[differ]} matches, natively ${native[differ]}`);
+      throw new Error(
+        `k = ${c.k}, query ${differ}: ${c.counts[differ]} matches, natively ${native[differ]}`,
+      );
     }
     if (PAIRS_KS.includes(c.k)) {
       // A limit of one still visits every pair (counted natively), holding one.
@@ -147,19 +149,19 @@ function measureSet(name, fps, queries) {
 }
 
 const ROWS = [
-  "plan",
-  "build (ms)",
-  "memory per fingerprint (bytes)",
-  "query median (µs)",
-  "query p99 (µs)",
-  "p99 / median",
-  "query median, stored ±0–3 bits (µs)",
-  "query median, random (µs)",
-  "matches per query (mean)",
-  "scan median (µs)",
-  "scan / query median",
-  "all pairs (ms)",
-  "fromBytes (ms)",
+  'plan',
+  'build (ms)',
+  'memory per fingerprint (bytes)',
+  'query median (µs)',
+  'query p99 (µs)',
+  'p99 / median',
+  'query median, stored ±0–3 bits (µs)',
+  'query median, random (µs)',
+  'matches per query (mean)',
+  'scan median (µs)',
+  'scan / query median',
+  'all pairs (ms)',
+  'fromBytes (ms)',
 ];
 
 function column(c) {
@@ -183,7 +185,7 @@ function column(c) {
     matches.toFixed(2),
     scanMedian.toFixed(0),
     (scanMedian / query).toFixed(0),
-    c.pairsMs === undefined ? "-" : c.pairsMs.toFixed(0),
+    c.pairsMs === undefined ? '-' : c.pairsMs.toFixed(0),
     c.fromBytesMs.toFixed(0),
   ];
 }
@@ -191,17 +193,18 @@ function column(c) {
 function printTable(title, header, rows) {
   const all = [header, ...rows];
   const widths = header.map((_, i) => Math.max(...all.map((row) => row[i].length)));
-  const line = (row) => row.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  const line = (row) =>
+    row.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   console.log(`\n${title}`);
   console.log(line(header));
-  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of rows) console.log(line(row));
 }
 
 function printCases(title, cases) {
   const columns = cases.map(column);
   const rows = ROWS.map((name, r) => [name, ...columns.map((c) => c[r])]);
-  printTable(title, ["measure", ...cases.map((c) => `k = ${c.k}`)], rows);
+  printTable(title, ['measure', ...cases.map((c) => `k = ${c.k}`)], rows);
   for (const c of cases) c.index.free();
 }
 
@@ -221,7 +224,8 @@ function sweepPlans(fps, queries) {
     for (let b = k + 1; b <= k + 3; b++) if (choose(b, k) <= 8) options.push({ k, blocks: b });
     for (let m = 1; m <= 10; m++) options.push({ k, substrings: m });
     for (let b = 3; b <= 12; b++) {
-      for (let c = 2; c < b; c++) if (choose(b, c) <= 8) options.push({ k, blocks: b, keyBlocks: c });
+      for (let c = 2; c < b; c++)
+        if (choose(b, c) <= 8) options.push({ k, blocks: b, keyBlocks: c });
     }
     const scanCost = new Index({ k, scan: true });
     scanCost.insertMany(ids, fps);
@@ -244,7 +248,7 @@ function sweepPlans(fps, queries) {
       index.insertMany(ids, fps);
       const plan = index.plan();
       const duplicate = chosen.some((c) => describe(c.plan) === describe(plan));
-      const combinedAtZero = plan.kind === "combined" && plan.tables[0].radius === 0;
+      const combinedAtZero = plan.kind === 'combined' && plan.tables[0].radius === 0;
       if (plan.tables.length > 8 || plan.estimate.nanos >= limit || duplicate || combinedAtZero) {
         index.free();
         continue;
@@ -274,7 +278,7 @@ function sweepPlans(fps, queries) {
       const d = describe(c.plan);
       rows.push([
         String(k),
-        d + (d === autoPlan ? " (auto)" : ""),
+        d + (d === autoPlan ? ' (auto)' : ''),
         String(c.plan.tables.length),
         c.plan.estimate.probes.toFixed(0),
         c.plan.estimate.candidates.toFixed(0),
@@ -286,7 +290,7 @@ function sweepPlans(fps, queries) {
   }
   printTable(
     `every plan at N = ${n} (random set; median of ${qs.length} queries)`,
-    ["k", "plan", "tables", "probes", "candidates", "model µs", "measured µs"],
+    ['k', 'plan', 'tables', 'probes', 'candidates', 'model µs', 'measured µs'],
     rows,
   );
   // Least squares by relative error for t = probe·p + check·c + folded·f.
@@ -319,7 +323,7 @@ const random = readU64(`random-${N}.u64`, N);
 const realtext = readU64(`realtext-${N}.u64`, N);
 // Written by index.rs (a tenth real text, nine tenths random), not rebuilt here.
 const mixed = readU64(`mixed-${N}.u64`, N);
-const hex = (v) => `0x${v.toString(16).padStart(16, "0")}`;
+const hex = (v) => `0x${v.toString(16).padStart(16, '0')}`;
 if (process.env.SIMPRINT_PLANS) {
   sweepPlans(random, readU64(`queries-random-${QUERIES}.u64`, QUERIES));
   process.exit(0);
@@ -330,17 +334,17 @@ for (let i = 0; i < 10_000; i++) {
   overhead.push(us(t0, now()));
 }
 console.log(
-  `simprint index, wasm (pkg/) under Node ${process.version}; N = ${N}, width 64, k = ${KS.join(", ")}; ` +
+  `simprint index, wasm (pkg/) under Node ${process.version}; N = ${N}, width 64, k = ${KS.join(', ')}; ` +
     `${QUERIES} queries (half stored ±0–3 bits, half random) in ${ROUNDS} rounds over every k; ` +
-    `scans over ${SCAN_QUERIES}; pairs at k = ${PAIRS_KS.join(", ")}`,
+    `scans over ${SCAN_QUERIES}; pairs at k = ${PAIRS_KS.join(', ')}`,
 );
 console.log(`timer overhead per timed query: ${median(overhead).toFixed(3)} µs (median)`);
 console.log(`random set check: fps[0] = ${hex(random[0])}, fps[${N - 1}] = ${hex(random[N - 1])}`);
 
 for (const [name, title, set] of [
-  ["random", "random (splitmix64)", random],
-  ["realtext", "real text (clustered): windows of en.txt + zh.txt", realtext],
-  ["mixed", "mixed: a tenth real text (clustered), nine tenths random", mixed],
+  ['random', 'random (splitmix64)', random],
+  ['realtext', 'real text (clustered): windows of en.txt + zh.txt', realtext],
+  ['mixed', 'mixed: a tenth real text (clustered), nine tenths random', mixed],
 ]) {
   const queries = Array.from(readU64(`queries-${name}-${QUERIES}.u64`, QUERIES));
   printCases(`${title}, N = ${N}`, measureSet(name, set, queries));

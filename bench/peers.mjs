@@ -19,22 +19,29 @@
 // empty pieces dropped), the split of the fastest Rust peer, done here by one regular
 // expression. simprint gets the same tokens twice more through `fingerprintFeatures`: as
 // [token, 1] pairs and as the string[] itself (the same fingerprint).
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
-import { homedir } from "node:os";
-import { join } from "node:path";
-import { performance } from "node:perf_hooks";
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 
-import { distances, Fingerprinter, fingerprintFeatures, hamming, initSync, scan } from "../pkg/simprint.js";
-import { loadSample, SAMPLES } from "./samples.mjs";
+import {
+  distances,
+  Fingerprinter,
+  fingerprintFeatures,
+  hamming,
+  initSync,
+  scan,
+} from '../pkg/simprint.js';
+import { loadSample, SAMPLES } from './samples.mjs';
 
-const wasmUrl = new URL("../pkg/simprint_bg.wasm", import.meta.url);
+const wasmUrl = new URL('../pkg/simprint_bg.wasm', import.meta.url);
 initSync({ module: readFileSync(wasmUrl) });
 
 const require = createRequire(import.meta.url);
-const npmSimhash = require("simhash");
-const simhashJs = require("simhash-js");
-const biu = require("@biu/simhash");
+const npmSimhash = require('simhash');
+const simhashJs = require('simhash-js');
+const biu = require('@biu/simhash');
 const version = (name) => require(`${name}/package.json`).version;
 
 const MIN_SECONDS = Number(process.argv[2] ?? 0.5);
@@ -42,16 +49,16 @@ const MIN_REPEATS = 7;
 const HAYSTACK_LEN = 1 << 20;
 const K = 3;
 
-const corpusDir = process.env.SIMPRINT_CORPUS ?? join(homedir(), ".cache/simprint/corpus");
+const corpusDir = process.env.SIMPRINT_CORPUS ?? join(homedir(), '.cache/simprint/corpus');
 
 function readCorpus(name) {
   try {
-    return readFileSync(join(corpusDir, name), "utf8");
+    return readFileSync(join(corpusDir, name), 'utf8');
   } catch (e) {
     console.error(`cannot read ${join(corpusDir, name)}: ${e.message}`);
     console.error(
-      "Fetch the corpus first with `python3 scripts/corpus.py` " +
-        "(or point SIMPRINT_CORPUS at a folder holding en.txt and zh.txt).",
+      'Fetch the corpus first with `python3 scripts/corpus.py` ' +
+        '(or point SIMPRINT_CORPUS at a folder holding en.txt and zh.txt).',
     );
     process.exit(1);
   }
@@ -71,11 +78,15 @@ const median = (xs) => {
 function measureRounds(runs) {
   for (const run of runs) {
     const warmUntil = performance.now() + 250 * MIN_SECONDS;
-    do run(); while (performance.now() < warmUntil);
+    do run();
+    while (performance.now() < warmUntil);
   }
   const times = runs.map(() => []);
   const start = performance.now();
-  while (times[0].length < MIN_REPEATS || performance.now() - start < MIN_SECONDS * 1000 * runs.length) {
+  while (
+    times[0].length < MIN_REPEATS ||
+    performance.now() - start < MIN_SECONDS * 1000 * runs.length
+  ) {
     runs.forEach((run, i) => {
       const t0 = performance.now();
       run();
@@ -91,29 +102,29 @@ const SPLIT = /[\t\n\f\r !-/:-@[-`{-~]+/;
 const gaoyaSplit = (text) => text.split(SPLIT).filter((w) => w.length > 0);
 
 // A fingerprint in hex as `width` characters '0'/'1', for the sanity table.
-const hexBits = (width) => (s) => BigInt(`0x${s}`).toString(2).padStart(width, "0");
+const hexBits = (width) => (s) => BigInt(`0x${s}`).toString(2).padStart(width, '0');
 
 // Every case maps a text to a fingerprint as a string (so results can be compared across runs)
 // and tells its width and how to read that string as bits.
 const simprintDefault = new Fingerprinter();
-const simprintWordsTf = new Fingerprinter({ tokenizer: "words", n: 1, weighting: "tf" });
+const simprintWordsTf = new Fingerprinter({ tokenizer: 'words', n: 1, weighting: 'tf' });
 const npmSimhashOf = npmSimhash(); // CRC-32 by default
 const simhashJsHasher = new simhashJs.SimHash(); // defaults: 4-character chunks
 
 const cases = [
   {
-    name: "simprint default",
+    name: 'simprint default',
     peer: false,
     width: 64,
-    tokenization: "UAX#29 words, CJK runs as char bigrams; width+case fold; binary; SipHash-1-3",
+    tokenization: 'UAX#29 words, CJK runs as char bigrams; width+case fold; binary; SipHash-1-3',
     run: (t) => simprintDefault.fingerprint(t).toString(16),
     bits: hexBits(64),
   },
   {
-    name: "simprint words tf",
+    name: 'simprint words tf',
     peer: false,
     width: 64,
-    tokenization: "UAX#29 words (each CJK ideograph one word); width+case fold; tf",
+    tokenization: 'UAX#29 words (each CJK ideograph one word); width+case fold; tf',
     run: (t) => simprintWordsTf.fingerprint(t).toString(16),
     bits: hexBits(64),
   },
@@ -134,63 +145,63 @@ const cases = [
     bits: hexBits(64),
   },
   {
-    name: `simhash ${version("simhash")}`,
+    name: `simhash ${version('simhash')}`,
     peer: true,
     width: 32,
     tokenization: "caller's tokens: gaoya's split (JS regex); CRC-32; no fold",
-    run: (t) => npmSimhashOf(gaoyaSplit(t)).join(""), // an array of 32 numbers 0/1
+    run: (t) => npmSimhashOf(gaoyaSplit(t)).join(''), // an array of 32 numbers 0/1
     bits: (s) => s,
   },
   {
-    name: `simhash-js ${version("simhash-js")}`,
+    name: `simhash-js ${version('simhash-js')}`,
     peer: true,
     width: 32,
-    tokenization: "own: 4-UTF-16-unit chunks of the raw text; Jenkins lookup3; no fold",
+    tokenization: 'own: 4-UTF-16-unit chunks of the raw text; Jenkins lookup3; no fold',
     run: (t) => simhashJsHasher.hash(t).toString(16),
     bits: hexBits(32),
   },
   {
-    name: `@biu/simhash ${version("@biu/simhash")}`,
+    name: `@biu/simhash ${version('@biu/simhash')}`,
     peer: true,
     width: 64,
     tokenization: "caller's {text, weight}: gaoya's split, weight 1; Jenkins lookup3 (hex)",
     // A string of '0'/'1': as long as the first token's hash in binary (64 or fewer).
     run: (t) => biu.simhash(gaoyaSplit(t).map((w) => ({ text: w, weight: 1 }))),
-    bits: (s) => s.padEnd(64, "0"),
+    bits: (s) => s.padEnd(64, '0'),
   },
 ];
 
 const bitDistance = (a, b) => [...a].reduce((n, ch, i) => n + (ch !== b[i]), 0);
 
-const texts = { "en.txt": readCorpus("en.txt"), "zh.txt": readCorpus("zh.txt") };
+const texts = { 'en.txt': readCorpus('en.txt'), 'zh.txt': readCorpus('zh.txt') };
 for (const name of Object.keys(SAMPLES)) {
   try {
     texts[name] = loadSample(name);
   } catch (e) {
     console.error(`cannot build the sample ${name}: ${e.message}`);
-    console.error("Fetch the corpus first with `python3 scripts/corpus.py`.");
+    console.error('Fetch the corpus first with `python3 scripts/corpus.py`.');
     process.exit(1);
   }
 }
 const gaoyaNative = {
-  "en.txt": Number(process.env.GAOYA_EN_MBPS) || undefined,
-  "zh.txt": Number(process.env.GAOYA_ZH_MBPS) || undefined,
+  'en.txt': Number(process.env.GAOYA_EN_MBPS) || undefined,
+  'zh.txt': Number(process.env.GAOYA_ZH_MBPS) || undefined,
 };
-for (const pair of (process.env.GAOYA_MBPS ?? "").split(",").filter(Boolean)) {
-  const [name, rate] = pair.split("=");
+for (const pair of (process.env.GAOYA_MBPS ?? '').split(',').filter(Boolean)) {
+  const [name, rate] = pair.split('=');
   gaoyaNative[name] = Number(rate) || undefined;
 }
 
 function printTable(header, rows, left) {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (r) =>
-    r.map((c, i) => (left.includes(i) ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+    r.map((c, i) => (left.includes(i) ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   console.log(line(header).trimEnd());
-  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of rows) console.log(line(r).trimEnd());
 }
 
-const ratio = (a, b) => (b ? `${(a / b).toFixed(2)}x` : "-");
+const ratio = (a, b) => (b ? `${(a / b).toFixed(2)}x` : '-');
 
 console.log(
   `simprint wasm (pkg/) vs JS SimHash peers under Node ${process.version}; corpus ${corpusDir}`,
@@ -201,8 +212,8 @@ console.log(
 }
 console.log(
   `MB/s = 10^6 UTF-8 input bytes/s, median of >= ${MIN_REPEATS} repeats (>= ${MIN_SECONDS} s) ` +
-    "per case after warm-up, the cases of a table interleaved round by round; each repeat " +
-    "fingerprints the whole file.\n",
+    'per case after warm-up, the cases of a table interleaved round by round; each repeat ' +
+    'fingerprints the whole file.\n',
 );
 
 // Tier-up first: V8 compiles the wasm with its baseline compiler and optimizes it in the
@@ -210,7 +221,8 @@ console.log(
 // (their rates came out 20-40 % low). simprint over every text for two seconds first.
 {
   const until = performance.now() + 2000;
-  while (performance.now() < until) for (const text of Object.values(texts)) simprintDefault.fingerprint(text);
+  while (performance.now() < until)
+    for (const text of Object.values(texts)) simprintDefault.fingerprint(text);
 }
 
 const rows = [];
@@ -218,11 +230,11 @@ const fingerprintNotes = [];
 // Per text: simprint default's rate, the fastest JS peer's, and gaoya native's (if given).
 const summary = {};
 for (const [file, text] of Object.entries(texts)) {
-  const bytes = Buffer.byteLength(text, "utf8");
+  const bytes = Buffer.byteLength(text, 'utf8');
   const runs = cases.map((c) => {
     const expected = c.run(text);
     const bits = c.bits(expected);
-    const zeros = bits.length - bits.replace(/0+$/, "").length;
+    const zeros = bits.length - bits.replace(/0+$/, '').length;
     if (zeros >= 8) {
       fingerprintNotes.push(
         `${c.name}: the fingerprint of ${file} ends in ${zeros} zero bits (chance 1 in 256 for 8).`,
@@ -243,33 +255,43 @@ for (const [file, text] of Object.entries(texts)) {
       c.tokenization,
       String(c.width),
       (rates[i] / 1e6).toFixed(1),
-      c.peer ? (rates[i] === fastest ? "(fastest)" : "-") : ratio(rates[i], fastest),
-      c.peer ? "-" : ratio(rates[i] / 1e6, gaoyaNative[file]),
+      c.peer ? (rates[i] === fastest ? '(fastest)' : '-') : ratio(rates[i], fastest),
+      c.peer ? '-' : ratio(rates[i] / 1e6, gaoyaNative[file]),
     ]);
   });
-  rows.push(["", `fastest JS peer on ${file}: ${fastestName}`, "", "", "", "", ""]);
+  rows.push(['', `fastest JS peer on ${file}: ${fastestName}`, '', '', '', '', '']);
   summary[file] = { simprint: rates[0], fastest, fastestName };
 }
 printTable(
-  ["text", "case", "tokenization", "bits", "MB/s", "x fastest JS peer", "x gaoya native"],
+  ['text', 'case', 'tokenization', 'bits', 'MB/s', 'x fastest JS peer', 'x gaoya native'],
   rows,
   [0, 1, 2],
 );
 for (const note of fingerprintNotes) console.log(`Note: ${note}`);
 if (!Object.values(gaoyaNative).some(Boolean)) {
   console.log(
-    "(x gaoya native: set GAOYA_MBPS from " +
-      "`cargo run --release --manifest-path bench/peers/Cargo.toml`)",
+    '(x gaoya native: set GAOYA_MBPS from ' +
+      '`cargo run --release --manifest-path bench/peers/Cargo.toml`)',
   );
 }
 // Issue 19's same-run ratios: mixed text against English built the same way; English man
 // pages against the fastest JS peer and gaoya native.
-if (summary["docs-en"]) {
-  const en = summary["docs-en"].simprint;
-  for (const file of ["docs-zh", "help-zh", "guide-zh", "docs-ja", "help-ja", "guide-ja", "man-en"]) {
+if (summary['docs-en']) {
+  const en = summary['docs-en'].simprint;
+  for (const file of [
+    'docs-zh',
+    'help-zh',
+    'guide-zh',
+    'docs-ja',
+    'help-ja',
+    'guide-ja',
+    'man-en',
+  ]) {
     const s = summary[file];
     if (!s) continue;
-    const gaoya = gaoyaNative[file] ? `, ${ratio(s.simprint / 1e6, gaoyaNative[file])} gaoya native` : "";
+    const gaoya = gaoyaNative[file]
+      ? `, ${ratio(s.simprint / 1e6, gaoyaNative[file])} gaoya native`
+      : '';
     console.log(
       `simprint default on ${file}: ${(s.simprint / 1e6).toFixed(1)} MB/s, ` +
         `${((100 * s.simprint) / en).toFixed(0)} % of docs-en's ${(en / 1e6).toFixed(1)} MB/s, ` +
@@ -284,12 +306,12 @@ if (summary["docs-en"]) {
 {
   const pages = (lang) =>
     readdirSync(join(corpusDir, lang))
-      .filter((f) => f.endsWith(".txt"))
+      .filter((f) => f.endsWith('.txt'))
       .sort()
-      .map((f) => readFileSync(join(corpusDir, lang, f), "utf8"));
+      .map((f) => readFileSync(join(corpusDir, lang, f), 'utf8'));
   const sanity = [];
-  let pageCounts = "";
-  for (const lang of ["en", "zh"]) {
+  let pageCounts = '';
+  for (const lang of ['en', 'zh']) {
     let docs;
     try {
       docs = pages(lang);
@@ -307,7 +329,7 @@ if (summary["docs-en"]) {
           pairs++;
         }
       }
-      const ones = fps.reduce((n, f) => n + bitDistance(f, "0".repeat(c.width)), 0);
+      const ones = fps.reduce((n, f) => n + bitDistance(f, '0'.repeat(c.width)), 0);
       sanity.push([
         lang,
         c.name,
@@ -320,9 +342,9 @@ if (summary["docs-en"]) {
   if (sanity.length) {
     console.log(
       `\nSanity: mean Hamming distance between different pages (${pageCounts}all pairs), ` +
-        "as a fraction of the width, and the mean fraction of 1 bits:",
+        'as a fraction of the width, and the mean fraction of 1 bits:',
     );
-    printTable(["pages", "case", "bits", "distance/width", "ones/width"], sanity, [0, 1]);
+    printTable(['pages', 'case', 'bits', 'distance/width', 'ones/width'], sanity, [0, 1]);
   }
 }
 
@@ -346,28 +368,28 @@ if (summary["docs-en"]) {
   };
   const cases = [];
   cases.push({
-    name: "simprint hamming",
-    what: "hamming(a, b) on BigInts, one call per pair",
+    name: 'simprint hamming',
+    what: 'hamming(a, b) on BigInts, one call per pair',
     run: () => {
       let n = 0;
       for (let i = 0; i < HAYSTACK_LEN; i++) if (hamming(needle, bigints[i]) <= K) n++;
-      check(n, "hamming");
+      check(n, 'hamming');
     },
   });
   cases.push({
-    name: "simprint distances",
-    what: "distances(q, BigUint64Array) -> Uint8Array, one call",
+    name: 'simprint distances',
+    what: 'distances(q, BigUint64Array) -> Uint8Array, one call',
     run: () => {
       const d = distances(needle, big);
       let n = 0;
       for (let i = 0; i < d.length; i++) if (d[i] <= K) n++;
-      check(n, "distances");
+      check(n, 'distances');
     },
   });
   cases.push({
-    name: "simprint scan",
-    what: "scan(q, BigUint64Array, k) -> hits, one call",
-    run: () => check(scan(needle, big, K).length, "scan"),
+    name: 'simprint scan',
+    what: 'scan(q, BigUint64Array, k) -> hits, one call',
+    run: () => check(scan(needle, big, K).length, 'scan'),
   });
   {
     // Reference, not a peer: what plain JS does on the same data as two 32-bit halves.
@@ -380,14 +402,14 @@ if (summary["docs-en"]) {
       return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
     };
     cases.push({
-      name: "plain JS (reference)",
-      what: "SWAR popcount of two Uint32 halves, inline",
+      name: 'plain JS (reference)',
+      what: 'SWAR popcount of two Uint32 halves, inline',
       run: () => {
         let n = 0;
         for (let i = 0; i < HAYSTACK_LEN; i++) {
           if (pop(words[2 * i] ^ qlo) + pop(words[2 * i + 1] ^ qhi) <= K) n++;
         }
-        check(n, "plain JS");
+        check(n, 'plain JS');
       },
     });
   }
@@ -404,28 +426,29 @@ if (summary["docs-en"]) {
       );
     }
     cases.push({
-      name: `simhash-js ${version("simhash-js")}`,
+      name: `simhash-js ${version('simhash-js')}`,
       peer: true,
-      what: "Comparator.hammingDistance(hexA, hexB), 32-bit",
+      what: 'Comparator.hammingDistance(hexA, hexB), 32-bit',
       run: () => {
         let sink = 0;
-        for (let i = 0; i < HAYSTACK_LEN; i++) sink += simhashJs.Comparator.hammingDistance(q, hex[i]);
-        if (sink === 0) throw new Error("simhash-js distances were all 0");
+        for (let i = 0; i < HAYSTACK_LEN; i++)
+          sink += simhashJs.Comparator.hammingDistance(q, hex[i]);
+        if (sink === 0) throw new Error('simhash-js distances were all 0');
       },
     });
   }
   {
     // @biu/simhash: fingerprints are strings of '0'/'1'; it offers similarity(a, b) only.
-    const bits = bigints.map((f) => f.toString(2).padStart(64, "0"));
-    const q = needle.toString(2).padStart(64, "0");
+    const bits = bigints.map((f) => f.toString(2).padStart(64, '0'));
+    const q = needle.toString(2).padStart(64, '0');
     cases.push({
-      name: `@biu/simhash ${version("@biu/simhash")}`,
+      name: `@biu/simhash ${version('@biu/simhash')}`,
       peer: true,
       what: "similarity(a, b) on 64-char '0'/'1' strings",
       run: () => {
         let n = 0;
         for (let i = 0; i < HAYSTACK_LEN; i++) if (biu.similarity(q, bits[i]) >= 1 - K / 64) n++;
-        check(n, "@biu/simhash");
+        check(n, '@biu/simhash');
       },
     });
   }
@@ -436,15 +459,15 @@ if (summary["docs-en"]) {
   const fastest = Math.max(...rows.filter((r) => r.peer).map((r) => r.rate));
   console.log(
     `\nHamming distance, one 64-bit query against ${HAYSTACK_LEN} fingerprints (k = ${K}), ` +
-      "median comparisons/s (npm simhash has no distance function):",
+      'median comparisons/s (npm simhash has no distance function):',
   );
   printTable(
-    ["case", "what", "comparisons/s", "x fastest JS peer"],
+    ['case', 'what', 'comparisons/s', 'x fastest JS peer'],
     rows.map((r) => [
       r.name,
       r.what,
       r.rate.toExponential(3),
-      r.peer ? (r.rate === fastest ? "(fastest)" : "-") : ratio(r.rate, fastest),
+      r.peer ? (r.rate === fastest ? '(fastest)' : '-') : ratio(r.rate, fastest),
     ]),
     [0, 1],
   );

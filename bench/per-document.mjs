@@ -15,16 +15,16 @@
 //
 // SAMPLES=docs-en,docs-zh picks samples; PKG=DIR measures another build of the package;
 // NATIVE=0 skips the native side. The machine is shared: compare ratios within one run.
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
-import { performance } from "node:perf_hooks";
-import { pathToFileURL } from "node:url";
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
 
-import { loadSample } from "./samples.mjs";
+import { loadSample } from './samples.mjs';
 
-const PKG = resolve(process.env.PKG ?? new URL("../pkg", import.meta.url).pathname);
+const PKG = resolve(process.env.PKG ?? new URL('../pkg', import.meta.url).pathname);
 const SIZES = [100, 1_000, 10_000, 100_000];
 const SHORT_CHARS = 150;
 const BATCH = 10_000;
@@ -33,9 +33,10 @@ const BATCH = 10_000;
 const CALLS_PER_BATCH = 100;
 const COLD_CALLS = 1_000;
 const COLD_RUNS = Number(process.env.COLD_RUNS ?? 3);
-const SAMPLE_NAMES = (process.env.SAMPLES ?? "docs-en,docs-zh").split(",");
+const SAMPLE_NAMES = (process.env.SAMPLES ?? 'docs-en,docs-zh').split(',');
 const NATIVE =
-  process.env.NATIVE_BIN ?? join(new URL("..", import.meta.url).pathname, "target/release/examples/per_document");
+  process.env.NATIVE_BIN ??
+  join(new URL('..', import.meta.url).pathname, 'target/release/examples/per_document');
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -60,7 +61,7 @@ function cut(buf, size) {
       if (e > p + size / 2) end = e;
       else while ((buf[end] & 0xc0) === 0x80) end--;
     }
-    docs.push(buf.subarray(p, end).toString("utf8"));
+    docs.push(buf.subarray(p, end).toString('utf8'));
     p = end;
   }
   return docs;
@@ -71,7 +72,7 @@ function short(text) {
   const docs = [];
   const chars = [...text];
   for (let i = 0; i + SHORT_CHARS <= chars.length; i += SHORT_CHARS) {
-    docs.push(chars.slice(i, i + SHORT_CHARS).join(""));
+    docs.push(chars.slice(i, i + SHORT_CHARS).join(''));
   }
   return docs;
 }
@@ -79,17 +80,20 @@ function short(text) {
 // The cases of one sample: name, documents.
 function cases(sample) {
   const text = loadSample(sample);
-  const buf = Buffer.from(text, "utf8");
+  const buf = Buffer.from(text, 'utf8');
   return [
     [`${sample}/150 chars`, short(text)],
-    ...SIZES.map((size) => [`${sample}/${size >= 1000 ? `${size / 1000} KB` : `${size} B`}`, cut(buf, size)]),
+    ...SIZES.map((size) => [
+      `${sample}/${size >= 1000 ? `${size / 1000} KB` : `${size} B`}`,
+      cut(buf, size),
+    ]),
     [`${sample}/one string`, [text]],
   ];
 }
 
 async function load() {
-  const mod = await import(pathToFileURL(join(PKG, "simprint.js")).href);
-  mod.initSync({ module: readFileSync(join(PKG, "simprint_bg.wasm")) });
+  const mod = await import(pathToFileURL(join(PKG, 'simprint.js')).href);
+  mod.initSync({ module: readFileSync(join(PKG, 'simprint_bg.wasm')) });
   return mod;
 }
 
@@ -106,7 +110,7 @@ function pass(fp, docs) {
 }
 
 // Child mode: `--cold SAMPLE CASE`: the first calls of a fresh instance, as JSON.
-if (process.argv[2] === "--cold") {
+if (process.argv[2] === '--cold') {
   const [, , , sample, name] = process.argv;
   const docs = cases(sample)
     .find(([n]) => n === name)[1]
@@ -117,7 +121,13 @@ if (process.argv[2] === "--cold") {
   const fp = new mod.Fingerprinter();
   const { calls } = pass(fp, docs);
   console.log(
-    JSON.stringify({ init, first: calls[0], p50: median(calls), p99: percentile(calls, 99), n: calls.length }),
+    JSON.stringify({
+      init,
+      first: calls[0],
+      p50: median(calls),
+      p99: percentile(calls, 99),
+      n: calls.length,
+    }),
   );
   process.exit(0);
 }
@@ -128,18 +138,18 @@ const fp = new mod.Fingerprinter();
 const all = SAMPLE_NAMES.flatMap(cases);
 
 // The documents for the native program, one file per case.
-const dir = join(homedir(), ".cache/simprint/bench/per-document");
+const dir = join(homedir(), '.cache/simprint/bench/per-document');
 mkdirSync(dir, { recursive: true });
 const files = all.map(([name, docs]) => {
-  const file = join(dir, `${name.replace(/[/ ]/g, "_")}.txt`);
-  writeFileSync(file, docs.join("\0"));
+  const file = join(dir, `${name.replace(/[/ ]/g, '_')}.txt`);
+  writeFileSync(file, docs.join('\0'));
   return file;
 });
-const native = process.env.NATIVE !== "0" && existsSync(NATIVE);
-if (process.env.NATIVE !== "0" && !native) {
+const native = process.env.NATIVE !== '0' && existsSync(NATIVE);
+if (process.env.NATIVE !== '0' && !native) {
   console.error(`(no native side: build it with \`cargo build --release --example per_document\`)`);
 }
-let kernels = "-";
+let kernels = '-';
 
 // xorshift64 pairs, the values the native program uses.
 let x = 0x5eedn;
@@ -153,7 +163,12 @@ const pairs = Array.from({ length: BATCH }, () => [next(), next()]);
 const shortDocs = all[0][1];
 
 const warm = Object.fromEntries(all.map(([name]) => [name, { wasm: [], native: [] }]));
-const perCall = { hamming: [], compare: [], "fingerprint() 150 chars": [], "Fingerprinter 150 chars": [] };
+const perCall = {
+  hamming: [],
+  compare: [],
+  'fingerprint() 150 chars': [],
+  'Fingerprinter 150 chars': [],
+};
 const perCallNative = { hamming: [], compare: [] };
 
 // The per-call cost of `call(i)`: the median over batches of CALLS_PER_BATCH calls.
@@ -170,17 +185,19 @@ function perCallOf(n, call) {
 function roundOfCalls() {
   let sink = 0;
   perCall.hamming.push(perCallOf(BATCH, (i) => (sink += mod.hamming(pairs[i][0], pairs[i][1]))));
-  perCall.compare.push(perCallOf(BATCH, (i) => (sink += mod.compare(pairs[i][0], pairs[i][1]).distance)));
+  perCall.compare.push(
+    perCallOf(BATCH, (i) => (sink += mod.compare(pairs[i][0], pairs[i][1]).distance)),
+  );
   const n = Math.min(BATCH, shortDocs.length);
-  perCall["fingerprint() 150 chars"].push(perCallOf(n, (i) => mod.fingerprint(shortDocs[i])));
-  perCall["Fingerprinter 150 chars"].push(perCallOf(n, (i) => fp.fingerprint(shortDocs[i])));
-  if (sink === 0) throw new Error("no distances");
+  perCall['fingerprint() 150 chars'].push(perCallOf(n, (i) => mod.fingerprint(shortDocs[i])));
+  perCall['Fingerprinter 150 chars'].push(perCallOf(n, (i) => fp.fingerprint(shortDocs[i])));
+  if (sink === 0) throw new Error('no distances');
 }
 
 function runNative() {
-  const out = spawnSync(NATIVE, ["1", ...files], { encoding: "utf8", maxBuffer: 1 << 24 });
+  const out = spawnSync(NATIVE, ['1', ...files], { encoding: 'utf8', maxBuffer: 1 << 24 });
   if (out.status !== 0) throw new Error(`native side failed: ${out.stderr}`);
-  for (const line of out.stdout.trim().split("\n")) {
+  for (const line of out.stdout.trim().split('\n')) {
     const r = JSON.parse(line);
     if (r.kernels) kernels = r.kernels;
     else if (r.file) warm[all[files.indexOf(r.file)][0]].native.push(r);
@@ -216,11 +233,15 @@ while (rounds < 5 || performance.now() - start < MIN_SECONDS * 1000) {
 const cold = Object.fromEntries(all.map(([name]) => [name, []]));
 for (let run = 0; run < COLD_RUNS; run++) {
   for (const [name] of all) {
-    const sample = name.split("/")[0];
-    const out = spawnSync(process.execPath, [new URL(import.meta.url).pathname, "--cold", sample, name], {
-      encoding: "utf8",
-      env: { ...process.env },
-    });
+    const sample = name.split('/')[0];
+    const out = spawnSync(
+      process.execPath,
+      [new URL(import.meta.url).pathname, '--cold', sample, name],
+      {
+        encoding: 'utf8',
+        env: { ...process.env },
+      },
+    );
     if (out.status !== 0) throw new Error(`cold run failed: ${out.stderr}`);
     cold[name].push(JSON.parse(out.stdout));
   }
@@ -239,10 +260,10 @@ for (const [name, docs] of all) {
     mbps(w.wasm).toFixed(1),
     us(median(w.wasm.map((r) => r.p50))),
     us(median(w.wasm.map((r) => r.p99))),
-    n ? mbps(w.native).toFixed(1) : "-",
-    n ? us(median(w.native.map((r) => r.p50))) : "-",
-    n ? (mbps(w.wasm) / mbps(w.native)).toFixed(2) : "-",
-    n ? (median(w.native.map((r) => r.p50)) / median(w.wasm.map((r) => r.p50))).toFixed(2) : "-",
+    n ? mbps(w.native).toFixed(1) : '-',
+    n ? us(median(w.native.map((r) => r.p50))) : '-',
+    n ? (mbps(w.wasm) / mbps(w.native)).toFixed(2) : '-',
+    n ? (median(w.native.map((r) => r.p50)) / median(w.wasm.map((r) => r.p50))).toFixed(2) : '-',
     us(median(c.map((r) => r.first))),
     us(median(c.map((r) => r.p50))),
     us(median(c.map((r) => r.p99))),
@@ -250,38 +271,41 @@ for (const [name, docs] of all) {
   ]);
 }
 const header = [
-  "case",
-  "docs",
-  "wasm MB/s",
-  "p50 µs",
-  "p99 µs",
-  "native MB/s",
-  "native p50 µs",
-  "wasm/native",
-  "p50 ratio",
-  "cold 1st µs",
-  "cold p50 µs",
-  "cold p99 µs",
-  "cold calls",
+  'case',
+  'docs',
+  'wasm MB/s',
+  'p50 µs',
+  'p99 µs',
+  'native MB/s',
+  'native p50 µs',
+  'wasm/native',
+  'p50 ratio',
+  'cold 1st µs',
+  'cold p50 µs',
+  'cold p99 µs',
+  'cold calls',
 ];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-const line = (r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+const line = (r) =>
+  r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
 console.log(
   `simprint wasm (${PKG}) under Node ${process.version}, ${rounds} rounds of every case; ` +
     `native kernels: ${kernels} (baseline x86-64 build); medians over rounds, cold over ${COLD_RUNS} fresh processes`,
 );
 console.log(line(header));
-console.log(widths.map((w) => "-".repeat(w)).join("  "));
+console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 for (const r of rows) console.log(line(r));
 console.log(
-  "\nMB/s: the pass over every document (preempted calls included); p50 ratio: native p50 / wasm p50, " +
+  '\nMB/s: the pass over every document (preempted calls included); p50 ratio: native p50 / wasm p50, ' +
     "the per-document figure the machine's load disturbs least.",
 );
-console.log(`per call (median of batches of ${CALLS_PER_BATCH} calls, median over rounds; hamming/compare: 64-bit BigInts):`);
+console.log(
+  `per call (median of batches of ${CALLS_PER_BATCH} calls, median over rounds; hamming/compare: 64-bit BigInts):`,
+);
 for (const [name, xs] of Object.entries(perCall)) {
   const nat = perCallNative[name];
   console.log(
     `  ${name.padEnd(24)} ${us(median(xs)).padStart(7)} µs` +
-      (nat?.length ? `   native ${us(median(nat))} µs` : ""),
+      (nat?.length ? `   native ${us(median(nat))} µs` : ''),
   );
 }

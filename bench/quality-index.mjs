@@ -4,13 +4,13 @@
 // 1,000 queries, half a stored fingerprint with up to k/2 bits flipped, half random).
 //
 //     node bench/quality-index.mjs     # SIMPRINT_KS=22,26,30 for other k, SIMPRINT_N for N
-import { readFileSync } from "node:fs";
+import { readFileSync } from 'node:fs';
 
-import { Index, initSync } from "../pkg/simprint.js";
+import { Index, initSync } from '../pkg/simprint.js';
 
-initSync({ module: readFileSync(new URL("../pkg/simprint_bg.wasm", import.meta.url)) });
+initSync({ module: readFileSync(new URL('../pkg/simprint_bg.wasm', import.meta.url)) });
 
-const KS = (process.env.SIMPRINT_KS ?? "22,26,30").split(",").map(Number);
+const KS = (process.env.SIMPRINT_KS ?? '22,26,30').split(',').map(Number);
 const N = Number(process.env.SIMPRINT_N ?? 1_000_000);
 const QUERIES = 1000;
 
@@ -35,8 +35,12 @@ for (let i = 0; i < QUERIES; i++) {
 }
 
 const percentile = (xs, p) => xs.sort((a, b) => a - b)[Math.round((xs.length - 1) * p)];
-console.log(`simprint index, wasm (pkg/) under Node ${process.version}; width 128, N = ${N}; ${QUERIES} queries`);
-console.log("  k | plan                         | bytes/fp | build s | median µs |  p99 µs | matches");
+console.log(
+  `simprint index, wasm (pkg/) under Node ${process.version}; width 128, N = ${N}; ${QUERIES} queries`,
+);
+console.log(
+  '  k | plan                         | bytes/fp | build s | median µs |  p99 µs | matches',
+);
 for (const k of KS) {
   let t = performance.now();
   const index = new Index({ width: 128, k });

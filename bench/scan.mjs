@@ -6,12 +6,12 @@
 //
 // The cases run interleaved round by round (the machine is shared and noisy), and the table
 // gives the median comparisons/s and the ratio to the k = 3 scan.
-import { readFileSync } from "node:fs";
-import { performance } from "node:perf_hooks";
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 
-import { distances, initSync, scan } from "../pkg/simprint.js";
+import { distances, initSync, scan } from '../pkg/simprint.js';
 
-initSync({ module: readFileSync(new URL("../pkg/simprint_bg.wasm", import.meta.url)) });
+initSync({ module: readFileSync(new URL('../pkg/simprint_bg.wasm', import.meta.url)) });
 
 const MIN_SECONDS = Number(process.argv[2] ?? 0.5);
 const MIN_REPEATS = 9;
@@ -43,7 +43,7 @@ const cases = [];
 for (const k of [0, 3, 6, 9, 20]) {
   cases.push({ name: `scan 64-bit k = ${k}`, run: () => scan(q64, fps64, k).length });
 }
-cases.push({ name: "distances 64-bit", run: () => distances(q64, fps64).length });
+cases.push({ name: 'distances 64-bit', run: () => distances(q64, fps64).length });
 for (const k of [3, 20]) {
   cases.push({ name: `scan 128-bit k = ${k}`, run: () => scan(q128, fps128, k, 128).length });
 }
@@ -54,7 +54,10 @@ do for (const c of cases) c.run();
 while (performance.now() < warmUntil);
 const times = cases.map(() => []);
 const start = performance.now();
-while (times[0].length < MIN_REPEATS || performance.now() - start < MIN_SECONDS * 1000 * cases.length) {
+while (
+  times[0].length < MIN_REPEATS ||
+  performance.now() - start < MIN_SECONDS * 1000 * cases.length
+) {
   cases.forEach((c, i) => {
     const t0 = performance.now();
     c.run();
@@ -63,12 +66,19 @@ while (times[0].length < MIN_REPEATS || performance.now() - start < MIN_SECONDS 
 }
 
 const rates = times.map((t) => N / median(t));
-const yardstick = rates[cases.findIndex((c) => c.name === "scan 64-bit k = 3")];
-const rows = cases.map((c, i) => [c.name, rates[i].toExponential(3), `${(rates[i] / yardstick).toFixed(2)}x`]);
-const header = ["case", "comparisons/s", "vs k = 3 scan"];
+const yardstick = rates[cases.findIndex((c) => c.name === 'scan 64-bit k = 3')];
+const rows = cases.map((c, i) => [
+  c.name,
+  rates[i].toExponential(3),
+  `${(rates[i] / yardstick).toFixed(2)}x`,
+]);
+const header = ['case', 'comparisons/s', 'vs k = 3 scan'];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-const line = (r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
-console.log(`simprint scans in wasm (pkg/) under Node ${process.version}, ${N} fingerprints, medians of ${times[0].length} rounds`);
+const line = (r) =>
+  r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+console.log(
+  `simprint scans in wasm (pkg/) under Node ${process.version}, ${N} fingerprints, medians of ${times[0].length} rounds`,
+);
 console.log(line(header));
-console.log(widths.map((w) => "-".repeat(w)).join("  "));
+console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 for (const r of rows) console.log(line(r));

@@ -18,21 +18,40 @@ const sp = await import(pathToFileURL(join(pkg, 'simprint.js')).href);
 const wasm = sp.initSync({ module: readFileSync(join(pkg, 'simprint_bg.wasm')) });
 const scale = Number(process.env.SOAK_SCALE ?? 1);
 
-const KNOWN_TEXT = 'SimHash gives near-duplicate documents fingerprints that differ in only a few bits.';
+const KNOWN_TEXT =
+  'SimHash gives near-duplicate documents fingerprints that differ in only a few bits.';
 const KNOWN = sp.fingerprint(KNOWN_TEXT);
 const memory = () => wasm.memory.buffer.byteLength;
 const table = () => wasm.__wbindgen_externrefs?.length ?? NaN;
 
-const throwingOptions = { get width() { throw new Error('getter says no'); } };
-const trappingOptions = new Proxy({}, { ownKeys() { throw new Error('trap says no'); } });
+const throwingOptions = {
+  get width() {
+    throw new Error('getter says no');
+  },
+};
+const trappingOptions = new Proxy(
+  {},
+  {
+    ownKeys() {
+      throw new Error('trap says no');
+    },
+  },
+);
 const throwingElement = [];
-Object.defineProperty(throwingElement, 0, { get() { throw new Error('element says no'); } });
+Object.defineProperty(throwingElement, 0, {
+  get() {
+    throw new Error('element says no');
+  },
+});
 const freed = new sp.Index({ k: 3 });
 freed.free();
 const freedTwice = new sp.Fingerprinter();
 freedTwice.free();
 const copies = new sp.Index({ k: 3 });
-copies.insertMany(Uint32Array.from({ length: 20000 }, (_, i) => i), new BigUint64Array(20000).fill(0xabcdn));
+copies.insertMany(
+  Uint32Array.from({ length: 20000 }, (_, i) => i),
+  new BigUint64Array(20000).fill(0xabcdn),
+);
 const hostile = hostileIndexBytes(100000);
 const longName = 'x'.repeat(1 << 20);
 
@@ -49,7 +68,9 @@ const cases = [
 ];
 
 console.log(`pkg: ${pkg}`);
-console.log('case                            |      calls | memory before -> after (bytes) | table before -> after | µs/call | errors | works');
+console.log(
+  'case                            |      calls | memory before -> after (bytes) | table before -> after | µs/call | errors | works',
+);
 for (const [name, n0, call] of cases) {
   const n = Math.max(1, Math.round(n0 * scale));
   const m0 = memory();

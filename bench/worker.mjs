@@ -18,7 +18,13 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import sp from '../tests/js/load.mjs';
 
-import { bundle, offline, secretsFor, workerDir, workerOptions } from '../tests/support/workers.mjs';
+import {
+  bundle,
+  offline,
+  secretsFor,
+  workerDir,
+  workerOptions,
+} from '../tests/support/workers.mjs';
 
 const { tmp, Miniflare, fromToml } = await offline('simprint-worker-bench-');
 const secrets = secretsFor(['bench']);
@@ -42,35 +48,45 @@ function bundleSizes(minify) {
 }
 
 function start(out, persist, extra = {}) {
-  return new Miniflare(workerOptions(fromToml, out, {
-    bindings: { ...secrets.bindings, RATE_LIMIT_PER_SECOND: 0 },
-    persist,
-    ...extra,
-  }));
+  return new Miniflare(
+    workerOptions(fromToml, out, {
+      bindings: { ...secrets.bindings, RATE_LIMIT_PER_SECOND: 0 },
+      persist,
+      ...extra,
+    }),
+  );
 }
 
-const freePort = () => new Promise((resolve, reject) => {
-  const server = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-    const { port } = server.address();
-    server.close(() => resolve(port));
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const server = createServer()
+      .once('error', reject)
+      .listen(0, '127.0.0.1', () => {
+        const { port } = server.address();
+        server.close(() => resolve(port));
+      });
   });
-});
 
 /** V8's heap usage of every isolate workerd's inspector at `port` lists: [{ title, usage }]. */
 async function heapUsage(port) {
   const { default: WebSocket } = await import(join(workerDir, 'node_modules', 'ws', 'index.js'));
   const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
-  return Promise.all(targets.map((target) => new Promise((resolve, reject) => {
-    const ws = new WebSocket(target.webSocketDebuggerUrl);
-    ws.once('error', reject);
-    ws.once('open', () => ws.send(JSON.stringify({ id: 1, method: 'Runtime.getHeapUsage' })));
-    ws.on('message', (data) => {
-      const message = JSON.parse(String(data));
-      if (message.id !== 1) return;
-      ws.close();
-      resolve({ title: target.title, usage: message.result ?? message.error });
-    });
-  })));
+  return Promise.all(
+    targets.map(
+      (target) =>
+        new Promise((resolve, reject) => {
+          const ws = new WebSocket(target.webSocketDebuggerUrl);
+          ws.once('error', reject);
+          ws.once('open', () => ws.send(JSON.stringify({ id: 1, method: 'Runtime.getHeapUsage' })));
+          ws.on('message', (data) => {
+            const message = JSON.parse(String(data));
+            if (message.id !== 1) return;
+            ws.close();
+            resolve({ title: target.title, usage: message.result ?? message.error });
+          });
+        }),
+    ),
+  );
 }
 
 /** Every SQLite file under `dir` whose schema has a `documents` table: the object's storage. */
@@ -80,9 +96,15 @@ function objectDatabases(dir) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) found.push(...objectDatabases(path));
     else if (entry.name.endsWith('.sqlite') && statSync(path).size > 0) {
-      const tables = execFileSync('python3', ['-c',
-        'import sqlite3,sys; print(",".join(r[0] for r in sqlite3.connect(sys.argv[1]).execute("select name from sqlite_master")))', path],
-      { encoding: 'utf8' });
+      const tables = execFileSync(
+        'python3',
+        [
+          '-c',
+          'import sqlite3,sys; print(",".join(r[0] for r in sqlite3.connect(sys.argv[1]).execute("select name from sqlite_master")))',
+          path,
+        ],
+        { encoding: 'utf8' },
+      );
       if (tables.split(',').includes('documents')) found.push(path);
     }
   }
@@ -94,7 +116,11 @@ function objectDatabases(dir) {
  * 64-bit fingerprints: unrelated texts), in one transaction, as stores one by one would leave it.
  */
 function fillTable(db, n) {
-  execFileSync('python3', ['-c', `
+  execFileSync(
+    'python3',
+    [
+      '-c',
+      `
 import random, sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 start = db.execute('select coalesce(max(num), -1) + 1 from documents').fetchone()[0]
@@ -103,7 +129,12 @@ rows = ((f'c-{i}', start + i, format(rng.getrandbits(64), '016x'), 700, 17640000
 with db:
     db.executemany('insert into documents (id, num, fingerprint, text_length, created_at, updated_at) values (?, ?, ?, ?, ?, ?)', rows)
 print(db.execute('select count(*) from documents').fetchone()[0])
-`, db, String(n)], { encoding: 'utf8' });
+`,
+      db,
+      String(n),
+    ],
+    { encoding: 'utf8' },
+  );
 }
 
 const request = client({ maxSockets: IN_FLIGHT, authorization: AUTHORIZATION });
@@ -111,13 +142,15 @@ const request = client({ maxSockets: IN_FLIGHT, authorization: AUTHORIZATION });
 async function rate(label, n, job) {
   let next = 0;
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
-    while (next < n) {
-      const i = next++;
-      const res = await job(i);
-      if (res.status >= 300) throw new Error(`${label}: ${res.status} ${res.body}`);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (next < n) {
+        const i = next++;
+        const res = await job(i);
+        if (res.status >= 300) throw new Error(`${label}: ${res.status} ${res.body}`);
+      }
+    }),
+  );
   const perSecond = n / ((performance.now() - t0) / 1000);
   console.log(`${label.padEnd(58)} ${perSecond.toFixed(0).padStart(6)} requests/s`);
 }
@@ -125,19 +158,44 @@ async function rate(label, n, job) {
 // Distinct texts: 60-120 words made of random syllables (about 3,000 distinct words), so
 // documents are not near-duplicates of each other, as in most real traffic.
 let seed = 1;
-const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
-const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'sat', 'vo', 'qui', 'der', 'an', 'tor', 'bel', 'ix', 'nu', 'pra', 'sel'];
-const word = () => Array.from({ length: 1 + Math.floor(random() * 3) }, () => SYLLABLES[Math.floor(random() * SYLLABLES.length)]).join('');
+const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ren',
+  'sat',
+  'vo',
+  'qui',
+  'der',
+  'an',
+  'tor',
+  'bel',
+  'ix',
+  'nu',
+  'pra',
+  'sel',
+];
+const word = () =>
+  Array.from(
+    { length: 1 + Math.floor(random() * 3) },
+    () => SYLLABLES[Math.floor(random() * SYLLABLES.length)],
+  ).join('');
 const text = () => Array.from({ length: 60 + Math.floor(random() * 60) }, word).join(' ');
 
 try {
   const plain = bundleSizes(false);
   const min = bundleSizes(true);
-  for (const [label, { sizes }] of [['bundle', plain], ['bundle --minify', min]]) {
+  for (const [label, { sizes }] of [
+    ['bundle', plain],
+    ['bundle --minify', min],
+  ]) {
     const raw = sizes.js.raw + sizes.wasm.raw;
     const gz = sizes.js.gzip + sizes.wasm.gzip;
-    console.log(`${label.padEnd(16)} JS ${sizes.js.raw} B (${sizes.js.gzip} gzip) + wasm ${sizes.wasm.raw} B ` +
-      `(${sizes.wasm.gzip} gzip) = ${raw} B, ${gz} B gzipped`);
+    console.log(
+      `${label.padEnd(16)} JS ${sizes.js.raw} B (${sizes.js.gzip} gzip) + wasm ${sizes.wasm.raw} B ` +
+        `(${sizes.wasm.gzip} gzip) = ${raw} B, ${gz} B gzipped`,
+    );
   }
 
   const firsts = [];
@@ -150,27 +208,38 @@ try {
     if (first.status !== 201) throw new Error(`first POST: ${first.status} ${first.body}`);
     await mf.dispose();
   }
-  console.log(`fresh runtime to first response (new Miniflare, workerd start, first POST): median ` +
-    `${median(firsts).toFixed(0)} ms of ${firsts.map((x) => x.toFixed(0)).join(', ')}`);
+  console.log(
+    `fresh runtime to first response (new Miniflare, workerd start, first POST): median ` +
+      `${median(firsts).toFixed(0)} ms of ${firsts.map((x) => x.toFixed(0)).join(', ')}`,
+  );
 
   const persist = join(tmp, 'load');
   let mf = start(plain.out, persist);
   let base = await mf.ready;
   console.log(`\n${IN_FLIGHT} requests in flight, workerd through Miniflare on loopback:`);
-  await rate('GET /stats (routing + one Durable Object call)', 3000, () => request(base, 'GET', '/stats'));
-  await rate(`POST /documents, new ids, up to ${DOCUMENTS} stored`, DOCUMENTS,
-    (i) => request(base, 'POST', '/documents', { id: `doc-${i}`, text: text() }));
-  await rate(`POST /check against ${DOCUMENTS} documents`, 3000, () => request(base, 'POST', '/check', { text: text() }));
-  await rate('GET /documents/:id', 3000, (i) => request(base, 'GET', `/documents/doc-${i % DOCUMENTS}`));
+  await rate('GET /stats (routing + one Durable Object call)', 3000, () =>
+    request(base, 'GET', '/stats'),
+  );
+  await rate(`POST /documents, new ids, up to ${DOCUMENTS} stored`, DOCUMENTS, (i) =>
+    request(base, 'POST', '/documents', { id: `doc-${i}`, text: text() }),
+  );
+  await rate(`POST /check against ${DOCUMENTS} documents`, 3000, () =>
+    request(base, 'POST', '/check', { text: text() }),
+  );
+  await rate('GET /documents/:id', 3000, (i) =>
+    request(base, 'GET', `/documents/doc-${i % DOCUMENTS}`),
+  );
 
   await mf.dispose();
   const t0 = performance.now();
   mf = start(plain.out, persist);
   base = await mf.ready;
   const stats = JSON.parse((await request(base, 'GET', '/stats')).body);
-  console.log(`\nrestart with ${stats.documents} documents to first response: ${(performance.now() - t0).toFixed(0)} ms ` +
-    `(index rebuilt from SQLite in ${stats.rebuildMs} ms; index memory ${stats.memoryBytes} bytes, ` +
-    `${(stats.memoryBytes / stats.documents).toFixed(0)} per document)`);
+  console.log(
+    `\nrestart with ${stats.documents} documents to first response: ${(performance.now() - t0).toFixed(0)} ms ` +
+      `(index rebuilt from SQLite in ${stats.rebuildMs} ms; index memory ${stats.memoryBytes} bytes, ` +
+      `${(stats.memoryBytes / stats.documents).toFixed(0)} per document)`,
+  );
   await mf.dispose();
 
   // Capacity: the object above with CAPACITY documents more, restarted with the inspector on.
@@ -185,19 +254,32 @@ try {
   const ready = performance.now() - t1;
   const heaps = await heapUsage(inspectorPort);
   const mb = (bytes) => `${(bytes / 1048576).toFixed(1)} MB`;
-  console.log(`\none object with ${big.documents} documents (MAX_K ${big.maxK}; texts checked at ` +
-    `min(recommendedK, collectionK = ${sp.collectionK(big.documents)}) here):`);
-  console.log(`  restart to first response: ${ready.toFixed(0)} ms (index rebuilt from SQLite in ${big.rebuildMs} ms)`);
-  console.log(`  index ${mb(big.memoryBytes)} (${(big.memoryBytes / big.documents).toFixed(1)} bytes per document); ` +
-    `the package's WebAssembly memory ${mb(big.wasmMemoryBytes)}`);
+  console.log(
+    `\none object with ${big.documents} documents (MAX_K ${big.maxK}; texts checked at ` +
+      `min(recommendedK, collectionK = ${sp.collectionK(big.documents)}) here):`,
+  );
+  console.log(
+    `  restart to first response: ${ready.toFixed(0)} ms (index rebuilt from SQLite in ${big.rebuildMs} ms)`,
+  );
+  console.log(
+    `  index ${mb(big.memoryBytes)} (${(big.memoryBytes / big.documents).toFixed(1)} bytes per document); ` +
+      `the package's WebAssembly memory ${mb(big.wasmMemoryBytes)}`,
+  );
   for (const { title, usage } of heaps) {
-    console.log(`  isolate ${JSON.stringify(title)}: JavaScript heap used ${mb(usage.usedSize)} of ${mb(usage.totalSize)}` +
-      (usage.backingStorageSize !== undefined ? `, array buffers ${mb(usage.backingStorageSize)}` : '') +
-      `; with the WebAssembly memory ${mb(usage.usedSize + big.wasmMemoryBytes)} of the 128 MB a Worker may use`);
+    console.log(
+      `  isolate ${JSON.stringify(title)}: JavaScript heap used ${mb(usage.usedSize)} of ${mb(usage.totalSize)}` +
+        (usage.backingStorageSize !== undefined
+          ? `, array buffers ${mb(usage.backingStorageSize)}`
+          : '') +
+        `; with the WebAssembly memory ${mb(usage.usedSize + big.wasmMemoryBytes)} of the 128 MB a Worker may use`,
+    );
   }
-  await rate(`POST /check against ${big.documents} documents`, 3000, () => request(base, 'POST', '/check', { text: text() }));
-  await rate(`PUT /documents/:id, new ids, onto ${big.documents}`, 2000,
-    (i) => request(base, 'POST', '/documents', { id: `new-${i}`, text: text() }));
+  await rate(`POST /check against ${big.documents} documents`, 3000, () =>
+    request(base, 'POST', '/check', { text: text() }),
+  );
+  await rate(`PUT /documents/:id, new ids, onto ${big.documents}`, 2000, (i) =>
+    request(base, 'POST', '/documents', { id: `new-${i}`, text: text() }),
+  );
   await mf.dispose();
 } finally {
   request.close();

@@ -68,7 +68,12 @@ export function demoServer({ root = ROOT } = {}) {
     }
     const file = await resolveFile(root, pathname);
     // A folder named without its slash would break the page's relative URLs.
-    if (file && !pathname.endsWith('/') && file.endsWith(`${sep}index.html`) && !pathname.endsWith('index.html')) {
+    if (
+      file &&
+      !pathname.endsWith('/') &&
+      file.endsWith(`${sep}index.html`) &&
+      !pathname.endsWith('index.html')
+    ) {
       res.writeHead(302, { Location: `${pathname}/` }).end();
       return;
     }

@@ -12,7 +12,7 @@ ensure_spark
 cd "$ROOT"
 
 say "the JavaScript: lint and format (Biome, pinned in package.json; rules in biome.json)"
-npx --no-install biome ci --formatter-enabled=false
+npx --no-install biome ci
 
 say "cargo fmt, clippy (the curated lints on library code, the default ones on all), cargo doc"
 cargo fmt --all --check

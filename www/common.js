@@ -66,7 +66,9 @@ export function patchRows(container, items) {
   if (fresh.length) {
     const template = document.createElement('template');
     template.innerHTML = fresh.map(([, html]) => html).join('');
-    [...template.content.children].forEach((node, i) => after.set(fresh[i][0], { html: fresh[i][1], node }));
+    [...template.content.children].forEach((node, i) =>
+      after.set(fresh[i][0], { html: fresh[i][1], node }),
+    );
   }
   items.forEach(([key, _html], at) => {
     const row = after.get(key) ?? before.get(key);
@@ -87,8 +89,15 @@ export function showStatus(el, error, ready = '') {
 }
 
 // The options the page offers; the selected values come from the library's defaults().
-const WEIGHTINGS = [['binary', 'binary'], ['tf', 'tf'], ['logtf', 'logtf']];
-const NORMALIZATIONS = [['width', 'Width folding'], ['none', 'none']];
+const WEIGHTINGS = [
+  ['binary', 'binary'],
+  ['tf', 'tf'],
+  ['logtf', 'logtf'],
+];
+const NORMALIZATIONS = [
+  ['width', 'Width folding'],
+  ['none', 'none'],
+];
 const TOKENIZERS = ['auto', 'words', 'chars'];
 
 /**
@@ -101,18 +110,27 @@ export function optionControls(form, prefix, { width, showWidths = [8, 16, 32, 6
   const n = libDefaults().n;
   width ??= lib.width;
   const id = (name) => `${prefix}-${name}`;
-  const choices = (list, selected) => list
-    .map(([value, label]) => `<option value="${value}"${value === selected ? ' selected' : ''}>${label}</option>`)
-    .join('');
+  const choices = (list, selected) =>
+    list
+      .map(
+        ([value, label]) =>
+          `<option value="${value}"${value === selected ? ' selected' : ''}>${label}</option>`,
+      )
+      .join('');
   form.innerHTML = `
     <div class="control">
       <label for="${id('width')}">Width (bits)</label>
-      <select id="${id('width')}">${choices(showWidths.map((w) => [String(w), w]), String(width))}</select>
+      <select id="${id('width')}">${choices(
+        showWidths.map((w) => [String(w), w]),
+        String(width),
+      )}</select>
     </div>
     <div class="control">
       <label for="${id('tokenizer')}">Tokenizer</label>
-      <select id="${id('tokenizer')}" aria-describedby="${id('tokenizer-help')}">${
-        choices(TOKENIZERS.map((t) => [t, t]), lib.tokenizer)}</select>
+      <select id="${id('tokenizer')}" aria-describedby="${id('tokenizer-help')}">${choices(
+        TOKENIZERS.map((t) => [t, t]),
+        lib.tokenizer,
+      )}</select>
     </div>
     <div class="control control-n">
       <label for="${id('word-n')}">n (words)</label>
@@ -222,7 +240,8 @@ export class VChart {
       el.addEventListener('blur', () => this.#activate(-1, false));
       el.addEventListener('pointerover', (e) => {
         const cell = e.target.closest('.cell');
-        if (cell && Number(cell.dataset.i) !== this.active) this.#activate(Number(cell.dataset.i), false);
+        if (cell && Number(cell.dataset.i) !== this.active)
+          this.#activate(Number(cell.dataset.i), false);
       });
       el.addEventListener('pointerleave', () => {
         if (document.activeElement !== el) this.#activate(-1, false);
@@ -244,7 +263,8 @@ export class VChart {
       const sign = x > 0 ? 'pos' : x < 0 ? 'neg' : 'zero';
       // Only what changed is written, so a redraw of the same V dirties nothing.
       const cls = `cell ${sign}${marks?.[i] ? ' diff' : ''}${fragile?.[i] ? ' fragile' : ''}${
-        i === this.active ? ' active' : ''}${c.indexed ? ' indexed' : ''}`;
+        i === this.active ? ' active' : ''
+      }${c.indexed ? ' indexed' : ''}`;
       if (c.root.className !== cls) c.root.className = cls;
       const height = `${Math.min(50, (Math.abs(x) / scale) * 50)}%`;
       if (c.height !== height) {
@@ -254,7 +274,8 @@ export class VChart {
       if (c.digit.textContent !== bits[i]) c.digit.textContent = bits[i];
       if (showValues && c.value.textContent !== fmt(x)) c.value.textContent = fmt(x);
       const label = `bit ${i}: V = ${fmt(x)}, bit ${bits[i]}${fragile?.[i] ? ', fragile' : ''}${
-        marks?.[i] ? ', differs' : ''}`;
+        marks?.[i] ? ', differs' : ''
+      }`;
       // The name is this text alone (the drawing is aria-hidden), so it matches what is read.
       if (c.label.textContent !== label) c.label.textContent = label;
       if (!this.onActive) c.root.title = label;
@@ -291,7 +312,10 @@ export class VChart {
   showPush(bits, weight) {
     // A weight of 0 pushes nothing, so there is nothing to outline.
     if (bits == null || !weight) return this.showSpan(null, null);
-    return this.showSpan(null, Array.from(bits, (b) => ((b === '1') === weight >= 0 ? 1 : -1) * Math.abs(weight)));
+    return this.showSpan(
+      null,
+      Array.from(bits, (b) => ((b === '1') === weight >= 0 ? 1 : -1) * Math.abs(weight)),
+    );
   }
 
   #build(f) {
@@ -354,9 +378,12 @@ export class VChart {
 
   #key(e) {
     const n = this.cells.length;
-    const cols = Math.max(1, Math.round(this.el.clientWidth / (this.cells[0]?.root.offsetWidth || 1)));
+    const cols = Math.max(
+      1,
+      Math.round(this.el.clientWidth / (this.cells[0]?.root.offsetWidth || 1)),
+    );
     const moves = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: cols, ArrowUp: -cols };
-    let i = Math.max(this.active , 0);
+    let i = Math.max(this.active, 0);
     if (e.key in moves) i = Math.min(n - 1, Math.max(0, i + moves[e.key]));
     else if (e.key === 'Home') i = 0;
     else if (e.key === 'End') i = n - 1;
@@ -397,6 +424,8 @@ export function stripSvg(bits) {
     if (bits[i] === '1') up += `M${i + 0.15} 1h.7v8h-.7z`;
     else down += `M${i + 0.15} 11h.7v8h-.7z`;
   }
-  return `<svg class="strip" viewBox="0 0 ${f} 20" preserveAspectRatio="none" aria-hidden="true">` +
-    `<path class="up" d="${up}"/><path class="down" d="${down}"/></svg>`;
+  return (
+    `<svg class="strip" viewBox="0 0 ${f} 20" preserveAspectRatio="none" aria-hidden="true">` +
+    `<path class="up" d="${up}"/><path class="down" d="${down}"/></svg>`
+  );
 }

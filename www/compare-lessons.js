@@ -1,7 +1,13 @@
 // The compare view's lessons, on fixed short texts (so the library is asked here, on the page's
 // thread): why short texts need a larger k, and why the reference article reports 3 differing
 // bits for its Chinese pair where this page shows 17.
-import { explain, fingerprint, fingerprintFeatures, hamming, recommendedK } from '../pkg/simprint.js';
+import {
+  explain,
+  fingerprint,
+  fingerprintFeatures,
+  hamming,
+  recommendedK,
+} from '../pkg/simprint.js';
 import { $, drawBinary, escapeHtml } from './common.js';
 
 // The same two-character edit at the end of ever longer texts. The context is written for this
@@ -44,7 +50,9 @@ function kRuns(rows) {
     else runs.push({ k: r.k, first: r.length, last: r.length });
   }
   if (runs.length === 1) return `${runs[0].k} for all of them`;
-  return runs.map((run, i) => `${run.k} ${i === 0 ? `up to ${run.last}` : `from ${run.first}`} characters`).join(', ');
+  return runs
+    .map((run, i) => `${run.k} ${i === 0 ? `up to ${run.last}` : `from ${run.first}`} characters`)
+    .join(', ');
 }
 
 /**
@@ -58,10 +66,19 @@ export function drawShortTextLesson(pair) {
     const context = CONTEXT.slice(0, n).join('');
     const a = context + pair.a;
     const b = context + pair.b;
-    rows.push({ length: [...a].length, d: hamming(fingerprint(a), fingerprint(b)), k: recommendedK(a), a, b });
+    rows.push({
+      length: [...a].length,
+      d: hamming(fingerprint(a), fingerprint(b)),
+      k: recommendedK(a),
+      a,
+      b,
+    });
   }
   const box = $('cmp-short');
-  box.querySelector('.dist-chart').innerHTML = rows.map((r, i) => `
+  box.querySelector('.dist-chart').innerHTML =
+    rows
+      .map(
+        (r, i) => `
     <div class="dist-row${i === 0 ? ' reference' : ''}" data-length="${r.length}" data-d="${r.d}" data-k="${r.k}">
       <span class="dist-label">${r.length} characters${i === 0 ? ' <span class="tag">the reference pair</span>' : ''}</span>
       <span class="dist-track" role="img" aria-label="${r.length} characters: d = ${r.d}, recommendedK = ${r.k}">
@@ -70,9 +87,14 @@ export function drawShortTextLesson(pair) {
         <span class="dist-mark mark-rec" style="left:${pct(r.k, width)}" title="recommendedK = ${r.k}"></span>
       </span>
       <span class="dist-value">d = <strong>${r.d}</strong> · k<sub>rec</sub> = ${r.k}</span>
-    </div>`).join('') +
-    `<div class="dist-axis" aria-hidden="true"><span></span><span class="dist-ticks">${
-      [0, 16, 32, 48, 64].map((t) => `<span style="left:${pct(t, width)}">${t}</span>`).join('')}</span><span></span></div>`;
+    </div>`,
+      )
+      .join('') +
+    `<div class="dist-axis" aria-hidden="true"><span></span><span class="dist-ticks">${[
+      0, 16, 32, 48, 64,
+    ]
+      .map((t) => `<span style="left:${pct(t, width)}">${t}</span>`)
+      .join('')}</span><span></span></div>`;
   const first = rows[0];
   const last = rows.at(-1);
   const beyond = rows.filter((r) => r.d > REFERENCE_K).length;
@@ -96,27 +118,51 @@ export function drawShortTextLesson(pair) {
 export function drawReferenceLesson(pair) {
   const d = (options) => hamming(fingerprint(pair.a, options), fingerprint(pair.b, options));
   const weighted = (words) => words.map((w) => [w, IMPORTANCE[w]]);
-  const dWords = (list, options) => hamming(fingerprintFeatures(list[0], options), fingerprintFeatures(list[1], options));
+  const dWords = (list, options) =>
+    hamming(fingerprintFeatures(list[0], options), fingerprintFeatures(list[1], options));
   const article = hamming(BigInt(`0b${ARTICLE_BITS[0]}`), BigInt(`0b${ARTICLE_BITS[1]}`));
   const rows = [
-    ['page', 'This page: character pairs (the auto tokenizer), binary weights, SipHash, 64 bits', d({})],
+    [
+      'page',
+      'This page: character pairs (the auto tokenizer), binary weights, SipHash, 64 bits',
+      d({}),
+    ],
     ['chars', 'Single characters instead of pairs', d({ tokenizer: 'chars', n: 1 })],
     ['tf', 'Character pairs counted (tf: 回家 appears three times)', d({ weighting: 'tf' })],
     ['width', 'Character pairs at 128 bits (out of 128)', d({ width: 128 })],
-    ['words', 'Words, as a segmenter cuts them (你 / 妈妈 / 喊 / 你 / 回家 / 吃饭 / 哦 …), weight 1 each', dWords(WORDS)],
-    ['weighted', `Those words weighted by importance (${Object.entries(IMPORTANCE).map(([w, x]) => `${w} ${x}`).join(', ')})`,
-      dWords(WORDS.map(weighted))],
+    [
+      'words',
+      'Words, as a segmenter cuts them (你 / 妈妈 / 喊 / 你 / 回家 / 吃饭 / 哦 …), weight 1 each',
+      dWords(WORDS),
+    ],
+    [
+      'weighted',
+      `Those words weighted by importance (${Object.entries(IMPORTANCE)
+        .map(([w, x]) => `${w} ${x}`)
+        .join(', ')})`,
+      dWords(WORDS.map(weighted)),
+    ],
   ];
-  const spreads = KEYS.map((key) => ({ pairs: d({ key }), words: dWords(WORDS.map(weighted), { key }) }));
+  const spreads = KEYS.map((key) => ({
+    pairs: d({ key }),
+    words: dWords(WORDS.map(weighted), { key }),
+  }));
   const range = (xs) => `${Math.min(...xs)} to ${Math.max(...xs)}`;
   const box = $('cmp-reference');
   const marks = Array.from(ARTICLE_BITS[0], (b, i) => b !== ARTICLE_BITS[1][i]);
-  box.querySelector('.ref-article').innerHTML = '<span class="tag">A</span> <code class="binary"></code><br>' +
+  box.querySelector('.ref-article').innerHTML =
+    '<span class="tag">A</span> <code class="binary"></code><br>' +
     '<span class="tag">B</span> <code class="binary"></code><br>' +
     `hamming() of the two: <strong class="ref-d" data-d="${article}">${article}</strong> of 64 (marked).`;
-  box.querySelectorAll('.ref-article code').forEach((el, i) => drawBinary(el, ARTICLE_BITS[i], marks));
-  box.querySelector('tbody').innerHTML = rows.map(([key, what, x]) =>
-    `<tr data-row="${key}" data-d="${x}"><td>${what}</td><td class="num"><strong>${x}</strong></td></tr>`).join('');
+  box
+    .querySelectorAll('.ref-article code')
+    .forEach((el, i) => drawBinary(el, ARTICLE_BITS[i], marks));
+  box.querySelector('tbody').innerHTML = rows
+    .map(
+      ([key, what, x]) =>
+        `<tr data-row="${key}" data-d="${x}"><td>${what}</td><td class="num"><strong>${x}</strong></td></tr>`,
+    )
+    .join('');
   box.querySelector('.ref-keys').innerHTML =
     `The hash matters too: under ${KEYS.length} other SipHash keys (each a different hash function) the character ` +
     `pairs give d = <span class="ref-keys-pairs">${range(spreads.map((x) => x.pairs))}</span> and the weighted words ` +

@@ -19,7 +19,10 @@ function settle(id, answer) {
 function start() {
   worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
   worker.addEventListener('message', ({ data }) => {
-    settle(data.id, data.skipped ? null : data.error != null ? { error: data.error } : { value: data.value });
+    settle(
+      data.id,
+      data.skipped ? null : data.error != null ? { error: data.error } : { value: data.value },
+    );
   });
   // A worker that failed to load or crashed answers nothing: every question gets the error.
   worker.addEventListener('error', (event) => {

@@ -13,7 +13,6 @@ export const SIZES = [100, 200, 1_000, 3_000, 10_000, 100_000, 1_000_000];
 /** The slider's top: 24 at 64 bits (25 blocks of 2-3 bits), in proportion at other widths. */
 export const maxK = (width) => Math.min(width - 1, Math.round((3 * width) / 8));
 
-
 const SNIPPET = 110;
 export const snippet = (t) => (t.length > SNIPPET ? `${t.slice(0, SNIPPET)}…` : t);
 
@@ -34,22 +33,29 @@ export function planKey(p) {
 }
 
 /** Each substring's radius in a multi-index plan, or null where the substring has no table. */
-export const radiiOf = (p) => p.blocks.map((_, b) => p.tables.find((t) => t.blocks[0] === b)?.radius ?? null);
+export const radiiOf = (p) =>
+  p.blocks.map((_, b) => p.tables.find((t) => t.blocks[0] === b)?.radius ?? null);
 
-const radiiText = (p) => radiiOf(p).map((r) => r ?? '–').join(',');
+const radiiText = (p) =>
+  radiiOf(p)
+    .map((r) => r ?? '–')
+    .join(',');
 const lengths = (p) => [...new Set(p.blocks.map((b) => b.len))].join('/');
 
 /** A plan in a few words, for sentences. */
 export function describePlan(p) {
   switch (p.kind) {
-    case 'scan': return 'a scan (no tables)';
+    case 'scan':
+      return 'a scan (no tables)';
     case 'multiIndex':
       return `multi-index hashing: ${plural(p.blocks.length, 'substring')} of ${lengths(p)} bits, radii ${radiiText(p)}`;
     case 'permuted':
       return `permuted tables: ${plural(p.blocks.length, 'block')} of ${lengths(p)} bits, ${plural(p.tables.length, 'table')}`;
     default:
-      return `combined: ${plural(p.tables.length, 'table')} of ${p.tables[0].blocks.length} of ${p.blocks.length} ` +
-        `blocks, radius ${p.tables[0].radius}`;
+      return (
+        `combined: ${plural(p.tables.length, 'table')} of ${p.tables[0].blocks.length} of ${p.blocks.length} ` +
+        `blocks, radius ${p.tables[0].radius}`
+      );
   }
 }
 
@@ -64,10 +70,14 @@ export const GROUPS = {
 export function choiceLabel(p) {
   const tables = plural(p.tables.length, 'table');
   switch (p.kind) {
-    case 'multiIndex': return `${p.blocks.length} substrings, r ${radiiText(p)}`;
-    case 'permuted': return `${p.blocks.length} blocks, ${tables}`;
-    case 'combined': return `${p.tables[0].blocks.length} of ${p.blocks.length} blocks, r ${p.tables[0].radius}, ${tables}`;
-    default: return 'scan every fingerprint';
+    case 'multiIndex':
+      return `${p.blocks.length} substrings, r ${radiiText(p)}`;
+    case 'permuted':
+      return `${p.blocks.length} blocks, ${tables}`;
+    case 'combined':
+      return `${p.tables[0].blocks.length} of ${p.blocks.length} blocks, r ${p.tables[0].radius}, ${tables}`;
+    default:
+      return 'scan every fingerprint';
   }
 }
 
@@ -84,7 +94,8 @@ export function offeredChoices(width, k, describe) {
     if (p) out.push({ key, kind: p.kind, tables: p.tables.length, label: choiceLabel(p), plan: p });
     return p;
   };
-  for (let m = k === 0 ? 1 : 2; m <= Math.min(k + 1, MAX_SUBSTRINGS, width); m++) add(`multiIndex:${m}`);
+  for (let m = k === 0 ? 1 : 2; m <= Math.min(k + 1, MAX_SUBSTRINGS, width); m++)
+    add(`multiIndex:${m}`);
   for (let blocks = k + 1; blocks <= Math.min(width, k + 4); blocks++) {
     const p = add(`permuted:${blocks}`);
     if (!p) break;
@@ -97,7 +108,11 @@ export function offeredChoices(width, k, describe) {
     const before = out.length;
     add(`combined:${blocks}:2`);
     // A combined plan at radius 0 is one more permuted-like plan: not worth a row.
-    if (out.length > before && (out.at(-1).plan.tables[0].radius === 0 || out.at(-1).tables > MAX_TABLES)) out.pop();
+    if (
+      out.length > before &&
+      (out.at(-1).plan.tables[0].radius === 0 || out.at(-1).tables > MAX_TABLES)
+    )
+      out.pop();
   }
   add('scan');
   return out;
@@ -133,7 +148,8 @@ export function blockStyle(b, n) {
 }
 
 /** The fingerprint bit positions of a table's key, in key order (bit 0 the most significant). */
-export const keyPositions = (t) => t.ranges.flatMap(({ start, len }) => Array.from({ length: len }, (_, i) => start + i));
+export const keyPositions = (t) =>
+  t.ranges.flatMap(({ start, len }) => Array.from({ length: len }, (_, i) => start + i));
 
 /**
  * The first size of `rows` (ascending by size) from which `wins(row)` holds at every larger
@@ -157,12 +173,15 @@ export function micros(us) {
 /** A candidate's probe as a chip: table · bucket · the bits flipped to reach it. */
 export function probeChip(c) {
   if (c.table == null) return '<span class="chip" data-table="scan">scan</span>';
-  if (!c.probe) return `<span class="chip" data-table="${c.table}" title="table T${c.table}, read whole">T${c.table} · whole</span>`;
+  if (!c.probe)
+    return `<span class="chip" data-table="${c.table}" title="table T${c.table}, read whole">T${c.table} · whole</span>`;
   const { bucket, flipped } = c.probe;
   const how = flipped.length ? `⊕${flipped.join(',')}` : 'own';
   const title = flipped.length
     ? `table T${c.table}, bucket ${bucket}: the query's bucket with bit${flipped.length > 1 ? 's' : ''} ${flipped.join(', ')} flipped`
     : `table T${c.table}, bucket ${bucket}: the query's own bucket`;
-  return `<span class="chip" data-table="${c.table}" data-bucket="${bucket}" data-flipped="${flipped.join(',')}" ` +
-    `title="${title}">T${c.table} · ${bucket} · ${how}</span>`;
+  return (
+    `<span class="chip" data-table="${c.table}" data-bucket="${bucket}" data-flipped="${flipped.join(',')}" ` +
+    `title="${title}">T${c.table} · ${bucket} · ${how}</span>`
+  );
 }

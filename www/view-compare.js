@@ -3,7 +3,18 @@
 // (compare-lessons.js). State: the texts, the options and the library's answers (from the
 // worker); small renderers draw them.
 import {
-  $, VChart, drawBinary, escapeHtml, fmt, optionControls, patchRows, plural, setHtml, showStatus, signed, viewState,
+  $,
+  VChart,
+  drawBinary,
+  escapeHtml,
+  fmt,
+  optionControls,
+  patchRows,
+  plural,
+  setHtml,
+  showStatus,
+  signed,
+  viewState,
 } from './common.js';
 import { asker } from './compute.js';
 import { drawReferenceLesson, drawShortTextLesson } from './compare-lessons.js';
@@ -16,30 +27,36 @@ export const PRESETS = {
   chinese: {
     a: '你妈妈喊你回家吃饭哦,回家罗回家罗',
     b: '你妈妈叫你回家吃饭啦,回家罗回家罗',
-    note: (c) => `The reference material's pair: two characters changed, and the ${c.width}-bit fingerprints differ ` +
+    note: (c) =>
+      `The reference material's pair: two characters changed, and the ${c.width}-bit fingerprints differ ` +
       `in ${c.distance} bits (the auto tokenizer reads Chinese as overlapping character pairs). The article itself ` +
       'reports 3: “Why the article says 3” below shows where the difference comes from.',
   },
   english: {
-    a: 'SimHash turns a document into a short fingerprint, so that similar documents get similar ' +
+    a:
+      'SimHash turns a document into a short fingerprint, so that similar documents get similar ' +
       'fingerprints. Search engines used it to find near-duplicate web pages among billions of them, ' +
       'comparing a few bits instead of reading every page again.',
-    b: 'SimHash turns a document into a short fingerprint, so that similar documents get similar ' +
+    b:
+      'SimHash turns a document into a short fingerprint, so that similar documents get similar ' +
       'fingerprints. Search engines used it to spot near-duplicate web pages among billions of them, ' +
       'comparing a few bits instead of reading each page again.',
-    note: (c) => `Two words of about forty changed: d = ${c.distance}. Most features are shared, so most ` +
+    note: (c) =>
+      `Two words of about forty changed: d = ${c.distance}. Most features are shared, so most ` +
       'sums Vᵢ keep their sign.',
   },
   unrelated: {
     a: 'SimHash turns a document into a short fingerprint, so that similar documents get similar fingerprints.',
     b: 'The kettle boiled over while we argued about whose turn it was to wash the dishes.',
-    note: (c) => `Nothing shared: d = ${c.distance} of ${c.width}. Unrelated texts land near half the bits ` +
+    note: (c) =>
+      `Nothing shared: d = ${c.distance} of ${c.width}. Unrelated texts land near half the bits ` +
       '(an angle near π/2), like two independent random fingerprints.',
   },
   short: {
     a: 'Lunch at noon?',
     b: 'Lunch at one?',
-    note: (c) => `Three words, one changed: d = ${c.distance}. With so few features each one carries a third ` +
+    note: (c) =>
+      `Three words, one changed: d = ${c.distance}. With so few features each one carries a third ` +
       'of every Vᵢ, so one edit flips many bits: finding short near-duplicates needs a larger k than ' +
       'long texts do.',
   },
@@ -53,31 +70,40 @@ export function setup() {
   const chartA = new VChart($('cmp-chart-a'), { label: 'V for text A' });
   const chartB = new VChart($('cmp-chart-b'), { label: 'V for text B' });
 
-  const ui = viewState({
-    // Inputs.
-    options: null,
-    a: '',
-    b: '',
-    preset: 'chinese',
-    // The library's answer for them: both explanations, their comparison, the features only
-    // in A and only in B and the sums of their pushes per bit.
-    r: null,
-    error: null,
-  }, [
-    [['error'], (s) => showStatus($('cmp-status'), s.error)],
-    [['r'], renderSides],
-    [['r'], renderBits],
-    [['r'], renderCharts],
-    [['r'], renderChanged],
-    [['r', 'preset'], (s) => {
-      $('cmp-note').textContent = s.preset && s.r ? PRESETS[s.preset].note(s.r.c) : '';
-    }],
-    [['preset'], (s) => {
-      for (const button of document.querySelectorAll('[data-preset]')) {
-        button.setAttribute('aria-pressed', String(button.dataset.preset === s.preset));
-      }
-    }],
-  ]);
+  const ui = viewState(
+    {
+      // Inputs.
+      options: null,
+      a: '',
+      b: '',
+      preset: 'chinese',
+      // The library's answer for them: both explanations, their comparison, the features only
+      // in A and only in B and the sums of their pushes per bit.
+      r: null,
+      error: null,
+    },
+    [
+      [['error'], (s) => showStatus($('cmp-status'), s.error)],
+      [['r'], renderSides],
+      [['r'], renderBits],
+      [['r'], renderCharts],
+      [['r'], renderChanged],
+      [
+        ['r', 'preset'],
+        (s) => {
+          $('cmp-note').textContent = s.preset && s.r ? PRESETS[s.preset].note(s.r.c) : '';
+        },
+      ],
+      [
+        ['preset'],
+        (s) => {
+          for (const button of document.querySelectorAll('[data-preset]')) {
+            button.setAttribute('aria-pressed', String(button.dataset.preset === s.preset));
+          }
+        },
+      ],
+    ],
+  );
   const s = ui.state;
 
   const request = asker(view, 'compare', (answer) => {
@@ -88,7 +114,10 @@ export function setup() {
 
   function renderSides({ r }) {
     if (!r) return;
-    for (const [side, e] of [['a', r.ea], ['b', r.eb]]) {
+    for (const [side, e] of [
+      ['a', r.ea],
+      ['b', r.eb],
+    ]) {
       $(`cmp-features-${side}`).textContent = String(e.features.length);
       $(`cmp-hex-${side}`).textContent = e.hex;
     }
@@ -121,10 +150,15 @@ export function setup() {
   }
 
   /** A list of features as chips: the text and its weight. */
-  const chips = (e, list) => list.slice(0, LISTED).map((i) => {
-    const f = e.features[i];
-    return `<li><span class="feature-text">${escapeHtml(f.feature)}</span> <span class="w">${fmt(f.weight)}</span></li>`;
-  }).join('') + (list.length > LISTED ? `<li class="more">and ${list.length - LISTED} more</li>` : '');
+  const chips = (e, list) =>
+    list
+      .slice(0, LISTED)
+      .map((i) => {
+        const f = e.features[i];
+        return `<li><span class="feature-text">${escapeHtml(f.feature)}</span> <span class="w">${fmt(f.weight)}</span></li>`;
+      })
+      .join('') +
+    (list.length > LISTED ? `<li class="more">and ${list.length - LISTED} more</li>` : '');
 
   /** A feature's push on bit i, as the library's row gives it: +w under a 1, −w under a 0. */
   const push = (f, i) => signed(f.weight, (f.bits[i] === '1') === f.weight >= 0);
@@ -133,8 +167,14 @@ export function setup() {
   function terms(e, list, i) {
     const moving = list.filter((j) => e.features[j].weight !== 0);
     if (!moving.length) return { html: '<span class="none">none</span>', more: 0 };
-    const html = moving.slice(0, TERMS).map((j) => `<span class="term">${push(e.features[j], i)} ` +
-      `<span class="feature-text">${escapeHtml(e.features[j].feature)}</span></span>`).join(' ');
+    const html = moving
+      .slice(0, TERMS)
+      .map(
+        (j) =>
+          `<span class="term">${push(e.features[j], i)} ` +
+          `<span class="feature-text">${escapeHtml(e.features[j].feature)}</span></span>`,
+      )
+      .join(' ');
     return { html, more: Math.max(0, moving.length - TERMS) };
   }
 
@@ -146,9 +186,12 @@ export function setup() {
     $('cmp-only-a-count').textContent = `(${onlyA.length})`;
     $('cmp-only-b-count').textContent = `(${onlyB.length})`;
     const shared = ea.features.length - onlyA.length;
-    setHtml($('cmp-shared'), `${plural(shared, 'feature')} with the same weight in both push every bit the same ` +
-      'way in A and in B, so only the features listed move V. A feature whose weight changed is listed on both ' +
-      'sides, at each weight.');
+    setHtml(
+      $('cmp-shared'),
+      `${plural(shared, 'feature')} with the same weight in both push every bit the same ` +
+        'way in A and in B, so only the features listed move V. A feature whose weight changed is listed on both ' +
+        'sides, at each weight.',
+    );
     // Rows keep their written-out pushes, which rarely change as a text grows; the numbers (V,
     // how many more, the sums) are written into them afterwards, so a keystroke rebuilds no row.
     const rows = [];
@@ -157,19 +200,39 @@ export function setup() {
       if (ea.bits[i] === eb.bits[i]) continue;
       const a = terms(ea, onlyA, i);
       const b = terms(eb, onlyB, i);
-      rows.push([i, `<tr data-bit="${i}"><th scope="row" class="num">${i}</th><td class="num va"></td>` +
-        `<td class="terms">− (${a.html}<span class="tail"></span>)</td><td class="terms">+ (${b.html}<span class="tail"></span>)</td>` +
-        '<td class="num vb"></td></tr>']);
+      rows.push([
+        i,
+        `<tr data-bit="${i}"><th scope="row" class="num">${i}</th><td class="num va"></td>` +
+          `<td class="terms">− (${a.html}<span class="tail"></span>)</td><td class="terms">+ (${b.html}<span class="tail"></span>)</td>` +
+          '<td class="num vb"></td></tr>',
+      ]);
       numbers.push([i, a.more, b.more]);
     }
     const tbody = $('cmp-flips').tBodies[0];
-    patchRows(tbody, rows.length ? rows : [['none', '<tr><td colspan="5" class="empty">No bit differs: every Vᵢ kept its sign.</td></tr>']]);
-    const tail = (more, sum) => `${more ? ` <span class="more">+ ${more} more</span>` : ''} <span class="sum">= <strong>${fmt(sum)}</strong></span>`;
+    patchRows(
+      tbody,
+      rows.length
+        ? rows
+        : [
+            [
+              'none',
+              '<tr><td colspan="5" class="empty">No bit differs: every Vᵢ kept its sign.</td></tr>',
+            ],
+          ],
+    );
+    const tail = (more, sum) =>
+      `${more ? ` <span class="more">+ ${more} more</span>` : ''} <span class="sum">= <strong>${fmt(sum)}</strong></span>`;
     numbers.forEach(([i, moreA, moreB], at) => {
       const tr = tbody.rows[at];
       const [tdA, tdB] = tr.querySelectorAll('td.terms');
-      setHtml(tr.querySelector('.va'), `${fmt(ea.v[i])} <span class="bit">bit ${ea.bits[i]}</span>`);
-      setHtml(tr.querySelector('.vb'), `${fmt(eb.v[i])} <span class="bit">bit ${eb.bits[i]}</span>`);
+      setHtml(
+        tr.querySelector('.va'),
+        `${fmt(ea.v[i])} <span class="bit">bit ${ea.bits[i]}</span>`,
+      );
+      setHtml(
+        tr.querySelector('.vb'),
+        `${fmt(eb.v[i])} <span class="bit">bit ${eb.bits[i]}</span>`,
+      );
       setHtml(tdA.querySelector('.tail'), tail(moreA, vOnlyA[i]));
       setHtml(tdB.querySelector('.tail'), tail(moreB, vOnlyB[i]));
       tdA.dataset.sum = String(vOnlyA[i]);

@@ -3,8 +3,19 @@
 // (explain and fragility, from the worker); small renderers draw it.
 import { compare, explain, toHex } from '../pkg/simprint.js';
 import {
-  $, VChart, drawBinary, escapeHtml, fmt, libDefaults, optionControls, plural, rovingFocus, showStatus, signed,
-  stripSvg, viewState,
+  $,
+  VChart,
+  drawBinary,
+  escapeHtml,
+  fmt,
+  libDefaults,
+  optionControls,
+  plural,
+  rovingFocus,
+  showStatus,
+  signed,
+  stripSvg,
+  viewState,
 } from './common.js';
 import { asker } from './compute.js';
 
@@ -30,7 +41,8 @@ export function setup() {
   const options = optionControls($('fp-options'), 'fp', { width: 16 });
   const note = document.createElement('p');
   note.className = 'help';
-  note.textContent = `Width starts at 16 bits here so that every hash fits on a line; the library's default is ` +
+  note.textContent =
+    `Width starts at 16 bits here so that every hash fits on a line; the library's default is ` +
     `${libDefaults().options.width}. The other options start at the library's defaults (defaults()).`;
   $('fp-options').append(note);
   const textBox = $('fp-text');
@@ -44,35 +56,43 @@ export function setup() {
     onActive: (i) => ui.set({ activeBar: i }),
   });
 
-  const ui = viewState({
-    // Inputs.
-    text: START_TEXT,
-    options: null,
-    order: 'text',
-    all: false,
-    // The library's answers for them.
-    e: null,
-    fragility: null,
-    error: null,
-    // What the page draws them with: which bits are fragile, the chart's scale.
-    fragile: [],
-    scale: 1,
-    // Pointer and keyboard: the lit row, the pinned feature and the active bar.
-    lit: null,
-    pinned: null,
-    activeBar: -1,
-  }, [
-    [['error'], (s) => showStatus($('fp-status'), s.error)],
-    [['e', 'fragile', 'scale'], renderChart],
-    [['e', 'fragile', 'fragility'], renderBits],
-    [['e', 'order', 'all'], renderTable],
-    [['e', 'lit'], renderLit],
-    [['e', 'lit', 'pinned', 'activeBar', 'fragility'], renderDetails],
-    [['e', 'lit', 'activeBar', 'fragility'], renderNow],
-    [['e', 'text'], (s) => {
-      $('fp-render').textContent = s.e ? `${s.text.length} characters, ${plural(s.e.features.length, 'distinct feature')}` : '';
-    }],
-  ]);
+  const ui = viewState(
+    {
+      // Inputs.
+      text: START_TEXT,
+      options: null,
+      order: 'text',
+      all: false,
+      // The library's answers for them.
+      e: null,
+      fragility: null,
+      error: null,
+      // What the page draws them with: which bits are fragile, the chart's scale.
+      fragile: [],
+      scale: 1,
+      // Pointer and keyboard: the lit row, the pinned feature and the active bar.
+      lit: null,
+      pinned: null,
+      activeBar: -1,
+    },
+    [
+      [['error'], (s) => showStatus($('fp-status'), s.error)],
+      [['e', 'fragile', 'scale'], renderChart],
+      [['e', 'fragile', 'fragility'], renderBits],
+      [['e', 'order', 'all'], renderTable],
+      [['e', 'lit'], renderLit],
+      [['e', 'lit', 'pinned', 'activeBar', 'fragility'], renderDetails],
+      [['e', 'lit', 'activeBar', 'fragility'], renderNow],
+      [
+        ['e', 'text'],
+        (s) => {
+          $('fp-render').textContent = s.e
+            ? `${s.text.length} characters, ${plural(s.e.features.length, 'distinct feature')}`
+            : '';
+        },
+      ],
+    ],
+  );
   const s = ui.state;
 
   // Answers arrive from the worker; only the newest question's answer is drawn.
@@ -99,51 +119,58 @@ export function setup() {
     $('fp-feature-count').textContent = `(${e.features.length})`;
     const binary = e.features.length > 0 && e.features.every((f) => f.weight === 1);
     const rule = $('fp-fragile-rule');
-    rule.innerHTML = e.features.length === 0
-      ? 'No features, so V is all zeros and every bit is 0: one added feature would set the bits where its hash has a 1.'
-      : 'Bit <var>i</var> is 1 when <var>V</var><sub><var>i</var></sub> &gt; 0; a tie (0) gives 0. A bit is ' +
-        '<strong>fragile</strong> (striped, underlined) when one feature more or less could flip it: removing a ' +
-        'feature flips a 1 it held up by at least <var>V</var><sub><var>i</var></sub>, or a 0 it held down by more ' +
-        'than |<var>V</var><sub><var>i</var></sub>|; one more feature of weight <var>w</var> flips a 1 when ' +
-        '<var>V</var><sub><var>i</var></sub> ≤ <var>w</var> and a 0 when <var>V</var><sub><var>i</var></sub> &gt; −<var>w</var>. ' +
-        (binary
-          ? 'Every weight here is 1, so that is exactly <var>V</var><sub><var>i</var></sub> = 0 or 1: at −1 one feature ' +
-            'more gives 0, still a 0 bit. '
-          : '') +
-        'The library decides it for these weights (<code>Fingerprinter.fragility</code>); focus a bar for who could flip it.';
+    rule.innerHTML =
+      e.features.length === 0
+        ? 'No features, so V is all zeros and every bit is 0: one added feature would set the bits where its hash has a 1.'
+        : 'Bit <var>i</var> is 1 when <var>V</var><sub><var>i</var></sub> &gt; 0; a tie (0) gives 0. A bit is ' +
+          '<strong>fragile</strong> (striped, underlined) when one feature more or less could flip it: removing a ' +
+          'feature flips a 1 it held up by at least <var>V</var><sub><var>i</var></sub>, or a 0 it held down by more ' +
+          'than |<var>V</var><sub><var>i</var></sub>|; one more feature of weight <var>w</var> flips a 1 when ' +
+          '<var>V</var><sub><var>i</var></sub> ≤ <var>w</var> and a 0 when <var>V</var><sub><var>i</var></sub> &gt; −<var>w</var>. ' +
+          (binary
+            ? 'Every weight here is 1, so that is exactly <var>V</var><sub><var>i</var></sub> = 0 or 1: at −1 one feature ' +
+              'more gives 0, still a 0 bit. '
+            : '') +
+          'The library decides it for these weights (<code>Fingerprinter.fragility</code>); focus a bar for who could flip it.';
     rule.dataset.fragile = String(fragility.filter(isFragile).length);
   }
 
   function orderedRows(e, order) {
     const rows = e.features.map((_, i) => i);
-    if (order === 'weight') rows.sort((a, b) => e.features[b].weight - e.features[a].weight || a - b);
+    if (order === 'weight')
+      rows.sort((a, b) => e.features[b].weight - e.features[a].weight || a - b);
     return rows;
   }
 
   function rowHtml(f, width, strip) {
     const name = escapeHtml(f.feature ?? '');
-    return `<div class="frow" role="row"><span role="rowheader"><button type="button" class="feature" tabindex="-1">` +
+    return (
+      `<div class="frow" role="row"><span role="rowheader"><button type="button" class="feature" tabindex="-1">` +
       `<span class="feature-text">${name}</span></button></span>` +
       `<span role="cell" class="num">${fmt(f.weight)}</span>` +
       `<span role="cell" class="hash"><code class="hash-hex">${toHex(f.hash, width)}</code>` +
       `<code class="hash-bits">${grouped(f.bits)}</code></span>` +
       `<span role="cell" class="strip-cell" aria-label="${f.bits}"><span class="pm">±${fmt(Math.abs(f.weight))}</span>` +
-      `${strip ? stripSvg(f.bits) : ''}</span></div>`;
+      `${strip ? stripSvg(f.bits) : ''}</span></div>`
+    );
   }
 
   // Drawing every strip of a long text at once would cost more than a frame: rows beyond the
   // first EAGER get theirs when they come near the screen.
   const pendingStrip = new WeakMap(); // row → bits
-  const stripObserver = new IntersectionObserver((entries) => {
-    for (const entry of entries) {
-      if (!entry.isIntersecting) continue;
-      const row = entry.target;
-      const bits = pendingStrip.get(row);
-      if (bits) row.querySelector('.strip-cell').insertAdjacentHTML('beforeend', stripSvg(bits));
-      pendingStrip.delete(row);
-      stripObserver.unobserve(row);
-    }
-  }, { rootMargin: '400px 0px' });
+  const stripObserver = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue;
+        const row = entry.target;
+        const bits = pendingStrip.get(row);
+        if (bits) row.querySelector('.strip-cell').insertAdjacentHTML('beforeend', stripSvg(bits));
+        pendingStrip.delete(row);
+        stripObserver.unobserve(row);
+      }
+    },
+    { rootMargin: '400px 0px' },
+  );
 
   // Rows are kept by feature, weight and hash, so typing rebuilds only the rows that changed.
   let rowCache = new Map();
@@ -176,7 +203,9 @@ export function setup() {
     const shown = wanted.slice(0, cut);
     if (missing.length) {
       const template = document.createElement('template');
-      template.innerHTML = missing.map(([i, eager]) => rowHtml(e.features[i], e.width, eager)).join('');
+      template.innerHTML = missing
+        .map(([i, eager]) => rowHtml(e.features[i], e.width, eager))
+        .join('');
       [...template.content.children].forEach((row, j) => {
         const [i, eager] = missing[j];
         rowCache.set(key(e.features[i]), row);
@@ -223,9 +252,16 @@ export function setup() {
   }
 
   const names = (items, push) => {
-    const head = items.slice(0, LISTED).map((f) => `<li><span class="feature-text">${escapeHtml(f.feature ?? '')}</span>` +
-      `${push ? ` ${push(f)}` : ''}</li>`).join('');
-    const more = items.length > LISTED ? `<li class="more">and ${items.length - LISTED} more</li>` : '';
+    const head = items
+      .slice(0, LISTED)
+      .map(
+        (f) =>
+          `<li><span class="feature-text">${escapeHtml(f.feature ?? '')}</span>` +
+          `${push ? ` ${push(f)}` : ''}</li>`,
+      )
+      .join('');
+    const more =
+      items.length > LISTED ? `<li class="more">and ${items.length - LISTED} more</li>` : '';
     return `${head}${more}`;
   };
 
@@ -244,12 +280,17 @@ export function setup() {
     const removal = bit.removals.length
       ? `<p>Removing any one of ${plural(bit.removals.length, 'feature')} would flip it (each pushed ${v} ` +
         `${one ? `up by at least ${fmt(e.v[i])}` : `down by more than ${fmt(Math.abs(e.v[i]))}`}):</p>` +
-        `<ul class="pushers removals">${names(bit.removals.map((j) => e.features[j]), (f) => signed(f.weight, one))}</ul>`
+        `<ul class="pushers removals">${names(
+          bit.removals.map((j) => e.features[j]),
+          (f) => signed(f.weight, one),
+        )}</ul>`
       : `<p>No single feature's removal would flip it.</p>`;
-    const addition = bit.addition !== null
-      ? `<p>One more feature of weight ${fmt(bit.addition)}${bit.addition < Math.max(...e.features.map((f) => Math.abs(f.weight)))
-        ? ' or more' : ''} with a ${one ? 0 : 1} here would flip it.</p>`
-      : '<p>No one added feature of the weights here would flip it.</p>';
+    const addition =
+      bit.addition !== null
+        ? `<p>One more feature of weight ${fmt(bit.addition)}${
+            bit.addition < Math.max(...e.features.map((f) => Math.abs(f.weight))) ? ' or more' : ''
+          } with a ${one ? 0 : 1} here would flip it.</p>`
+        : '<p>No one added feature of the weights here would flip it.</p>';
     return `<div class="fragile-why" data-removals="${bit.removals.length}" data-addition="${bit.addition ?? ''}">${removal}${addition}</div>`;
   }
 
@@ -263,9 +304,11 @@ export function setup() {
       details.innerHTML =
         `<p class="details-head">Bit ${i}: V<sub>${i}</sub> = <strong>${fmt(e.v[i])}</strong> → bit <strong>${e.bits[i]}</strong>` +
         `${isFragile(bit) ? ' <span class="tag tag-fragile">fragile</span>' : ''}</p>` +
-        (up.length ? `<p>Pushed up by ${plural(up.length, 'feature')}:</p><ul class="pushers up">${names(up, (f) => signed(f.weight, true))}</ul>`
+        (up.length
+          ? `<p>Pushed up by ${plural(up.length, 'feature')}:</p><ul class="pushers up">${names(up, (f) => signed(f.weight, true))}</ul>`
           : '<p>Nothing pushed it up.</p>') +
-        (down.length ? `<p>Pushed down by ${plural(down.length, 'feature')}:</p><ul class="pushers down">${names(down, (f) => signed(f.weight, false))}</ul>`
+        (down.length
+          ? `<p>Pushed down by ${plural(down.length, 'feature')}:</p><ul class="pushers down">${names(down, (f) => signed(f.weight, false))}</ul>`
           : '<p>Nothing pushed it down.</p>') +
         fragileText(e, i, bit);
     } else if (lit != null && e.features[lit]) {
@@ -277,7 +320,8 @@ export function setup() {
         `<p>Hash ${f.bits}: ${signed(f.weight, true)} on its ${ones} one-bits, ${signed(f.weight, false)} on its ` +
         `${f.bits.length - ones} zero-bits (outlined on the chart, from zero).</p>`;
     } else {
-      details.innerHTML = '<p class="hint">Hover, tap or focus a bar to list the features that pushed it up and down, ' +
+      details.innerHTML =
+        '<p class="hint">Hover, tap or focus a bar to list the features that pushed it up and down, ' +
         'and what one feature more or less would do to it.</p>';
     }
   }
@@ -288,13 +332,17 @@ export function setup() {
     if (!e) return;
     if (activeBar >= 0 && activeBar < e.width) {
       const bit = fragility[activeBar];
-      now.innerHTML = `Bit ${activeBar}: V = ${fmt(e.v[activeBar])} → ${e.bits[activeBar]}` +
-        (isFragile(bit) ? ` · fragile: ${plural(bit.removals.length, 'removal')} could flip it` +
-          `${bit.addition !== null ? `, or one feature of weight ${fmt(bit.addition)} more` : ''}` : ' · one feature cannot flip it');
+      now.innerHTML =
+        `Bit ${activeBar}: V = ${fmt(e.v[activeBar])} → ${e.bits[activeBar]}` +
+        (isFragile(bit)
+          ? ` · fragile: ${plural(bit.removals.length, 'removal')} could flip it` +
+            `${bit.addition !== null ? `, or one feature of weight ${fmt(bit.addition)} more` : ''}`
+          : ' · one feature cannot flip it');
     } else if (lit != null && e.features[lit]) {
       const f = e.features[lit];
       const ones = [...f.bits].filter((b) => b === '1').length;
-      now.innerHTML = `<span class="feature-text">${escapeHtml(f.feature ?? '')}</span>: ${signed(f.weight, true)} on ${ones} bits, ` +
+      now.innerHTML =
+        `<span class="feature-text">${escapeHtml(f.feature ?? '')}</span>: ${signed(f.weight, true)} on ${ones} bits, ` +
         `${signed(f.weight, false)} on ${f.bits.length - ones} (outlined)`;
     } else {
       now.textContent = 'Tap a bar or a feature.';
@@ -376,28 +424,40 @@ function drawWeightsLesson() {
     const word = (e) => e.features.find((f) => f.feature === REPEAT_WORD);
     return { weighting, before, after, c, word: word(after), wordBefore: word(before) };
   });
-  const logtf = compare(explain(REPEAT_BEFORE, { width: LESSON_WIDTH, weighting: 'logtf' }).fingerprint,
-    explain(REPEAT_AFTER, { width: LESSON_WIDTH, weighting: 'logtf' }).fingerprint, LESSON_WIDTH);
+  const logtf = compare(
+    explain(REPEAT_BEFORE, { width: LESSON_WIDTH, weighting: 'logtf' }).fingerprint,
+    explain(REPEAT_AFTER, { width: LESSON_WIDTH, weighting: 'logtf' }).fingerprint,
+    LESSON_WIDTH,
+  );
   const def = libDefaults().options.weighting;
   box.querySelector('.lesson-texts').innerHTML =
     `<p><span class="tag">before</span> <span class="quote">${escapeHtml(REPEAT_BEFORE)}</span></p>` +
     `<p><span class="tag">after</span> <span class="quote">${escapeHtml(REPEAT_AFTER)}</span></p>`;
   const grid = box.querySelector('.lesson-grid');
-  grid.innerHTML = panels.map((p) => `
+  grid.innerHTML = panels
+    .map(
+      (p) => `
     <figure class="lesson-panel" data-weighting="${p.weighting}">
       <figcaption><strong>${p.weighting}</strong>${p.weighting === def ? ' (the default)' : ''}:
         “${REPEAT_WORD}” weighs ${fmt(p.wordBefore.weight)} before, <strong>${fmt(p.word.weight)}</strong> after ·
         d = <strong class="lesson-d">${p.c.distance}</strong> of ${LESSON_WIDTH}</figcaption>
       <p class="chart-label">V before</p><div class="vchart lesson-chart" id="fp-w-${p.weighting}-before"></div>
       <p class="chart-label">V after</p><div class="vchart lesson-chart" id="fp-w-${p.weighting}-after"></div>
-    </figure>`).join('');
+    </figure>`,
+    )
+    .join('');
   for (const p of panels) {
     const differs = Array.from(p.before.bits, (b, i) => b !== p.after.bits[i]);
     const scale = Math.max(1e-9, ...p.before.v.map(Math.abs), ...p.after.v.map(Math.abs));
-    new VChart($(`fp-w-${p.weighting}-before`), { label: `V before, ${p.weighting} weights` })
-      .draw({ v: p.before.v, bits: p.before.bits, scale, marks: differs });
-    new VChart($(`fp-w-${p.weighting}-after`), { label: `V after, ${p.weighting} weights` })
-      .draw({ v: p.after.v, bits: p.after.bits, scale, marks: differs });
+    new VChart($(`fp-w-${p.weighting}-before`), { label: `V before, ${p.weighting} weights` }).draw(
+      { v: p.before.v, bits: p.before.bits, scale, marks: differs },
+    );
+    new VChart($(`fp-w-${p.weighting}-after`), { label: `V after, ${p.weighting} weights` }).draw({
+      v: p.after.v,
+      bits: p.after.bits,
+      scale,
+      marks: differs,
+    });
   }
   const [bin, tf] = panels;
   box.querySelector('.lesson-note').textContent =

@@ -7,7 +7,15 @@ import { Fingerprinter, Index, Plan, recommendedK } from '../pkg/simprint.js';
 import { $, showStatus, viewState } from './common.js';
 import { ask, asker } from './compute.js';
 import {
-  renderChoices, renderDocList, renderDocs, renderK, renderPicker, renderPlan, renderPlanHelp, renderProbes, renderResults,
+  renderChoices,
+  renderDocList,
+  renderDocs,
+  renderK,
+  renderPicker,
+  renderPlan,
+  renderPlanHelp,
+  renderProbes,
+  renderResults,
   updateMore,
 } from './index-draw.js';
 import { maxK, nearestChoice, offeredChoices, planKey, planOptions } from './index-helpers.js';
@@ -27,49 +35,55 @@ export function setup() {
   const byId = new Map();
   const ctx = { byId };
 
-  const ui = viewState({
-    // Inputs.
-    width: FIRST.width,
-    k: FIRST.k,
-    kAuto: false, // k follows recommendedK(query) when checked
-    want: FIRST.want, // the plan chosen; the nearest offered one is used at other k
-    docs: [], // { id, text, lang, copyOf?, edits? }
-    sample: null,
-    query: '',
-    pick: '',
-    explainId: null, // the match the pigeonhole drawing is about
-    size: null, // the collection size chosen in "Tables or a scan?" (null: the stored collection's)
-    // The library's answers.
-    fps: new Map(), // id → fingerprint at the width
-    index: null,
-    plan: null, // the plan of the index's one segment (explainQuery's tables index it)
-    choices: [],
-    choice: null, // the key of the plan in use
-    auto: null, // the plan new Index({ k }) picks for these documents: { key, plan }
-    scanEstimate: null, // the cost model's price of a scan of them
-    recommended: null, // recommendedK(query, width)
-    qfp: null,
-    matches: [],
-    candidates: [],
-    sizes: [], // per collection size: the library's pick and the prices of the drawn plan and a scan
-    timings: new Map(), // timingKey → the worker's medians
-    timingNow: null, // the size being timed
-    error: null,
-  }, [
-    [['error'], (s) => showStatus($('ix-status'), s.error)],
-    [['docs', 'index', 'sample'], renderDocs],
-    [['docs', 'fps', 'pick', 'k'], (s) => renderPicker(s, ctx)],
-    [['k', 'kAuto', 'recommended', 'width'], renderK],
-    [['choices', 'choice', 'auto'], renderChoices],
-    [['plan', 'auto', 'scanEstimate'], renderPlanHelp],
-    [['plan', 'candidates'], renderPlan],
-    [['matches', 'candidates', 'docs', 'pick', 'explainId'], (s) => renderResults(s, ctx)],
-    [['plan', 'qfp', 'candidates'], renderProbes],
-    [['plan', 'qfp', 'matches', 'candidates', 'explainId', 'pick', 'recommended'], (s) => renderWhy(s, ctx)],
-    [['candidates', 'timings', 'qfp'], renderQueryTiming],
-    [['sizes', 'size', 'timings', 'timingNow', 'qfp'], renderSizes],
-    [['plan', 'qfp', 'candidates'], () => requestAnimationFrame(() => updateMore(view))],
-  ]);
+  const ui = viewState(
+    {
+      // Inputs.
+      width: FIRST.width,
+      k: FIRST.k,
+      kAuto: false, // k follows recommendedK(query) when checked
+      want: FIRST.want, // the plan chosen; the nearest offered one is used at other k
+      docs: [], // { id, text, lang, copyOf?, edits? }
+      sample: null,
+      query: '',
+      pick: '',
+      explainId: null, // the match the pigeonhole drawing is about
+      size: null, // the collection size chosen in "Tables or a scan?" (null: the stored collection's)
+      // The library's answers.
+      fps: new Map(), // id → fingerprint at the width
+      index: null,
+      plan: null, // the plan of the index's one segment (explainQuery's tables index it)
+      choices: [],
+      choice: null, // the key of the plan in use
+      auto: null, // the plan new Index({ k }) picks for these documents: { key, plan }
+      scanEstimate: null, // the cost model's price of a scan of them
+      recommended: null, // recommendedK(query, width)
+      qfp: null,
+      matches: [],
+      candidates: [],
+      sizes: [], // per collection size: the library's pick and the prices of the drawn plan and a scan
+      timings: new Map(), // timingKey → the worker's medians
+      timingNow: null, // the size being timed
+      error: null,
+    },
+    [
+      [['error'], (s) => showStatus($('ix-status'), s.error)],
+      [['docs', 'index', 'sample'], renderDocs],
+      [['docs', 'fps', 'pick', 'k'], (s) => renderPicker(s, ctx)],
+      [['k', 'kAuto', 'recommended', 'width'], renderK],
+      [['choices', 'choice', 'auto'], renderChoices],
+      [['plan', 'auto', 'scanEstimate'], renderPlanHelp],
+      [['plan', 'candidates'], renderPlan],
+      [['matches', 'candidates', 'docs', 'pick', 'explainId'], (s) => renderResults(s, ctx)],
+      [['plan', 'qfp', 'candidates'], renderProbes],
+      [
+        ['plan', 'qfp', 'matches', 'candidates', 'explainId', 'pick', 'recommended'],
+        (s) => renderWhy(s, ctx),
+      ],
+      [['candidates', 'timings', 'qfp'], renderQueryTiming],
+      [['sizes', 'size', 'timings', 'timingNow', 'qfp'], renderSizes],
+      [['plan', 'qfp', 'candidates'], () => requestAnimationFrame(() => updateMore(view))],
+    ],
+  );
   const s = ui.state;
 
   /** The library's plan for a choice at the stored collection's size, or null where it refuses. */
@@ -77,7 +91,12 @@ export function setup() {
     let plan;
     try {
       // 'auto': no plan options, so the library plans by size as new Index({ k }) does.
-      plan = new Plan({ width: s.width, k: s.k, ...(key === 'auto' ? {} : planOptions(key)), size: Math.max(1, s.docs.length) });
+      plan = new Plan({
+        width: s.width,
+        k: s.k,
+        ...(key === 'auto' ? {} : planOptions(key)),
+        size: Math.max(1, s.docs.length),
+      });
       return plan.describe();
     } catch {
       return null;
@@ -97,18 +116,31 @@ export function setup() {
       const autoPlan = describe('auto');
       const auto = { key: planKey(autoPlan), plan: autoPlan };
       // The planner's pick is offered even when it is none of the usual choices.
-      if (!choices.some((c) => c.key === auto.key)) choices = [...choices, { key: auto.key, kind: autoPlan.kind, label: auto.key, plan: autoPlan }];
+      if (!choices.some((c) => c.key === auto.key))
+        choices = [
+          ...choices,
+          { key: auto.key, kind: autoPlan.kind, label: auto.key, plan: autoPlan },
+        ];
       const choice = nearestChoice(s.want, choices, auto.key);
       index = new Index({ width: s.width, k: s.k, ...planOptions(choice) });
       if (n) {
-        index.insertMany(s.docs.map((d) => d.id), s.docs.map((d) => s.fps.get(d.id)));
+        index.insertMany(
+          s.docs.map((d) => d.id),
+          s.docs.map((d) => s.fps.get(d.id)),
+        );
         // Small sets sit in a scanned insert buffer; merging them into one segment uses the tables.
         index.compact();
       }
       // explainQuery numbers tables within a segment's plan; after compact() there is one.
       const plan = index.segmentPlan(0) ?? index.plan();
       built = {
-        index, plan, choices, choice, auto, scanEstimate: describe('scan').estimate, sizes: sizeRows(s.width, s.k, choice, n),
+        index,
+        plan,
+        choices,
+        choice,
+        auto,
+        scanEstimate: describe('scan').estimate,
+        sizes: sizeRows(s.width, s.k, choice, n),
         // The query's answers come with the index: renderers never see one index's candidates with another's plan.
         ...answersOf(index),
       };
@@ -124,8 +156,10 @@ export function setup() {
   }
 
   /** An index's answers for the query's fingerprint (cheap: the sample is small). */
-  const answersOf = (index) => (s.qfp == null ? { matches: [], candidates: [] }
-    : { matches: index.query(s.qfp), candidates: index.explainQuery(s.qfp) });
+  const answersOf = (index) =>
+    s.qfp == null
+      ? { matches: [], candidates: [] }
+      : { matches: index.query(s.qfp), candidates: index.explainQuery(s.qfp) };
 
   function answer() {
     ui.set({ error: null, ...(s.index ? answersOf(s.index) : {}) });
@@ -169,7 +203,12 @@ export function setup() {
       if (s.timings.has(key)) continue;
       ui.set({ timingNow: size });
       const reply = await ask('timing', 'time', {
-        width: s.width, k: s.k, plan: planOptions(s.choice), size, query: s.qfp, sample: sampleWords(),
+        width: s.width,
+        k: s.k,
+        plan: planOptions(s.choice),
+        size,
+        query: s.qfp,
+        sample: sampleWords(),
       });
       if (reply?.error) {
         ui.set({ error: reply.error });
@@ -184,13 +223,18 @@ export function setup() {
   let timingTimer = 0;
   function scheduleTiming() {
     clearTimeout(timingTimer);
-    timingTimer = setTimeout(() => timeSizes([s.docs.length, s.size].filter(Boolean), true), TIMING_PAUSE);
+    timingTimer = setTimeout(
+      () => timeSizes([s.docs.length, s.size].filter(Boolean), true),
+      TIMING_PAUSE,
+    );
   }
 
   /** The stored fingerprints as the worker takes them: one word each, two (high first) above 64 bits. */
   function sampleWords() {
     const fps = s.docs.map((d) => s.fps.get(d.id));
-    return s.width > 64 ? BigUint64Array.from(fps.flatMap((x) => [x >> 64n, x & 0xffffffffffffffffn])) : BigUint64Array.from(fps);
+    return s.width > 64
+      ? BigUint64Array.from(fps.flatMap((x) => [x >> 64n, x & 0xffffffffffffffffn]))
+      : BigUint64Array.from(fps);
   }
 
   function fingerprintAll(texts, width = s.width) {
@@ -258,10 +302,16 @@ export function setup() {
   pick.addEventListener('input', () => choose(pick.value));
   query.addEventListener('input', () => {
     // A picked copy stays named only while its text is the query.
-    ui.set({ query: query.value, ...(s.pick && byId.get(Number(s.pick))?.text !== query.value ? { pick: '' } : {}) });
+    ui.set({
+      query: query.value,
+      ...(s.pick && byId.get(Number(s.pick))?.text !== query.value ? { pick: '' } : {}),
+    });
     runQuery();
   });
-  $('ix-docs-details').addEventListener('toggle', () => $('ix-docs-details').open && renderDocList(s));
+  $('ix-docs-details').addEventListener(
+    'toggle',
+    () => $('ix-docs-details').open && renderDocList(s),
+  );
   $('ix-k').addEventListener('input', () => rebuild({ k: Number($('ix-k').value), kAuto: false }));
   $('ix-k-auto').addEventListener('input', () => {
     s.kAuto = $('ix-k-auto').checked;
@@ -271,7 +321,10 @@ export function setup() {
   $('ix-plan-choice').addEventListener('input', () => rebuild({ want: $('ix-plan-choice').value }));
   $('ix-width').addEventListener('input', () => {
     const width = Number($('ix-width').value);
-    const all = fingerprintAll(s.docs.map((d) => d.text), width);
+    const all = fingerprintAll(
+      s.docs.map((d) => d.text),
+      width,
+    );
     const k = Math.min(maxK(width), s.kAuto && s.query.trim() ? recommendedK(s.query, width) : s.k);
     rebuild({ width, k, qfp: null, fps: new Map(s.docs.map((d, i) => [d.id, all[i]])) });
     runQuery();

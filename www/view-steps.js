@@ -2,7 +2,18 @@
 // random-hyperplane reading, then the learner's own text. The library's Accumulator does every
 // addition (the own text's in the worker); each part keeps one state object and small renderers.
 import { explainHashes, toHex } from '../pkg/simprint.js';
-import { $, VChart, drawBinary, escapeHtml, fmt, patchRows, plural, showStatus, signed, viewState } from './common.js';
+import {
+  $,
+  VChart,
+  drawBinary,
+  escapeHtml,
+  fmt,
+  patchRows,
+  plural,
+  showStatus,
+  signed,
+  viewState,
+} from './common.js';
 import { asker } from './compute.js';
 import { PRESETS, setupExample, tuple, xName } from './steps-example.js';
 
@@ -14,18 +25,35 @@ const xHtml = (k) => `<var>x</var><sub>${k}</sub>`;
 /** Charikar's example as ±1 columns: column j of the hash table, dotted with the weights, is V_j. */
 function drawHyperplanes() {
   const rows = PRESETS.charikar.rows;
-  const ex = explainHashes(rows.map((r) => [BigInt(`0b${r.bits}`), r.weight]), 3);
+  const ex = explainHashes(
+    rows.map((r) => [BigInt(`0b${r.bits}`), r.weight]),
+    3,
+  );
   const unit = (b) => (b === '1' ? '+1' : '−1');
-  const head = '<tr><th scope="col">Feature</th><th scope="col" class="num">weight</th>' +
-    [0, 1, 2].map((j) => `<th scope="col" class="num">c<sub>${j}</sub></th>`).join('') + '</tr>';
-  const body = ex.features.map((f, k) => `<tr><th scope="row">${xHtml(k + 1)}</th><td class="num">${fmt(f.weight)}</td>` +
-    [...f.bits].map((b) => `<td class="num ${b === '1' ? 'up' : 'down'}">${unit(b)}</td>`).join('') + '</tr>').join('');
+  const head =
+    '<tr><th scope="col">Feature</th><th scope="col" class="num">weight</th>' +
+    [0, 1, 2].map((j) => `<th scope="col" class="num">c<sub>${j}</sub></th>`).join('') +
+    '</tr>';
+  const body = ex.features
+    .map(
+      (f, k) =>
+        `<tr><th scope="row">${xHtml(k + 1)}</th><td class="num">${fmt(f.weight)}</td>` +
+        [...f.bits]
+          .map((b) => `<td class="num ${b === '1' ? 'up' : 'down'}">${unit(b)}</td>`)
+          .join('') +
+        '</tr>',
+    )
+    .join('');
   const weights = `(${ex.features.map((f) => fmt(f.weight)).join(', ')})`;
-  const dots = [0, 1, 2].map((j) => {
-    const terms = ex.features.map((f) => `${fmt(f.weight)}·(${unit(f.bits[j])})`).join(' + ');
-    return `<li><span class="dot-name">V<sub>${j}</sub> = w · c<sub>${j}</sub></span> = <span class="terms">${terms}</span>` +
-      ` = <strong>${fmt(ex.v[j])}</strong> ${ex.v[j] > 0 ? '&gt;' : ex.v[j] < 0 ? '&lt;' : '='} 0 → bit <strong>${ex.bits[j]}</strong></li>`;
-  }).join('');
+  const dots = [0, 1, 2]
+    .map((j) => {
+      const terms = ex.features.map((f) => `${fmt(f.weight)}·(${unit(f.bits[j])})`).join(' + ');
+      return (
+        `<li><span class="dot-name">V<sub>${j}</sub> = w · c<sub>${j}</sub></span> = <span class="terms">${terms}</span>` +
+        ` = <strong>${fmt(ex.v[j])}</strong> ${ex.v[j] > 0 ? '&gt;' : ex.v[j] < 0 ? '&lt;' : '='} 0 → bit <strong>${ex.bits[j]}</strong></li>`
+      );
+    })
+    .join('');
   $('hp').innerHTML =
     `<p class="help" id="hp-caption">Charikar's example: the hashes of ${xHtml(1)}…${xHtml(5)} as ±1 columns c<sub>0</sub>, ` +
     `c<sub>1</sub>, c<sub>2</sub>; the weight vector w = ${weights}.</p>` +
@@ -61,24 +89,27 @@ function setupOwn() {
   const chart = new VChart($('own-chart'), { label: 'V after the features added so far' });
   textBox.value = OWN_TEXT;
 
-  const ui = viewState({
-    // Inputs.
-    text: OWN_TEXT,
-    width: Number(widthSel.value),
-    step: 0,
-    // The library's answers (from the worker): the explanation, the largest |V| of any prefix,
-    // and the Accumulator's state at the step (with V before it).
-    e: null,
-    scale: 1,
-    acc: null,
-    error: null,
-  }, [
-    [['error'], (s) => showStatus($('own-status'), s.error)],
-    [['e'], renderRows],
-    [['e', 'step'], renderProgress],
-    [['acc', 'scale'], renderChart],
-    [['acc'], renderMessage],
-  ]);
+  const ui = viewState(
+    {
+      // Inputs.
+      text: OWN_TEXT,
+      width: Number(widthSel.value),
+      step: 0,
+      // The library's answers (from the worker): the explanation, the largest |V| of any prefix,
+      // and the Accumulator's state at the step (with V before it).
+      e: null,
+      scale: 1,
+      acc: null,
+      error: null,
+    },
+    [
+      [['error'], (s) => showStatus($('own-status'), s.error)],
+      [['e'], renderRows],
+      [['e', 'step'], renderProgress],
+      [['acc', 'scale'], renderChart],
+      [['acc'], renderMessage],
+    ],
+  );
   const s = ui.state;
 
   // The text's answers and the stepping's go on two channels, so a step never cancels a text;
@@ -92,7 +123,8 @@ function setupOwn() {
   });
   const stepRequest = asker(view, 'stepAt', (answer) => {
     if (answer.error) return ui.set({ error: answer.error });
-    if (answer.value.version === version) ui.set({ step: answer.value.step, acc: answer.value, error: null });
+    if (answer.value.version === version)
+      ui.set({ step: answer.value.step, acc: answer.value, error: null });
   });
 
   /** Asks about the text; someone who stepped to the end keeps seeing the whole fingerprint. */
@@ -104,7 +136,10 @@ function setupOwn() {
   function go(to) {
     if (!s.e) return;
     const n = s.e.features.length;
-    const step = Math.max(0, Math.min(n, to === 'back' ? s.step - 1 : to === 'next' ? s.step + 1 : to === 'end' ? n : to));
+    const step = Math.max(
+      0,
+      Math.min(n, to === 'back' ? s.step - 1 : to === 'next' ? s.step + 1 : to === 'end' ? n : to),
+    );
     // The slider and count move at once; V follows when the worker has added the features.
     ui.set({ step });
     stepRequest('stepAt', { text: s.text, width: s.width, step });
@@ -116,12 +151,20 @@ function setupOwn() {
 
   function renderRows({ e }) {
     if (!e) return;
-    const rows = e.features.slice(0, OWN_ROWS).map((f, k) => [k, `<tr><td class="num">${k + 1}</td>` +
-      `<td><span class="feature-text">${escapeHtml(f.feature ?? '')}</span></td><td class="num">${fmt(f.weight)}</td>` +
-      `<td><code class="hash-bits">${f.bits}</code></td></tr>`]);
+    const rows = e.features
+      .slice(0, OWN_ROWS)
+      .map((f, k) => [
+        k,
+        `<tr><td class="num">${k + 1}</td>` +
+          `<td><span class="feature-text">${escapeHtml(f.feature ?? '')}</span></td><td class="num">${fmt(f.weight)}</td>` +
+          `<td><code class="hash-bits">${f.bits}</code></td></tr>`,
+      ]);
     if (e.features.length > OWN_ROWS) {
-      rows.push(['more', `<tr class="more"><td></td><td colspan="3">and ${e.features.length - OWN_ROWS} more features ` +
-        '(the slider reaches them)</td></tr>']);
+      rows.push([
+        'more',
+        `<tr class="more"><td></td><td colspan="3">and ${e.features.length - OWN_ROWS} more features ` +
+          '(the slider reaches them)</td></tr>',
+      ]);
     }
     // Typing changes few of the rows shown: only those are rebuilt.
     patchRows(tbody, rows);
@@ -148,7 +191,9 @@ function setupOwn() {
     const row = rows[Math.max(0, Math.min(step - 1, shown - 1))];
     const box = tbody.closest('.table-scroll');
     if (row && row !== lastLit && step > 0) {
-      requestAnimationFrame(() => { box.scrollTop = Math.max(0, row.offsetTop - box.clientHeight / 2); });
+      requestAnimationFrame(() => {
+        box.scrollTop = Math.max(0, row.offsetTop - box.clientHeight / 2);
+      });
     }
     lastLit = row;
     $('own-reset').disabled = step === 0;
@@ -172,7 +217,9 @@ function setupOwn() {
     const step = acc.step;
     const done = step === n;
     $('own-match').textContent = done
-      ? (acc.fingerprint === e.fingerprint ? '= what the steps above reached' : '≠ what the steps above reached (a bug!)')
+      ? acc.fingerprint === e.fingerprint
+        ? '= what the steps above reached'
+        : '≠ what the steps above reached (a bug!)'
       : `(${plural(n - step, 'feature')} still to add)`;
     const f = step > 0 ? e.features[step - 1] : null;
     let message;
@@ -180,7 +227,8 @@ function setupOwn() {
     else if (!f) message = `${plural(n, 'feature')} to add. V starts at zero on every bit.`;
     else {
       const ones = [...f.bits].filter((b) => b === '1').length;
-      message = `Added feature ${step}, “${f.feature}” (weight ${fmt(f.weight)}): ${signed(f.weight, true)} on ` +
+      message =
+        `Added feature ${step}, “${f.feature}” (weight ${fmt(f.weight)}): ${signed(f.weight, true)} on ` +
         `${plural(ones, 'bit')}, ${signed(f.weight, false)} on ${plural(f.bits.length - ones, 'bit')}; V is now ` +
         `${e.width <= 16 ? tuple(acc.v) : 'drawn above'} and each outline runs from the bar before this feature to the bar after it.` +
         (done ? ' That was the last feature: this is the fingerprint.' : '');

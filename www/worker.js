@@ -2,7 +2,12 @@
 // the page's thread so that typing never waits for them (compute.js is the page's side).
 // Questions queue up; of several on one channel only the newest is worked on.
 import init, {
-  Accumulator, Fingerprinter, Index, compare, explainHashes, recommendedK,
+  Accumulator,
+  Fingerprinter,
+  Index,
+  compare,
+  explainHashes,
+  recommendedK,
 } from '../pkg/simprint.js';
 
 const ready = init();
@@ -52,7 +57,12 @@ function itemsOf(text, width) {
   const key = `${width}\u0000${text}`;
   if (stepped.key !== key) {
     const e = withFingerprinter({ width }, (fp) => fp.explain(text));
-    stepped = { key, e, items: e.features.map((f) => [f.hash, f.weight]), version: stepped.version + 1 };
+    stepped = {
+      key,
+      e,
+      items: e.features.map((f) => [f.hash, f.weight]),
+      version: stepped.version + 1,
+    };
   }
   return stepped;
 }
@@ -89,7 +99,9 @@ function medianTime(fn, rounds = 21, roundMs = 3) {
     if (quickest >= roundMs / 2) break;
   }
   reps = Math.max(1, Math.round((reps * roundMs) / Math.max(quickest, roundMs / 2)));
-  const perCall = Array.from({ length: rounds }, () => (run(reps) * 1000) / reps).sort((a, b) => a - b);
+  const perCall = Array.from({ length: rounds }, () => (run(reps) * 1000) / reps).sort(
+    (a, b) => a - b,
+  );
   return { us: perCall[rounds >> 1], low: perCall[0], high: perCall[rounds - 1], rounds, reps };
 }
 
@@ -113,7 +125,10 @@ function fillerWords(count, bits) {
 const OPS = {
   /** One text: its explanation and which bits one feature more or less could flip. */
   fingerprint({ text, options }) {
-    return withFingerprinter(options, (fp) => ({ e: fp.explain(text), fragility: fp.fragility(text) }));
+    return withFingerprinter(options, (fp) => ({
+      e: fp.explain(text),
+      fragility: fp.fragility(text),
+    }));
   },
 
   /**
@@ -130,10 +145,19 @@ const OPS = {
       const inB = weightIn(eb);
       const onlyA = ea.features.flatMap((f, i) => (inB.get(f.feature) === f.weight ? [] : [i]));
       const onlyB = eb.features.flatMap((f, i) => (inA.get(f.feature) === f.weight ? [] : [i]));
-      const pushes = (e, list) => explainHashes(list.map((i) => [e.features[i].hash, e.features[i].weight]), e.width).v;
+      const pushes = (e, list) =>
+        explainHashes(
+          list.map((i) => [e.features[i].hash, e.features[i].weight]),
+          e.width,
+        ).v;
       return {
-        ea, eb, c: compare(ea.fingerprint, eb.fingerprint, ea.width),
-        onlyA, onlyB, vOnlyA: pushes(ea, onlyA), vOnlyB: pushes(eb, onlyB),
+        ea,
+        eb,
+        c: compare(ea.fingerprint, eb.fingerprint, ea.width),
+        onlyA,
+        onlyB,
+        vOnlyA: pushes(ea, onlyA),
+        vOnlyB: pushes(eb, onlyB),
       };
     });
   },
@@ -163,7 +187,10 @@ const OPS = {
 
   /** A query text's fingerprint and the k the library recommends for it. */
   query({ text, width }) {
-    return withFingerprinter({ width }, (fp) => ({ qfp: fp.fingerprint(text), recommended: recommendedK(text, width) }));
+    return withFingerprinter({ width }, (fp) => ({
+      qfp: fp.fingerprint(text),
+      recommended: recommendedK(text, width),
+    }));
   },
 
   /**
@@ -176,7 +203,8 @@ const OPS = {
     const words = width > 64 ? 2 : 1;
     const all = new BigUint64Array(size * words);
     all.set(sample.subarray(0, Math.min(sample.length, all.length)));
-    if (all.length > sample.length) all.set(fillerWords(all.length - sample.length, Math.min(width, 64)), sample.length);
+    if (all.length > sample.length)
+      all.set(fillerWords(all.length - sample.length, Math.min(width, 64)), sample.length);
     const ids = Float64Array.from({ length: size }, (_, i) => i);
     const built = (options) => {
       const index = new Index({ width, k, ...options });
@@ -188,7 +216,11 @@ const OPS = {
     try {
       const scanning = built({ scan: true });
       try {
-        return { size, query: medianTime(() => tables.query(query)), scan: medianTime(() => scanning.query(query)) };
+        return {
+          size,
+          query: medianTime(() => tables.query(query)),
+          scan: medianTime(() => scanning.query(query)),
+        };
       } finally {
         scanning.free();
       }

@@ -20,12 +20,23 @@ import { Index, Plan } from 'simprint';
  * pairs.sql is shared with the Spark example, which reads it the same way.
  */
 export function namedQueries(text) {
-  return text.split(/^-- name: /m).slice(1).map((part) => {
-    const [name, ...body] = part.split('\n');
-    return [name.trim(), body.filter((l) => !l.startsWith('--')).join('\n').trim()];
-  });
+  return text
+    .split(/^-- name: /m)
+    .slice(1)
+    .map((part) => {
+      const [name, ...body] = part.split('\n');
+      return [
+        name.trim(),
+        body
+          .filter((l) => !l.startsWith('--'))
+          .join('\n')
+          .trim(),
+      ];
+    });
 }
-export const PAIRS_SQL = namedQueries(readFileSync(new URL('./pairs.sql', import.meta.url), 'utf8'));
+export const PAIRS_SQL = namedQueries(
+  readFileSync(new URL('./pairs.sql', import.meta.url), 'utf8'),
+);
 
 /**
  * Every pair `{ a, b, distance }` (ids `a < b`, distance <= k) among `fps` (BigInts of
@@ -94,9 +105,18 @@ export async function sqlPairs(fps, { width = 64, k = 3, plan: planOptions } = {
       else reader = await db.runAndReadAll(sql);
       lap(`${name}Ms`);
     }
-    const pairs = reader.getRows().map(([a, b, distance]) => ({ a: Number(a), b: Number(b), distance: Number(distance) }));
-    const count = async (table) => Number((await db.runAndReadAll(`SELECT count(*) FROM ${table}`)).getRows()[0][0]);
-    return { pairs, times, plan: described, keyRows: await count('keys'), probeRows: await count('probes') };
+    const pairs = reader
+      .getRows()
+      .map(([a, b, distance]) => ({ a: Number(a), b: Number(b), distance: Number(distance) }));
+    const count = async (table) =>
+      Number((await db.runAndReadAll(`SELECT count(*) FROM ${table}`)).getRows()[0][0]);
+    return {
+      pairs,
+      times,
+      plan: described,
+      keyRows: await count('keys'),
+      probeRows: await count('probes'),
+    };
   } finally {
     db.closeSync();
     instance.closeSync?.();
@@ -151,21 +171,38 @@ async function main() {
   };
   const n = opt('n', 1_000_000);
   const k = opt('k', 3);
-  const plan = args.includes('--substrings') ? { substrings: opt('substrings') }
-    : args.includes('--blocks') ? { blocks: opt('blocks'), keyBlocks: opt('keyBlocks', undefined) } : undefined;
+  const plan = args.includes('--substrings')
+    ? { substrings: opt('substrings') }
+    : args.includes('--blocks')
+      ? { blocks: opt('blocks'), keyBlocks: opt('keyBlocks', undefined) }
+      : undefined;
   let t0 = performance.now();
   const fps = fingerprints(n);
   const generatedMs = performance.now() - t0;
   const { pairs, times, plan: described, keyRows, probeRows } = await sqlPairs(fps, { k, plan });
-  console.log(JSON.stringify({
-    n, k, plan: `${described.kind}, ${described.tables.length} tables of ${described.tables.map((t) => t.keyBits).join('/')} bits, radius ${described.tables.map((t) => t.radius).join('/')}`,
-    keyRows, probeRows, pairs: pairs.length, generatedMs: Math.round(generatedMs), ...Object.fromEntries(Object.entries(times).map(([key, v]) => [key, Math.round(v)])),
-  }));
+  console.log(
+    JSON.stringify({
+      n,
+      k,
+      plan: `${described.kind}, ${described.tables.length} tables of ${described.tables.map((t) => t.keyBits).join('/')} bits, radius ${described.tables.map((t) => t.radius).join('/')}`,
+      keyRows,
+      probeRows,
+      pairs: pairs.length,
+      generatedMs: Math.round(generatedMs),
+      ...Object.fromEntries(Object.entries(times).map(([key, v]) => [key, Math.round(v)])),
+    }),
+  );
   if (args.includes('--check')) {
     t0 = performance.now();
     const want = indexPairs(fps, { k });
     const same = JSON.stringify(want) === JSON.stringify(pairs);
-    console.log(JSON.stringify({ indexPairs: want.length, indexMs: Math.round(performance.now() - t0), same }));
+    console.log(
+      JSON.stringify({
+        indexPairs: want.length,
+        indexMs: Math.round(performance.now() - t0),
+        same,
+      }),
+    );
     if (!same) process.exitCode = 1;
   }
 }

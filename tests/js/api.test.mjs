@@ -3,23 +3,44 @@ import assert from 'node:assert/strict';
 import sp, { golden } from './load.mjs';
 
 test('3-bit worked example: V = (-4, -2, 6), fingerprint 001', () => {
-  const hashes = [[0b101n, 1], [0b011n, 2], [0b100n, 0], [0b001n, 3], [0b110n, 0]];
+  const hashes = [
+    [0b101n, 1],
+    [0b011n, 2],
+    [0b100n, 0],
+    [0b001n, 3],
+    [0b110n, 0],
+  ];
   const e = sp.explainHashes(hashes, 3);
   assert.deepEqual(e.v, [-4, -2, 6]);
   assert.equal(e.bits, '001');
   assert.equal(e.fingerprint, 1n);
-  assert.deepEqual(e.features.map((f) => f.bits), ['101', '011', '100', '001', '110']);
+  assert.deepEqual(
+    e.features.map((f) => f.bits),
+    ['101', '011', '100', '001', '110'],
+  );
   assert.equal(sp.fingerprintHashes(hashes, 3), 0b001n);
 });
 
 test('Accumulator steps through the 3-bit worked example', () => {
   const acc = new sp.Accumulator(3);
   const steps = [];
-  for (const [h, w] of [[0b101n, 1], [0b011n, 2], [0b100n, 0], [0b001n, 3], [0b110n, 0]]) {
+  for (const [h, w] of [
+    [0b101n, 1],
+    [0b011n, 2],
+    [0b100n, 0],
+    [0b001n, 3],
+    [0b110n, 0],
+  ]) {
     acc.add(h, w);
     steps.push([...acc.v]);
   }
-  assert.deepEqual(steps, [[1, -1, 1], [-1, 1, 3], [-1, 1, 3], [-4, -2, 6], [-4, -2, 6]]);
+  assert.deepEqual(steps, [
+    [1, -1, 1],
+    [-1, 1, 3],
+    [-1, 1, 3],
+    [-4, -2, 6],
+    [-4, -2, 6],
+  ]);
   assert.equal(acc.bits, '001');
   assert.equal(acc.fingerprint, 1n);
   assert.throws(() => acc.add(0b1000n, 1), /value needs 4 bits but the width is 3/);
@@ -30,7 +51,10 @@ test('Accumulator steps through the 3-bit worked example', () => {
 });
 
 test('6-bit worked example: V = (9, -9, 1, -1, 1, 9), fingerprint 101011', () => {
-  const hashes = [[0b100101n, 4], [0b101011n, 5]];
+  const hashes = [
+    [0b100101n, 4],
+    [0b101011n, 5],
+  ];
   const e = sp.explainHashes(hashes, 6);
   assert.deepEqual(e.v, [9, -9, 1, -1, 1, 9]);
   assert.equal(e.bits, '101011');
@@ -39,10 +63,23 @@ test('6-bit worked example: V = (9, -9, 1, -1, 1, 9), fingerprint 101011', () =>
 
 test('fragility: the bits one feature more or less could flip, against every one-feature change', () => {
   // 美国 100101 (weight 4) and 51区 101011 (weight 5): V = (9, -9, 1, -1, 1, 9).
-  assert.deepEqual(sp.fragilityOfHashes([[0b100101n, 4], [0b101011n, 5]], 6), [
-    { removals: [], addition: null }, { removals: [], addition: null }, { removals: [1], addition: 4 },
-    { removals: [1], addition: 4 }, { removals: [1], addition: 4 }, { removals: [], addition: null },
-  ]);
+  assert.deepEqual(
+    sp.fragilityOfHashes(
+      [
+        [0b100101n, 4],
+        [0b101011n, 5],
+      ],
+      6,
+    ),
+    [
+      { removals: [], addition: null },
+      { removals: [], addition: null },
+      { removals: [1], addition: 4 },
+      { removals: [1], addition: 4 },
+      { removals: [1], addition: 4 },
+      { removals: [], addition: null },
+    ],
+  );
   // A text's bits, against fingerprinting every changed feature list again: each feature
   // removed, and one feature of each weight added with an all-ones and an all-zeros hash.
   for (const options of [{ width: 16 }, { width: 64, weighting: 'tf' }]) {
@@ -55,18 +92,28 @@ test('fragility: the bits one feature more or less could flip, against every one
       return [...bits].map((b, i) => b !== e.bits[i]);
     };
     const want = e.v.map(() => ({ removals: [], addition: null }));
-    rows.forEach((_, j) => flips(rows.filter((__, r) => r !== j)).forEach((f, i) => f && want[i].removals.push(j)));
+    rows.forEach((_, j) =>
+      flips(rows.filter((__, r) => r !== j)).forEach((f, i) => f && want[i].removals.push(j)),
+    );
     const all = (1n << BigInt(e.width)) - 1n;
     for (const w of [...new Set(rows.map(([, w]) => w))].sort((a, b) => a - b)) {
       for (const hash of [all, 0n]) {
-        flips([...rows, [hash, w]]).forEach((f, i) => { if (f && want[i].addition === null) want[i].addition = w; });
+        flips([...rows, [hash, w]]).forEach((f, i) => {
+          if (f && want[i].addition === null) want[i].addition = w;
+        });
       }
     }
     assert.deepEqual(fp.fragility(text), want, JSON.stringify(options));
-    assert.ok(want.some((b) => b.removals.length) && want.some((b) => b.addition === null), 'some bits are fragile, some not');
+    assert.ok(
+      want.some((b) => b.removals.length) && want.some((b) => b.addition === null),
+      'some bits are fragile, some not',
+    );
     fp.free();
   }
-  assert.throws(() => sp.fragilityOfHashes([[0b1000n, 1]], 3), /value needs 4 bits but the width is 3/);
+  assert.throws(
+    () => sp.fragilityOfHashes([[0b1000n, 1]], 3),
+    /value needs 4 bits but the width is 3/,
+  );
 });
 
 test('golden vectors match in Node', () => {
@@ -80,7 +127,12 @@ test('golden vectors match in Node', () => {
 
 test('explain agrees with fingerprint and describes every feature', () => {
   const text = 'To be, or not to be: that is the question. 你妈妈喊你回家吃饭哦';
-  for (const options of [{}, { width: 8 }, { width: 128, tokenizer: 'chars', n: 3 }, { weighting: 'binary' }]) {
+  for (const options of [
+    {},
+    { width: 8 },
+    { width: 128, tokenizer: 'chars', n: 3 },
+    { weighting: 'binary' },
+  ]) {
     const e = sp.explain(text, options);
     assert.equal(e.fingerprint, sp.fingerprint(text, options));
     assert.equal(e.width, options.width ?? 64);
@@ -93,7 +145,9 @@ test('explain agrees with fingerprint and describes every feature', () => {
       assert.equal(BigInt(`0b${f.bits}`), f.hash);
     }
   }
-  const to = sp.explain('to be or not to be', { weighting: 'tf' }).features.find((f) => f.feature === 'to');
+  const to = sp
+    .explain('to be or not to be', { weighting: 'tf' })
+    .features.find((f) => f.feature === 'to');
   assert.equal(to.weight, 2);
   const once = sp.explain('to be or not to be').features.find((f) => f.feature === 'to');
   assert.equal(once.weight, 1, 'binary weights by default');
@@ -104,7 +158,10 @@ test('fingerprintMany: many texts in one call, as a BigUint64Array', () => {
   const fp = new sp.Fingerprinter();
   const many = fp.fingerprintMany(texts);
   assert.ok(many instanceof BigUint64Array);
-  assert.deepEqual([...many], texts.map((t) => sp.fingerprint(t)));
+  assert.deepEqual(
+    [...many],
+    texts.map((t) => sp.fingerprint(t)),
+  );
   const wide = new sp.Fingerprinter({ width: 128 }).fingerprintMany(texts);
   assert.equal(wide.length, 8);
   assert.equal((wide[6] << 64n) | wide[7], sp.fingerprint('The quick brown fox', { width: 128 }));
@@ -114,16 +171,24 @@ test('fingerprintMany: many texts in one call, as a BigUint64Array', () => {
 });
 
 test('streaming equals one-shot for random chunkings, bytes and strings', () => {
-  const text = 'Streaming 指纹, split anywhere: 一字不差。 Ｆｕｌｌ　ｗｉｄｔｈ ｶﾞｲﾄﾞ and emoji 👩‍💻 too.\n'.repeat(20);
+  const text =
+    'Streaming 指纹, split anywhere: 一字不差。 Ｆｕｌｌ　ｗｉｄｔｈ ｶﾞｲﾄﾞ and emoji 👩‍💻 too.\n'.repeat(
+      20,
+    );
   const bytes = new TextEncoder().encode(text);
   let seed = 42;
   const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
-  for (const options of [{}, { tokenizer: 'words', n: 2 }, { tokenizer: 'chars', n: 3, weighting: 'tf' }, { width: 128 }]) {
+  for (const options of [
+    {},
+    { tokenizer: 'words', n: 2 },
+    { tokenizer: 'chars', n: 3, weighting: 'tf' },
+    { width: 128 },
+  ]) {
     const fp = new sp.Fingerprinter(options);
     const expected = fp.fingerprint(text);
     for (let round = 0; round < 20; round++) {
       const stream = fp.stream();
-      for (let i = 0; i < bytes.length;) {
+      for (let i = 0; i < bytes.length; ) {
         const n = 1 + (next() % 17);
         stream.update(bytes.subarray(i, i + n));
         i += n;
@@ -133,9 +198,20 @@ test('streaming equals one-shot for random chunkings, bytes and strings', () => 
     }
     const s = fp.stream();
     for (const part of text.split(' ')) s.update(`${part} `);
-    assert.equal(s.finish(), fp.fingerprint(text.split(' ').map((p) => `${p} `).join('')));
+    assert.equal(
+      s.finish(),
+      fp.fingerprint(
+        text
+          .split(' ')
+          .map((p) => `${p} `)
+          .join(''),
+      ),
+    );
     assert.throws(() => s.update('more'), /the stream is finished/);
-    assert.throws(() => fp.stream().update(5), /chunk must be a Uint8Array or a string, got number/);
+    assert.throws(
+      () => fp.stream().update(5),
+      /chunk must be a Uint8Array or a string, got number/,
+    );
     fp.free();
   }
 });
@@ -144,7 +220,10 @@ test('Fingerprinter reuses checked options', () => {
   const fp = new sp.Fingerprinter({ width: 128, tokenizer: 'words', n: 2 });
   assert.equal(fp.width, 128);
   const a = fp.fingerprint('the quick brown fox jumps');
-  assert.equal(a, sp.fingerprint('the quick brown fox jumps', { width: 128, tokenizer: 'words', n: 2 }));
+  assert.equal(
+    a,
+    sp.fingerprint('the quick brown fox jumps', { width: 128, tokenizer: 'words', n: 2 }),
+  );
   assert.ok(a < 1n << 128n);
   assert.equal(fp.explain('the quick brown fox jumps').fingerprint, a);
   fp.free();
@@ -153,7 +232,9 @@ test('Fingerprinter reuses checked options', () => {
 test('near-duplicates are close, unrelated texts are far', () => {
   const a = sp.fingerprint('你妈妈喊你回家吃饭哦,回家罗回家罗');
   const b = sp.fingerprint('你妈妈叫你回家吃饭啦,回家罗回家罗');
-  const en = sp.fingerprint('The quick brown fox jumps over the lazy dog near the bank of the river');
+  const en = sp.fingerprint(
+    'The quick brown fox jumps over the lazy dog near the bank of the river',
+  );
   assert.ok(sp.hamming(a, b) + 10 <= sp.hamming(a, en), `chinese pair at ${sp.hamming(a, b)}`);
   assert.ok(sp.hamming(a, en) >= 24);
   // The core's rule (src/recommend.rs), derived from each text's features: two bigrams change
@@ -170,7 +251,10 @@ test('recommendedK takes a width or { width, tolerance, far }; compare gives the
   assert.equal(sp.recommendedK(text, { tolerance: 0.1, far: 0.2 }), k);
   assert.equal(sp.recommendedK(text, { width: 128 }), sp.recommendedK(text, 128));
   // A stricter tolerance asks for fewer bits, a looser one for more.
-  assert.deepEqual([0.05, 0.1, 0.2].map((tolerance) => sp.recommendedK(text, { tolerance })), [8, 12, 17]);
+  assert.deepEqual(
+    [0.05, 0.1, 0.2].map((tolerance) => sp.recommendedK(text, { tolerance })),
+    [8, 12, 17],
+  );
   assert.ok(sp.recommendedK(text, { far: 0.4 }) > k);
   // A fingerprinter's own pipeline: word 3-shingles change three features for each edited word.
   const plain = new sp.Fingerprinter();
@@ -182,8 +266,18 @@ test('recommendedK takes a width or { width, tolerance, far }; compare gives the
   assert.throws(() => plain.recommendedK(text, { width: 128 }), /unknown field `width`/);
   plain.free();
   shingles.free();
-  for (const bad of [{ tolerance: 0 }, { tolerance: 1 }, { tolerance: 0.2, far: 0.1 }, { far: 1.5 }, { tolerance: NaN }]) {
-    assert.throws(() => sp.recommendedK(text, bad), /tolerance must be a share of the text edited/, JSON.stringify(bad));
+  for (const bad of [
+    { tolerance: 0 },
+    { tolerance: 1 },
+    { tolerance: 0.2, far: 0.1 },
+    { far: 1.5 },
+    { tolerance: NaN },
+  ]) {
+    assert.throws(
+      () => sp.recommendedK(text, bad),
+      /tolerance must be a share of the text edited/,
+      JSON.stringify(bad),
+    );
   }
   assert.throws(() => sp.recommendedK(text, { tolerence: 0.1 }), /unknown field `tolerence`/);
   assert.throws(() => sp.recommendedK(text, { tolerance: '0.1' }), /tolerance must be a number/);
@@ -201,17 +295,26 @@ test('recommendedK takes a width or { width, tolerance, far }; compare gives the
   assert.equal(sp.compare(a, b).nearDuplicate, undefined);
   assert.equal(sp.compare(a, b, { k: d }).nearDuplicate, true);
   assert.equal(sp.compare(a, b, { k: d - 1 }).nearDuplicate, false);
-  assert.deepEqual({ ...sp.compare(a, b, { k: d }), nearDuplicate: undefined }, { ...sp.compare(a, b), nearDuplicate: undefined });
+  assert.deepEqual(
+    { ...sp.compare(a, b, { k: d }), nearDuplicate: undefined },
+    { ...sp.compare(a, b), nearDuplicate: undefined },
+  );
   assert.equal(sp.compare(a, b, { width: 64 }).distance, d);
   assert.equal(sp.compare(1n << 100n, 0n, { width: 128, k: 1 }).nearDuplicate, true);
-  assert.throws(() => sp.compare(a, b, { k: 65 }), /k must be between 0 and the width \(64\), got 65/);
+  assert.throws(
+    () => sp.compare(a, b, { k: 65 }),
+    /k must be between 0 and the width \(64\), got 65/,
+  );
   assert.throws(() => sp.compare(a, b, { k: 1.5 }), /\bk\b/);
   assert.throws(() => sp.compare(a, b, { kk: 1 }), /unknown field `kk`/);
 });
 
 test('width folding, log-tf weights and IDF from document frequencies', () => {
   assert.equal(sp.fingerprint('Ｔｅｘｔ　１２３ ｶﾞｲﾄﾞ'), sp.fingerprint('text 123 ガイド'));
-  assert.notEqual(sp.fingerprint('Ｔｅｘｔ１２３', { normalization: 'none' }), sp.fingerprint('text123', { normalization: 'none' }));
+  assert.notEqual(
+    sp.fingerprint('Ｔｅｘｔ１２３', { normalization: 'none' }),
+    sp.fingerprint('text123', { normalization: 'none' }),
+  );
   const log = sp.explain('spam spam spam eggs', { weighting: 'logtf' });
   assert.equal(log.features.find((f) => f.feature === 'spam').weight, 1 + Math.log(3));
   assert.equal(log.fingerprint, sp.fingerprint('spam spam spam eggs', { weighting: 'logtf' }));
@@ -226,27 +329,61 @@ test('width folding, log-tf weights and IDF from document frequencies', () => {
   assert.ok(e.features[0].weight < e.features[1].weight, 'common words weigh less');
   assert.equal(e.fingerprint, fp.fingerprint('the cat'));
   df.add('cat cat cat');
-  assert.equal(fp.explain('the cat').features[1].weight, e.features[1].weight, 'a fingerprinter keeps its table');
+  assert.equal(
+    fp.explain('the cat').features[1].weight,
+    e.features[1].weight,
+    'a fingerprinter keeps its table',
+  );
   assert.throws(() => df.fingerprinter('idf'), /unknown weighting "idf"/);
   fp.free();
   df.free();
 });
 
 test('caller-supplied features', () => {
-  const a = sp.fingerprintFeatures([['美国', 4], ['51区', 5]]);
-  assert.equal(a, sp.explainFeatures([['美国', 4], ['51区', 5]]).fingerprint);
+  const a = sp.fingerprintFeatures([
+    ['美国', 4],
+    ['51区', 5],
+  ]);
+  assert.equal(
+    a,
+    sp.explainFeatures([
+      ['美国', 4],
+      ['51区', 5],
+    ]).fingerprint,
+  );
   assert.equal(sp.fingerprintFeatures([['a', 1]], { width: 8 }) >> 0n < 256n, true);
   // Features are taken as given: no case folding.
   assert.notEqual(sp.fingerprintFeatures([['Word', 1]]), sp.fingerprintFeatures([['word', 1]]));
-  assert.equal(sp.fingerprintFeatures([['x', 1], ['x', 2]]), sp.fingerprintFeatures([['x', 3]]));
+  assert.equal(
+    sp.fingerprintFeatures([
+      ['x', 1],
+      ['x', 2],
+    ]),
+    sp.fingerprintFeatures([['x', 3]]),
+  );
   // Weights of 1 are counted as integers until another weight comes: the same as the float
   // sums explainFeatures reports, and a bad weight after them is still an error.
   const words = Array.from({ length: 300 }, (_, i) => `w${i % 37}`);
-  for (const tail of [[], [['late', 0.3]], [['neg', -1.5], ['w1', 1]]]) {
+  for (const tail of [
+    [],
+    [['late', 0.3]],
+    [
+      ['neg', -1.5],
+      ['w1', 1],
+    ],
+  ]) {
     const features = [...words.map((w) => [w, 1]), ...tail];
     assert.equal(sp.fingerprintFeatures(features), sp.explainFeatures(features).fingerprint);
   }
-  assert.throws(() => sp.fingerprintFeatures([['a', 1], ['b', 1], ['c', NaN]]), /weight/);
+  assert.throws(
+    () =>
+      sp.fingerprintFeatures([
+        ['a', 1],
+        ['b', 1],
+        ['c', NaN],
+      ]),
+    /weight/,
+  );
   // After the refused call the module still computes the right fingerprints (a golden vector:
   // comparing a call with itself would pass on a module left in any state).
   const known = golden.vectors[0];
@@ -257,19 +394,47 @@ test('caller-supplied features', () => {
 // Random feature lists for the string form: empty strings, CJK, emoji, combining marks, lone
 // surrogates of both halves (so a feature may start or end with one, and two features may put
 // a high and a low one side by side), long runs (the JS side's buffer grows), repeats.
-const PIECES = ['a', 'word', 'Word', '', ' ', 'é', 'ß', '中文', '的', '😀', '👍🏽', 'e\u0301', '\ud800', '\udbff',
-  '\udc00', '\udfff', '\ud83d', '\ude00', 'x'.repeat(300), 'ü'.repeat(200), '语'.repeat(150)];
+const PIECES = [
+  'a',
+  'word',
+  'Word',
+  '',
+  ' ',
+  'é',
+  'ß',
+  '中文',
+  '的',
+  '😀',
+  '👍🏽',
+  'e\u0301',
+  '\ud800',
+  '\udbff',
+  '\udc00',
+  '\udfff',
+  '\ud83d',
+  '\ude00',
+  'x'.repeat(300),
+  'ü'.repeat(200),
+  '语'.repeat(150),
+];
 const WEIGHTS = [1, 1, 1, 1, 2, 0, -1.5, 0.25, 1e-300, -0, 3e10];
 
 function randomLists(seed, count) {
-  const next = () => { // mulberry32
+  const next = () => {
+    // mulberry32
     seed = (seed + 0x6d2b79f5) >>> 0;
     let t = Math.imul(seed ^ (seed >>> 15), seed | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   const pick = (xs) => xs[Math.floor(next() * xs.length)];
-  const lists = [[], [''], ['\ud800', '\udc00'], ['\ud83d', '', '\ude00'], ['a\udbff', '\udfffb', '\ud800\udc00']];
+  const lists = [
+    [],
+    [''],
+    ['\ud800', '\udc00'],
+    ['\ud83d', '', '\ude00'],
+    ['a\udbff', '\udfffb', '\ud800\udc00'],
+  ];
   while (lists.length < count) {
     const n = Math.floor(next() ** 2 * 60);
     const list = [];
@@ -295,21 +460,57 @@ test('features as a string[]: the same fingerprints as pairs, and as hashing eac
     for (const { features, weights } of randomLists(7, 300)) {
       const label = JSON.stringify(features);
       const ones = sp.fingerprintFeatures(features, options);
-      assert.equal(ones, sp.fingerprintFeatures(features.map((f) => [f, 1]), options), label);
-      assert.equal(ones, sp.fingerprintHashes(features.map((f) => [hashOf(f), 1]), width), label);
-      assert.equal(ones, sp.fingerprintFeatures(features.map((f) => f.toWellFormed()), options), label);
+      assert.equal(
+        ones,
+        sp.fingerprintFeatures(
+          features.map((f) => [f, 1]),
+          options,
+        ),
+        label,
+      );
+      assert.equal(
+        ones,
+        sp.fingerprintHashes(
+          features.map((f) => [hashOf(f), 1]),
+          width,
+        ),
+        label,
+      );
+      assert.equal(
+        ones,
+        sp.fingerprintFeatures(
+          features.map((f) => f.toWellFormed()),
+          options,
+        ),
+        label,
+      );
       assert.equal(ones, fp.fingerprintFeatures(features), label);
       const pairs = features.map((f, i) => [f, weights[i]]);
       const weighted = sp.fingerprintFeatures(pairs, options);
-      assert.equal(weighted, sp.fingerprintHashes(features.map((f, i) => [hashOf(f), weights[i]]), width), label);
+      assert.equal(
+        weighted,
+        sp.fingerprintHashes(
+          features.map((f, i) => [hashOf(f), weights[i]]),
+          width,
+        ),
+        label,
+      );
       assert.equal(weighted, sp.fingerprintFeatures(features, { ...options, weights }), label);
-      assert.equal(weighted, sp.fingerprintFeatures(features, { ...options, weights: Float64Array.from(weights) }), label);
+      assert.equal(
+        weighted,
+        sp.fingerprintFeatures(features, { ...options, weights: Float64Array.from(weights) }),
+        label,
+      );
       assert.equal(weighted, fp.fingerprintFeatures(features, { weights }), label);
       const explained = sp.explainFeatures(features, { ...options, weights });
       assert.deepEqual(explained, sp.explainFeatures(pairs, options), label);
       assert.deepEqual(explained, fp.explainFeatures(features, { weights }), label);
       assert.equal(explained.fingerprint, weighted, label);
-      assert.deepEqual(explained.features.map((f) => f.feature), features.map((f) => f.toWellFormed()), label);
+      assert.deepEqual(
+        explained.features.map((f) => f.feature),
+        features.map((f) => f.toWellFormed()),
+        label,
+      );
     }
     fp.free();
   }
@@ -317,8 +518,13 @@ test('features as a string[]: the same fingerprints as pairs, and as hashing eac
 
 test('a feature hashes as the text pipeline hashes the same word or character', () => {
   const asIs = { caseFold: false, normalization: 'none' };
-  for (const [text, options] of [['simhash', { tokenizer: 'words' }], ['Near', { tokenizer: 'words' }], ['中', { tokenizer: 'chars', n: 1 }],
-    ['😀', { tokenizer: 'chars', n: 1 }], ['é', { tokenizer: 'chars', n: 1, width: 128 }]]) {
+  for (const [text, options] of [
+    ['simhash', { tokenizer: 'words' }],
+    ['Near', { tokenizer: 'words' }],
+    ['中', { tokenizer: 'chars', n: 1 }],
+    ['😀', { tokenizer: 'chars', n: 1 }],
+    ['é', { tokenizer: 'chars', n: 1, width: 128 }],
+  ]) {
     const [row] = sp.explain(text, { ...asIs, ...options }).features;
     assert.equal(row.feature, text);
     const width = options.width === undefined ? {} : { width: options.width };
@@ -350,8 +556,16 @@ test('a list the one-crossing reading gives up on is read element by element, to
     const pairs = features.map((f, i) => [f, weights[i]]);
     assert.equal(sp.fingerprintFeatures(flaky(features)), sp.fingerprintFeatures(features), label);
     assert.equal(sp.fingerprintFeatures(flaky(pairs)), sp.fingerprintFeatures(pairs), label);
-    assert.equal(sp.fingerprintFeatures(features, { weights: flaky(weights) }), sp.fingerprintFeatures(pairs), label);
-    assert.equal(sp.fingerprintFeatures(flaky(features), { weights }), sp.fingerprintFeatures(pairs), label);
+    assert.equal(
+      sp.fingerprintFeatures(features, { weights: flaky(weights) }),
+      sp.fingerprintFeatures(pairs),
+      label,
+    );
+    assert.equal(
+      sp.fingerprintFeatures(flaky(features), { weights }),
+      sp.fingerprintFeatures(pairs),
+      label,
+    );
     assert.deepEqual(sp.explainFeatures(flaky(pairs)), sp.explainFeatures(pairs), label);
   }
 });
@@ -360,11 +574,24 @@ test('weights from another realm (a vm context, an iframe) and from subclasses',
   const { runInNewContext } = await import('node:vm');
   const features = ['a', 'b', 'c'];
   const want = sp.fingerprintFeatures(features.map((f, i) => [f, i + 0.5]));
-  assert.equal(sp.fingerprintFeatures(features, { weights: runInNewContext('new Float64Array([0.5, 1.5, 2.5])') }), want);
-  assert.equal(sp.fingerprintFeatures(features, { weights: runInNewContext('[0.5, 1.5, 2.5]') }), want);
-  assert.equal(sp.fingerprintFeatures(runInNewContext('["a", "b", "c"]'), { weights: [0.5, 1.5, 2.5] }), want);
+  assert.equal(
+    sp.fingerprintFeatures(features, {
+      weights: runInNewContext('new Float64Array([0.5, 1.5, 2.5])'),
+    }),
+    want,
+  );
+  assert.equal(
+    sp.fingerprintFeatures(features, { weights: runInNewContext('[0.5, 1.5, 2.5]') }),
+    want,
+  );
+  assert.equal(
+    sp.fingerprintFeatures(runInNewContext('["a", "b", "c"]'), { weights: [0.5, 1.5, 2.5] }),
+    want,
+  );
   class Weights extends Float64Array {
-    get length() { throw new Error('not called'); }
+    get length() {
+      throw new Error('not called');
+    }
   }
   assert.equal(sp.fingerprintFeatures(features, { weights: Weights.from([0.5, 1.5, 2.5]) }), want);
 });
@@ -382,7 +609,11 @@ test('a well-formed list is read once, in one crossing: one read per element', (
   };
   const features = ['alpha', 'beta', '', '中文', 'x\ud800', '\udc00y', 'alpha'];
   const weights = features.map((_, i) => i - 2.5);
-  for (const [list, options] of [[features, undefined], [features.map((f, i) => [f, weights[i]]), undefined], [features, { weights }]]) {
+  for (const [list, options] of [
+    [features, undefined],
+    [features.map((f, i) => [f, weights[i]]), undefined],
+    [features, { weights }],
+  ]) {
     const c = counted(list);
     sp.fingerprintFeatures(c.list, options);
     assert.equal(c.reads, list.length);
@@ -416,16 +647,40 @@ test('hamming and the estimates', () => {
 // Each bad input throws an Error with a clear message, and the module keeps working.
 const bad = [
   ['width 0', () => sp.fingerprint('x', { width: 0 }), /width must be between 1 and 128, got 0/],
-  ['width 129', () => sp.fingerprint('x', { width: 129 }), /width must be between 1 and 128, got 129/],
+  [
+    'width 129',
+    () => sp.fingerprint('x', { width: 129 }),
+    /width must be between 1 and 128, got 129/,
+  ],
   ['width -1', () => sp.fingerprint('x', { width: -1 }), /width must be a whole number, got -1/],
-  ['width 64.5', () => new sp.Fingerprinter({ width: 64.5 }), /width must be a whole number, got 64.5/],
+  [
+    'width 64.5',
+    () => new sp.Fingerprinter({ width: 64.5 }),
+    /width must be a whole number, got 64.5/,
+  ],
   ['width NaN', () => sp.toHex(1n, NaN), /width must be a whole number, got NaN/],
-  ['n = 0', () => sp.fingerprint('x', { tokenizer: 'words', n: 0 }), /n must be between 1 and 64, got 0/],
+  [
+    'n = 0',
+    () => sp.fingerprint('x', { tokenizer: 'words', n: 0 }),
+    /n must be between 1 and 64, got 0/,
+  ],
   ['charN = 0', () => sp.fingerprint('x', { charN: 0 }), /charN must be between 1 and 64, got 0/],
   ['n with auto', () => sp.fingerprint('x', { n: 2 }), /n does not apply to tokenizer "auto"/],
-  ['unknown tokenizer', () => sp.fingerprint('x', { tokenizer: 'sentences' }), /unknown tokenizer "sentences"/],
-  ['unknown weighting', () => sp.fingerprint('x', { weighting: 'idf' }), /unknown weighting "idf": expected "tf", "logtf" or "binary"/],
-  ['unknown normalization', () => sp.fingerprint('x', { normalization: 'nfc' }), /unknown normalization "nfc"/],
+  [
+    'unknown tokenizer',
+    () => sp.fingerprint('x', { tokenizer: 'sentences' }),
+    /unknown tokenizer "sentences"/,
+  ],
+  [
+    'unknown weighting',
+    () => sp.fingerprint('x', { weighting: 'idf' }),
+    /unknown weighting "idf": expected "tf", "logtf" or "binary"/,
+  ],
+  [
+    'unknown normalization',
+    () => sp.fingerprint('x', { normalization: 'nfc' }),
+    /unknown normalization "nfc"/,
+  ],
   ['unknown option', () => sp.fingerprint('x', { widht: 64 }), /unknown field `widht`/],
   ['bad key', () => sp.fingerprint('x', { key: 'abc' }), /invalid key: expected 32 hex digits/],
   ['options not an object', () => sp.fingerprint('x', 64), /options must be an object/],
@@ -434,24 +689,92 @@ const bad = [
   ['empty hex', () => sp.fromHex(''), /malformed hex: no hex digits/],
   ['hex too long', () => sp.fromHex('0'.repeat(17)), /malformed hex: 17 digits/],
   ['hex wider than width', () => sp.fromHex('f', 3), /value needs 4 bits but the width is 3/],
-  ['more hex digits than width', () => sp.fromHex('1ff', 8), /malformed hex: 3 digits is more than the 2 a 8-bit fingerprint has/],
-  ['fingerprint wider than width', () => sp.toHex(1n << 64n), /fingerprint: value needs 65 bits but the width is 64/],
-  ['fingerprint not a BigInt', () => sp.toHex(5), /fingerprint must be a BigInt or a hex string, got number/],
-  ['fingerprint not hex', () => sp.toHex('xyz'), /fingerprint: malformed hex: 'x' is not a hex digit/],
+  [
+    'more hex digits than width',
+    () => sp.fromHex('1ff', 8),
+    /malformed hex: 3 digits is more than the 2 a 8-bit fingerprint has/,
+  ],
+  [
+    'fingerprint wider than width',
+    () => sp.toHex(1n << 64n),
+    /fingerprint: value needs 65 bits but the width is 64/,
+  ],
+  [
+    'fingerprint not a BigInt',
+    () => sp.toHex(5),
+    /fingerprint must be a BigInt or a hex string, got number/,
+  ],
+  [
+    'fingerprint not hex',
+    () => sp.toHex('xyz'),
+    /fingerprint: malformed hex: 'x' is not a hex digit/,
+  ],
   ['negative fingerprint', () => sp.hamming(-1n, 0n), /a must be a BigInt from 0 to 2\^128 - 1/],
-  ['hash wider than width', () => sp.fingerprintHashes([[8n, 1]], 3), /hashes\[0\]\[0\]: value needs 4 bits but the width is 3/],
-  ['weight not finite', () => sp.fingerprintHashes([[1n, Infinity]], 3), /hashes\[0\]\[1\] \(the weight\) must be a finite number/],
-  ['pair not a pair', () => sp.fingerprintFeatures([['a']]), /features\[0\] must be a \[item, weight\] pair/],
-  ['features not an array', () => sp.fingerprintFeatures('a b'), /features must be an array of strings or of \[item, weight\] pairs, got string/],
-  ['string then not', () => sp.fingerprintFeatures(['a', 5]), /features\[1\] must be a string like features\[0\], got number/],
-  ['pairs with weights', () => sp.fingerprintFeatures([['a', 1]], { weights: [1] }), /features\[0\] must be a string \(weights go with an array of strings\), got an array/],
-  ['weights too short', () => sp.fingerprintFeatures(['a', 'b'], { weights: [1] }), /weights must hold one weight per feature: 1 for 2 features/],
-  ['weights too long', () => sp.fingerprintFeatures(['a'], { weights: new Float64Array(2) }), /weights must hold one weight per feature: 2 for 1 features/],
-  ['weight NaN', () => sp.fingerprintFeatures(['a', 'b'], { weights: [1, NaN] }), /weights\[1\] must be a finite number, got NaN/],
-  ['weight Infinity', () => sp.explainFeatures(['a'], { weights: new Float64Array([-Infinity]) }), /weights\[0\] must be a finite number, got -Infinity/],
-  ['weight a string', () => sp.fingerprintFeatures(['a'], { weights: ['1'] }), /weights\[0\] must be a finite number, got string/],
-  ['weights Float32Array', () => sp.fingerprintFeatures(['a'], { weights: new Float32Array(1) }), /weights must be a Float64Array or an array of numbers, got object/],
-  ['fingerprinter width', () => new sp.Fingerprinter().fingerprintFeatures(['a'], { width: 8 }), /options: unknown field `width`, expected one of weights/],
+  [
+    'hash wider than width',
+    () => sp.fingerprintHashes([[8n, 1]], 3),
+    /hashes\[0\]\[0\]: value needs 4 bits but the width is 3/,
+  ],
+  [
+    'weight not finite',
+    () => sp.fingerprintHashes([[1n, Infinity]], 3),
+    /hashes\[0\]\[1\] \(the weight\) must be a finite number/,
+  ],
+  [
+    'pair not a pair',
+    () => sp.fingerprintFeatures([['a']]),
+    /features\[0\] must be a \[item, weight\] pair/,
+  ],
+  [
+    'features not an array',
+    () => sp.fingerprintFeatures('a b'),
+    /features must be an array of strings or of \[item, weight\] pairs, got string/,
+  ],
+  [
+    'string then not',
+    () => sp.fingerprintFeatures(['a', 5]),
+    /features\[1\] must be a string like features\[0\], got number/,
+  ],
+  [
+    'pairs with weights',
+    () => sp.fingerprintFeatures([['a', 1]], { weights: [1] }),
+    /features\[0\] must be a string \(weights go with an array of strings\), got an array/,
+  ],
+  [
+    'weights too short',
+    () => sp.fingerprintFeatures(['a', 'b'], { weights: [1] }),
+    /weights must hold one weight per feature: 1 for 2 features/,
+  ],
+  [
+    'weights too long',
+    () => sp.fingerprintFeatures(['a'], { weights: new Float64Array(2) }),
+    /weights must hold one weight per feature: 2 for 1 features/,
+  ],
+  [
+    'weight NaN',
+    () => sp.fingerprintFeatures(['a', 'b'], { weights: [1, NaN] }),
+    /weights\[1\] must be a finite number, got NaN/,
+  ],
+  [
+    'weight Infinity',
+    () => sp.explainFeatures(['a'], { weights: new Float64Array([-Infinity]) }),
+    /weights\[0\] must be a finite number, got -Infinity/,
+  ],
+  [
+    'weight a string',
+    () => sp.fingerprintFeatures(['a'], { weights: ['1'] }),
+    /weights\[0\] must be a finite number, got string/,
+  ],
+  [
+    'weights Float32Array',
+    () => sp.fingerprintFeatures(['a'], { weights: new Float32Array(1) }),
+    /weights must be a Float64Array or an array of numbers, got object/,
+  ],
+  [
+    'fingerprinter width',
+    () => new sp.Fingerprinter().fingerprintFeatures(['a'], { width: 8 }),
+    /options: unknown field `width`, expected one of weights/,
+  ],
 ];
 for (const [name, call, message] of bad) {
   test(`bad input throws a clear Error: ${name}`, () => {
@@ -463,12 +786,30 @@ for (const [name, call, message] of bad) {
 
 test('defaults() are what leaving options out gives', () => {
   const d = sp.defaults();
-  assert.deepEqual(Object.keys(d.options).sort(), ['caseFold', 'charN', 'key', 'normalization', 'tokenizer', 'weighting', 'width', 'wordN']);
+  assert.deepEqual(Object.keys(d.options).sort(), [
+    'caseFold',
+    'charN',
+    'key',
+    'normalization',
+    'tokenizer',
+    'weighting',
+    'width',
+    'wordN',
+  ]);
   assert.equal(d.options.key, '73696d7072696e742d7369702d6b6579');
-  for (const text of ['The cat sat on the MAT. 你妈妈喊你回家吃饭哦,回家罗回家罗', 'Ｆｕｌｌ-width the the']) {
+  for (const text of [
+    'The cat sat on the MAT. 你妈妈喊你回家吃饭哦,回家罗回家罗',
+    'Ｆｕｌｌ-width the the',
+  ]) {
     assert.equal(sp.fingerprint(text, d.options), sp.fingerprint(text));
-    assert.equal(sp.fingerprint(text, { tokenizer: 'words', n: d.n.words }), sp.fingerprint(text, { tokenizer: 'words' }));
-    assert.equal(sp.fingerprint(text, { tokenizer: 'chars', n: d.n.chars }), sp.fingerprint(text, { tokenizer: 'chars' }));
+    assert.equal(
+      sp.fingerprint(text, { tokenizer: 'words', n: d.n.words }),
+      sp.fingerprint(text, { tokenizer: 'words' }),
+    );
+    assert.equal(
+      sp.fingerprint(text, { tokenizer: 'chars', n: d.n.chars }),
+      sp.fingerprint(text, { tokenizer: 'chars' }),
+    );
   }
   const index = new sp.Index();
   assert.deepEqual({ width: index.width, k: index.k }, { width: d.index.width, k: d.index.k });
@@ -477,7 +818,10 @@ test('defaults() are what leaving options out gives', () => {
   assert.equal(d.index.planSize, 1_000_000);
   const plan = new sp.Plan({ width: 64, k: 9 });
   assert.equal(plan.describe().size, d.index.planSize);
-  assert.deepEqual(plan.describe(), new sp.Plan({ width: 64, k: 9, size: d.index.planSize }).describe());
+  assert.deepEqual(
+    plan.describe(),
+    new sp.Plan({ width: 64, k: 9, size: d.index.planSize }).describe(),
+  );
   plan.free();
   // A fresh object each time: changing it changes nothing.
   d.options.width = 8;
@@ -490,7 +834,10 @@ test('fingerprints as hex strings, for JSON: out with fingerprintHex, in whereve
   const a = sp.fingerprint(KNOWN_TEXT);
   const hex = sp.fingerprintHex(KNOWN_TEXT);
   assert.equal(hex, sp.toHex(a));
-  assert.equal(new sp.Fingerprinter({ width: 128 }).fingerprintHex(KNOWN_TEXT), sp.toHex(sp.fingerprint(KNOWN_TEXT, { width: 128 }), 128));
+  assert.equal(
+    new sp.Fingerprinter({ width: 128 }).fingerprintHex(KNOWN_TEXT),
+    sp.toHex(sp.fingerprint(KNOWN_TEXT, { width: 128 }), 128),
+  );
   // Through JSON and back: BigInts cannot go, hex can.
   const doc = JSON.parse(JSON.stringify({ id: 1, fingerprint: hex }));
   assert.equal(sp.hamming(doc.fingerprint, a), 0);
@@ -501,8 +848,14 @@ test('fingerprints as hex strings, for JSON: out with fingerprintHex, in whereve
   assert.equal(index.get(1), a);
   index.free();
   // Hex wider than the width is the core's error, as fromHex gives it.
-  assert.throws(() => sp.toHex('1ffff', 16), /fingerprint: malformed hex: 5 digits is more than the 4 a 16-bit fingerprint has/);
-  assert.throws(() => sp.toHex('1f', 4), /fingerprint: malformed hex: 2 digits is more than the 1 a 4-bit fingerprint has/);
+  assert.throws(
+    () => sp.toHex('1ffff', 16),
+    /fingerprint: malformed hex: 5 digits is more than the 4 a 16-bit fingerprint has/,
+  );
+  assert.throws(
+    () => sp.toHex('1f', 4),
+    /fingerprint: malformed hex: 2 digits is more than the 1 a 4-bit fingerprint has/,
+  );
   assert.throws(() => sp.toHex('f', 3), /fingerprint: value needs 4 bits but the width is 3/);
 });
 
@@ -514,7 +867,7 @@ test('toBinary: the bits, bit 0 (most significant) first, as explain draws them'
   assert.throws(() => sp.toBinary(8n, 3), /fingerprint: value needs 4 bits but the width is 3/);
 });
 
-test('a stream made with { recommend: true } gives the whole text\'s recommended k, for any chunking', () => {
+test("a stream made with { recommend: true } gives the whole text's recommended k, for any chunking", () => {
   const texts = [
     'Debian 管理员手册介绍了如何安装和配置系统，以及如何使用 APT 工具维护软件包。',
     'A short comment, seven words long.',
@@ -528,7 +881,10 @@ test('a stream made with { recommend: true } gives the whole text\'s recommended
         const bytes = new TextEncoder().encode(text);
         const stream = fp.stream({ recommend: true });
         for (let i = 0; i < bytes.length; i += size) stream.update(bytes.subarray(i, i + size));
-        assert.deepEqual(stream.finishRecommending(), { fingerprint: fp.fingerprint(text), k: fp.recommendedK(text) });
+        assert.deepEqual(stream.finishRecommending(), {
+          fingerprint: fp.fingerprint(text),
+          k: fp.recommendedK(text),
+        });
       }
       const strict = fp.stream({ recommend: true, tolerance: 0.05 });
       strict.update(text);
@@ -536,7 +892,10 @@ test('a stream made with { recommend: true } gives the whole text\'s recommended
     }
   }
   const fp = new sp.Fingerprinter();
-  assert.throws(() => fp.stream({ tolerance: 0.05 }), /tolerance and far need \{ recommend: true \}/);
+  assert.throws(
+    () => fp.stream({ tolerance: 0.05 }),
+    /tolerance and far need \{ recommend: true \}/,
+  );
   assert.throws(() => fp.stream({ recommend: 1 }), /recommend must be true or false/);
   assert.throws(() => fp.stream({ recommend: true, tolerance: 2 }), /tolerance/i);
   assert.throws(() => fp.stream({ recomend: true }), /unknown field `recomend`/);
@@ -550,7 +909,11 @@ test('collectionK: the largest k at which a collection of unrelated fingerprints
   assert.equal(sp.collectionK(1_000_000, 128), 34);
   assert.equal(sp.collectionK(1000), 16);
   assert.equal(sp.collectionK(0), 64);
-  assert.equal(sp.collectionK(1000, 8), undefined, 'no k keeps a thousand 8-bit fingerprints apart');
+  assert.equal(
+    sp.collectionK(1000, 8),
+    undefined,
+    'no k keeps a thousand 8-bit fingerprints apart',
+  );
   // Larger collections never allow a larger k.
   let last = Infinity;
   for (const n of [1, 10, 100, 1e4, 1e6, 1e8, 4e9]) {
@@ -567,8 +930,20 @@ test('collectionK: the largest k at which a collection of unrelated fingerprints
 // fast.js takes the commonest calls past the generic exports; each must answer exactly as the
 // generic path does (reached here through fingerprintMany, hex strings and explicit options).
 test('the fast paths agree with the generic exports', () => {
-  const texts = ['', 'a', 'The quick brown fox', 'é'.repeat(99), 'é'.repeat(100), 'ü'.repeat(65_536), 'ü'.repeat(65_537), 'naïve café 東京タワー 서울', 'lone \ud800 surrogate \udfff',
-    `${'x'.repeat(70_000)} y z`, 'word '.repeat(20_000), '日本語のテキスト'.repeat(9_000)];
+  const texts = [
+    '',
+    'a',
+    'The quick brown fox',
+    'é'.repeat(99),
+    'é'.repeat(100),
+    'ü'.repeat(65_536),
+    'ü'.repeat(65_537),
+    'naïve café 東京タワー 서울',
+    'lone \ud800 surrogate \udfff',
+    `${'x'.repeat(70_000)} y z`,
+    'word '.repeat(20_000),
+    '日本語のテキスト'.repeat(9_000),
+  ];
   // Mostly ASCII with lone surrogates and accents at shifting places, some between the
   // characters fast.js samples: the encodeInto path must read them as the glue does.
   for (let k = 0; k < 24; k++) texts.push(`${'a '.repeat(75 + k)}\ud800é\udc00 ${'b '.repeat(75)}`);

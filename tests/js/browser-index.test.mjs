@@ -8,15 +8,25 @@ import sp from './load.mjs';
 import { planKey, planOptions } from '../../www/index-helpers.js';
 import { demo, sample } from '../support/demo.mjs';
 
-const fps = new Map(sample.documents.map((doc) => [doc.id, sp.fingerprint(doc.text, { width: 64 })]));
+const fps = new Map(
+  sample.documents.map((doc) => [doc.id, sp.fingerprint(doc.text, { width: 64 })]),
+);
 const byId = new Map(sample.documents.map((doc) => [doc.id, doc]));
 const ids = sample.documents.map((doc) => doc.id);
 const stored = sample.documents.map((doc) => fps.get(doc.id));
 const N = sample.documents.length;
 
 /** What the page's chip for one of explainQuery's candidates says: table, bucket, flipped bits. */
-const chipOf = (c) => (c.table == null ? { table: 'scan' } : !c.probe ? { table: String(c.table) }
-  : { table: String(c.table), bucket: String(c.probe.bucket), flipped: c.probe.flipped.join(',') });
+const chipOf = (c) =>
+  c.table == null
+    ? { table: 'scan' }
+    : !c.probe
+      ? { table: String(c.table) }
+      : {
+          table: String(c.table),
+          bucket: String(c.probe.bucket),
+          flipped: c.probe.flipped.join(','),
+        };
 
 /** The library's plan for these options at `size` fingerprints. */
 function described(options, size) {
@@ -40,7 +50,11 @@ describe('demo index view in headless Chromium', { timeout: 180_000 }, () => {
   /** The Index the page holds, rebuilt here with the plan it shows. */
   async function pageIndex() {
     const k = Number(await page.textContent('#ix-k-value'));
-    const index = new sp.Index({ width: 64, k, ...planOptions(await page.inputValue('#ix-plan-choice')) });
+    const index = new sp.Index({
+      width: 64,
+      k,
+      ...planOptions(await page.inputValue('#ix-plan-choice')),
+    });
     index.insertMany(ids, stored);
     index.compact();
     return index;
@@ -50,20 +64,34 @@ describe('demo index view in headless Chromium', { timeout: 180_000 }, () => {
   async function checkAnswers(index) {
     const q = sp.fingerprint(await page.inputValue('#ix-query'), { width: 64 });
     const want = index.query(q);
-    const shown = await page.locator('#ix-matches tbody tr[data-id]').evaluateAll((trs) =>
-      trs.map((tr) => ({ id: Number(tr.cells[0].textContent), distance: Number(tr.cells[1].textContent) })));
+    const shown = await page
+      .locator('#ix-matches tbody tr[data-id]')
+      .evaluateAll((trs) =>
+        trs.map((tr) => ({
+          id: Number(tr.cells[0].textContent),
+          distance: Number(tr.cells[1].textContent),
+        })),
+      );
     assert.deepEqual(shown, want);
     const examined = index.explainQuery(q);
-    const rejected = [...new Map(examined.filter((c) => !c.accepted).map((c) => [c.id, c.distance]))]
-      .sort((a, b) => a[1] - b[1] || a[0] - b[0]);
-    const shownRejected = await page.locator('#ix-rejected tbody tr[data-id]').evaluateAll((trs) =>
-      trs.map((tr) => [Number(tr.cells[0].textContent), Number(tr.cells[1].textContent)]));
+    const rejected = [
+      ...new Map(examined.filter((c) => !c.accepted).map((c) => [c.id, c.distance])),
+    ].sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+    const shownRejected = await page
+      .locator('#ix-rejected tbody tr[data-id]')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [Number(tr.cells[0].textContent), Number(tr.cells[1].textContent)]),
+      );
     assert.deepEqual(shownRejected, rejected.slice(0, 60));
     for (const table of ['#ix-matches', '#ix-rejected']) {
-      const rows = await page.locator(`${table} tbody tr[data-id]`).evaluateAll((trs) => trs.map((tr) => ({
-        id: Number(tr.dataset.id), chips: [...tr.querySelectorAll('.found-by .chip')].map((c) => ({ ...c.dataset })),
-      })));
-      for (const { id, chips } of rows) assert.deepEqual(chips, examined.filter((c) => c.id === id).map(chipOf), `${table} #${id}`);
+      const rows = await page.locator(`${table} tbody tr[data-id]`).evaluateAll((trs) =>
+        trs.map((tr) => ({
+          id: Number(tr.dataset.id),
+          chips: [...tr.querySelectorAll('.found-by .chip')].map((c) => ({ ...c.dataset })),
+        })),
+      );
+      for (const { id, chips } of rows)
+        assert.deepEqual(chips, examined.filter((c) => c.id === id).map(chipOf), `${table} #${id}`);
     }
     return { want, examined, q };
   }
@@ -73,17 +101,21 @@ describe('demo index view in headless Chromium', { timeout: 180_000 }, () => {
     const keyPlan = new sp.Plan({ width: 64, k: plan.k, ...planOptions(planKey(plan)) });
     const keys = keyPlan.keys(q);
     keyPlan.free();
-    const rows = await page.locator('#ix-probes .probe-row').evaluateAll((rs) => rs.map((r) => ({
-      table: Number(r.dataset.table),
-      count: r.querySelector('.probe-count').textContent,
-      key: r.querySelector('.probe-key').textContent,
-      bucketPart: r.querySelector('.bucket-part').textContent,
-      items: [...r.querySelectorAll('li.probe')].map((li) => ({
-        flipped: li.dataset.flipped, bucket: li.dataset.bucket, bits: li.querySelector('.probe-bits')?.textContent,
-        hits: [...li.querySelectorAll('.hit')].map((h) => Number(h.dataset.id)),
-        more: Number(li.querySelector('.hit-more')?.textContent.slice(1) ?? 0),
+    const rows = await page.locator('#ix-probes .probe-row').evaluateAll((rs) =>
+      rs.map((r) => ({
+        table: Number(r.dataset.table),
+        count: r.querySelector('.probe-count').textContent,
+        key: r.querySelector('.probe-key').textContent,
+        bucketPart: r.querySelector('.bucket-part').textContent,
+        items: [...r.querySelectorAll('li.probe')].map((li) => ({
+          flipped: li.dataset.flipped,
+          bucket: li.dataset.bucket,
+          bits: li.querySelector('.probe-bits')?.textContent,
+          hits: [...li.querySelectorAll('.hit')].map((h) => Number(h.dataset.id)),
+          more: Number(li.querySelector('.hit-more')?.textContent.slice(1) ?? 0),
+        })),
       })),
-    })));
+    );
     assert.equal(rows.length, plan.tables.length);
     for (const row of rows) {
       const t = plan.tables[row.table];
@@ -96,10 +128,18 @@ describe('demo index view in headless Chromium', { timeout: 180_000 }, () => {
       // Every probe that found something is listed, in explainQuery's order, with what it found.
       const mine = examined.filter((c) => c.table === row.table);
       const order = ['', ...new Set(mine.map((c) => c.probe.flipped.join(',')).filter((f) => f))];
-      assert.deepEqual(row.items.map((it) => it.flipped), order, `T${row.table}`);
+      assert.deepEqual(
+        row.items.map((it) => it.flipped),
+        order,
+        `T${row.table}`,
+      );
       for (const item of row.items) {
         const found = mine.filter((c) => c.probe.flipped.join(',') === item.flipped);
-        assert.equal(item.hits.length + item.more, found.length, `T${row.table}, flipped ${item.flipped}`);
+        assert.equal(
+          item.hits.length + item.more,
+          found.length,
+          `T${row.table}, flipped ${item.flipped}`,
+        );
         for (const id of item.hits) assert.ok(found.some((c) => c.id === id));
         if (found.length) {
           assert.equal(Number(item.bucket), found[0].probe.bucket);
@@ -109,9 +149,12 @@ describe('demo index view in headless Chromium', { timeout: 180_000 }, () => {
     }
   }
 
-  test('opens on the paper\'s setup: k = 3, four permuted blocks, a planted copy 3 bits from its original', async () => {
+  test("opens on the paper's setup: k = 3, four permuted blocks, a planted copy 3 bits from its original", async () => {
     await d.open('index');
-    await page.waitForFunction((n) => document.getElementById('ix-count').textContent.startsWith(`(${n} stored`), N);
+    await page.waitForFunction(
+      (n) => document.getElementById('ix-count').textContent.startsWith(`(${n} stored`),
+      N,
+    );
     await page.waitForFunction(() => document.getElementById('ix-pick').value !== '');
     assert.equal(await page.textContent('#ix-k-value'), '3');
     assert.equal(await page.isChecked('#ix-k-auto'), false);
@@ -122,8 +165,15 @@ describe('demo index view in headless Chromium', { timeout: 180_000 }, () => {
     const d0 = sp.hamming(fps.get(first.id), fps.get(first.copyOf));
     assert.ok(d0 <= 3, `the opening copy lies within k = 3 (d = ${d0})`);
     // The picker marks which copies lie within k of their originals, by the library's distance.
-    const options = await page.locator('#ix-pick option[value]:not([value=""])').evaluateAll((os) =>
-      os.map((o) => ({ id: Number(o.value), d: Number(o.dataset.distance), within: o.textContent.includes('✓') })));
+    const options = await page
+      .locator('#ix-pick option[value]:not([value=""])')
+      .evaluateAll((os) =>
+        os.map((o) => ({
+          id: Number(o.value),
+          d: Number(o.dataset.distance),
+          within: o.textContent.includes('✓'),
+        })),
+      );
     for (const o of options) {
       const copy = byId.get(o.id);
       const dist = sp.hamming(fps.get(copy.id), fps.get(copy.copyOf));
@@ -135,18 +185,36 @@ describe('demo index view in headless Chromium', { timeout: 180_000 }, () => {
     auto.insertMany(ids, stored);
     const autoPlan = auto.plan();
     auto.free();
-    assert.equal(planKey(autoPlan), 'permuted:4', 'at 340 fingerprints new Index({ k: 3 }) picks four permuted blocks');
-    assert.deepEqual(await page.locator('#ix-plan-choice option[data-planner]').evaluateAll((os) => os.map((o) => o.value)), ['permuted:4']);
+    assert.equal(
+      planKey(autoPlan),
+      'permuted:4',
+      'at 340 fingerprints new Index({ k: 3 }) picks four permuted blocks',
+    );
+    assert.deepEqual(
+      await page
+        .locator('#ix-plan-choice option[data-planner]')
+        .evaluateAll((os) => os.map((o) => o.value)),
+      ['permuted:4'],
+    );
     assert.equal(await page.getAttribute('#ix-planner', 'class'), 'verdict verdict-same');
-    assert.match(await page.textContent('#ix-planner'), new RegExp(`new Index\\(\\{ k: 3 \\}\\) with these ${N} fingerprints picks this plan itself`));
+    assert.match(
+      await page.textContent('#ix-planner'),
+      new RegExp(`new Index\\(\\{ k: 3 \\}\\) with these ${N} fingerprints picks this plan itself`),
+    );
 
     const index = await pageIndex();
     const plan = index.segmentPlan(0);
     assert.equal(plan.kind, 'permuted');
-    assert.deepEqual(plan.blocks.map((b) => b.len), [16, 16, 16, 16]);
+    assert.deepEqual(
+      plan.blocks.map((b) => b.len),
+      [16, 16, 16, 16],
+    );
     assert.equal(plan.tables.length, 4);
     const { want, examined, q } = await checkAnswers(index);
-    assert.ok(want.some((m) => m.id === first.copyOf), 'the original is found');
+    assert.ok(
+      want.some((m) => m.id === first.copyOf),
+      'the original is found',
+    );
     await checkProbes(plan, q, examined);
 
     // Why it is found: per block the differing bits, counted by the library on the blocks' keys.
@@ -154,24 +222,41 @@ describe('demo index view in headless Chromium', { timeout: 180_000 }, () => {
     const [kq, km] = [blockPlan.keys(q), blockPlan.keys(fps.get(first.copyOf))];
     blockPlan.free();
     const diffs = kq.map((x, b) => sp.hamming(x, km[b]));
-    assert.equal(diffs.reduce((a, b) => a + b, 0), d0);
-    const drawn = await page.locator('#ix-why .why-block').evaluateAll((bs) => bs.map((b) => Number(b.dataset.diff)));
+    assert.equal(
+      diffs.reduce((a, b) => a + b, 0),
+      d0,
+    );
+    const drawn = await page
+      .locator('#ix-why .why-block')
+      .evaluateAll((bs) => bs.map((b) => Number(b.dataset.diff)));
     assert.deepEqual(drawn, diffs);
     assert.equal(await page.locator('#ix-why .why-bits mark').count(), 2 * d0);
-    assert.match(await page.textContent('#ix-why .why-head'), new RegExp(`#${first.copyOf}.*d = ${d0} bits differ, k = 3`));
+    assert.match(
+      await page.textContent('#ix-why .why-head'),
+      new RegExp(`#${first.copyOf}.*d = ${d0} bits differ, k = 3`),
+    );
     // Keys that agree: the tables whose one block has no differing bit; explainQuery found it there.
     const agree = plan.tables.flatMap((t, i) => (diffs[t.blocks[0]] === 0 ? [`T${i}`] : []));
     assert.ok(agree.length >= 1, 'three differing bits leave one of four blocks intact');
     assert.equal(await page.textContent('#ix-why .why-guaranteed'), agree.join(', '));
-    const foundIn = [...new Set(examined.filter((c) => c.id === first.copyOf).map((c) => `T${c.table}`))];
+    const foundIn = [
+      ...new Set(examined.filter((c) => c.id === first.copyOf).map((c) => `T${c.table}`)),
+    ];
     assert.equal(await page.textContent('#ix-why .why-found'), foundIn.join(', '));
-    for (const t of agree) assert.ok(foundIn.includes(t), `${t}'s key agrees, so it finds the match`);
+    for (const t of agree)
+      assert.ok(foundIn.includes(t), `${t}'s key agrees, so it finds the match`);
     index.free();
 
     // The query's timing line: both ways as medians of repeated runs in the worker.
-    await page.waitForFunction(() => document.getElementById('ix-timing').dataset.timed === 'true', null, { timeout: 30_000 });
-    assert.match(await page.textContent('#ix-timing'),
-      /At 340 fingerprints, index\.query takes [\d.]+ µs with this plan's tables and [\d.]+ µs with a scan plan: medians of 21 runs of \d+ and \d+ calls/);
+    await page.waitForFunction(
+      () => document.getElementById('ix-timing').dataset.timed === 'true',
+      null,
+      { timeout: 30_000 },
+    );
+    assert.match(
+      await page.textContent('#ix-timing'),
+      /At 340 fingerprints, index\.query takes [\d.]+ µs with this plan's tables and [\d.]+ µs with a scan plan: medians of 21 runs of \d+ and \d+ calls/,
+    );
   });
 
   test('a plan the library would not pick is said to be so; the hint never contradicts the page', async () => {
@@ -184,8 +269,13 @@ describe('demo index view in headless Chromium', { timeout: 180_000 }, () => {
     const drawnPlan = described({ width: 64, k: 3, substrings: 2 }, N);
     const text = await page.textContent('#ix-planner');
     assert.match(text, /^Not the library's choice at this size:/);
-    assert.match(text, new RegExp(`priced at ${Number((pick.estimate.nanos / 1000).toPrecision(3))} µs a query against ` +
-      `${Number((drawnPlan.estimate.nanos / 1000).toPrecision(3))} µs a query for the plan drawn`));
+    assert.match(
+      text,
+      new RegExp(
+        `priced at ${Number((pick.estimate.nanos / 1000).toPrecision(3))} µs a query against ` +
+          `${Number((drawnPlan.estimate.nanos / 1000).toPrecision(3))} µs a query for the plan drawn`,
+      ),
+    );
     assert.match(await page.textContent('#ix-plan-choice option[data-planner]'), /^★ 4 blocks/);
     let index = await pageIndex();
     await checkAnswers(index);
@@ -203,7 +293,10 @@ describe('demo index view in headless Chromium', { timeout: 180_000 }, () => {
     index.free();
     assert.ok(!want.some((m) => m.id === byId.get(300).copyOf), 'the original is beyond k');
     const hint = await page.textContent('#ix-why .why-hint');
-    assert.match(hint, new RegExp(`The planted copy #300 is ${d300} bits from its original #176, beyond k = 3`));
+    assert.match(
+      hint,
+      new RegExp(`The planted copy #300 is ${d300} bits from its original #176, beyond k = 3`),
+    );
     assert.match(hint, new RegExp(`Set k to ${d300} or more`));
     assert.doesNotMatch(hint, /pick a planted copy to see/);
     // Raised to that k by hand, the copy is found and explained.
@@ -212,25 +305,42 @@ describe('demo index view in headless Chromium', { timeout: 180_000 }, () => {
       el.dispatchEvent(new Event('input', { bubbles: true }));
     }, d300);
     await d.settled();
-    assert.match(await page.textContent('#ix-why .why-head'), new RegExp(`#176.*d = ${d300} bits differ, k = ${d300}`));
+    assert.match(
+      await page.textContent('#ix-why .why-head'),
+      new RegExp(`#176.*d = ${d300} bits differ, k = ${d300}`),
+    );
     // A typed query that finds nothing but itself asks for a copy within k.
     await d.fill('#ix-query', 'A sentence nobody planted in the sample at all.');
-    assert.match(await page.textContent('#ix-why .why-hint'), /No stored fingerprint lies within k = 5 of the query/);
+    assert.match(
+      await page.textContent('#ix-why .why-hint'),
+      /No stored fingerprint lies within k = 5 of the query/,
+    );
   });
 
-  test('tables or a scan: the library\'s pick and prices per size, both timed as medians', async () => {
+  test("tables or a scan: the library's pick and prices per size, both timed as medians", async () => {
     await d.open('index');
     await page.waitForFunction(() => document.getElementById('ix-pick').value === '302');
-    const rows = async () => page.locator('#ix-sizes tbody tr').evaluateAll((trs) => trs.map((tr) => ({
-      size: Number(tr.dataset.size),
-      pick: tr.cells[1].dataset.pick,
-      tables: Number(tr.querySelector('.est-tables').dataset.nanos),
-      scan: Number(tr.querySelector('.est-scan').dataset.nanos),
-      timed: tr.querySelector('.t-query') ? [Number(tr.querySelector('.t-query').dataset.us), Number(tr.querySelector('.t-scan').dataset.us)] : null,
-      chosen: tr.classList.contains('chosen'),
-    })));
+    const rows = async () =>
+      page.locator('#ix-sizes tbody tr').evaluateAll((trs) =>
+        trs.map((tr) => ({
+          size: Number(tr.dataset.size),
+          pick: tr.cells[1].dataset.pick,
+          tables: Number(tr.querySelector('.est-tables').dataset.nanos),
+          scan: Number(tr.querySelector('.est-scan').dataset.nanos),
+          timed: tr.querySelector('.t-query')
+            ? [
+                Number(tr.querySelector('.t-query').dataset.us),
+                Number(tr.querySelector('.t-scan').dataset.us),
+              ]
+            : null,
+          chosen: tr.classList.contains('chosen'),
+        })),
+      );
     const shown = await rows();
-    assert.ok(shown.some((r) => r.size === N && r.chosen), 'the stored collection\'s size is chosen at first');
+    assert.ok(
+      shown.some((r) => r.size === N && r.chosen),
+      "the stored collection's size is chosen at first",
+    );
     for (const r of shown) {
       const pick = described({ width: 64, k: 3 }, r.size);
       assert.equal(r.pick, planKey(pick), `${r.size}`);
@@ -239,9 +349,15 @@ describe('demo index view in headless Chromium', { timeout: 180_000 }, () => {
     }
     // The cost model's crossover as the summary states it: the first size from which tables win.
     let from = null;
-    for (const r of shown) from = r.tables < r.scan ? from ?? r.size : null;
-    assert.ok(from != null && shown.some((r) => r.pick === 'scan'), 'small collections scan, larger ones use tables');
-    assert.match(await page.textContent('#ix-sizes-summary'), new RegExp(`the plan drawn beats a scan from ${from.toLocaleString('en')} fingerprints`));
+    for (const r of shown) from = r.tables < r.scan ? (from ?? r.size) : null;
+    assert.ok(
+      from != null && shown.some((r) => r.pick === 'scan'),
+      'small collections scan, larger ones use tables',
+    );
+    assert.match(
+      await page.textContent('#ix-sizes-summary'),
+      new RegExp(`the plan drawn beats a scan from ${from.toLocaleString('en')} fingerprints`),
+    );
     // The slider chooses a size; every size can be timed, in the worker, as medians of 21 runs.
     await page.locator('#ix-size').evaluate((el) => {
       el.value = '0';
@@ -249,15 +365,29 @@ describe('demo index view in headless Chromium', { timeout: 180_000 }, () => {
     });
     assert.ok((await rows())[0].chosen);
     await page.click('#ix-time-all');
-    await page.waitForFunction(() => document.getElementById('ix-size-status').hidden &&
-      [...document.querySelectorAll('#ix-sizes tbody tr')].every((tr) => tr.querySelector('.t-query')), null, { timeout: 120_000 });
+    await page.waitForFunction(
+      () =>
+        document.getElementById('ix-size-status').hidden &&
+        [...document.querySelectorAll('#ix-sizes tbody tr')].every((tr) =>
+          tr.querySelector('.t-query'),
+        ),
+      null,
+      { timeout: 120_000 },
+    );
     const timed = await rows();
-    for (const r of timed) assert.ok(r.timed.every((us) => Number.isFinite(us) && us > 0), `${r.size}: ${r.timed}`);
+    for (const r of timed)
+      assert.ok(
+        r.timed.every((us) => Number.isFinite(us) && us > 0),
+        `${r.size}: ${r.timed}`,
+      );
     assert.match(await page.textContent('#ix-sizes-summary'), /Each time is the median of 21 runs/);
     // At a million fingerprints a scan reads them all: the tables are faster there, whatever the machine.
     const million = timed.at(-1);
     assert.equal(million.size, 1_000_000);
-    assert.ok(million.timed[0] < million.timed[1], `a million: tables ${million.timed[0]} µs, scan ${million.timed[1]} µs`);
+    assert.ok(
+      million.timed[0] < million.timed[1],
+      `a million: tables ${million.timed[0]} µs, scan ${million.timed[1]} µs`,
+    );
   });
 
   test('every planted copy finds its original at its recommended k; plans and colours as drawn', async () => {
@@ -270,12 +400,24 @@ describe('demo index view in headless Chromium', { timeout: 180_000 }, () => {
       await page.selectOption('#ix-pick', String(copy.id));
       await d.settled();
       const k = sp.recommendedK(copy.text, 64);
-      await page.waitForFunction((want) => document.getElementById('ix-k-value').textContent === String(want), k);
-      const found = await page.locator('#ix-matches tbody tr[data-id]').evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.id)));
+      await page.waitForFunction(
+        (want) => document.getElementById('ix-k-value').textContent === String(want),
+        k,
+      );
+      const found = await page
+        .locator('#ix-matches tbody tr[data-id]')
+        .evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.id)));
       assert.ok(found.includes(copy.copyOf), `#${copy.id} finds #${copy.copyOf} at k = ${k}`);
-      assert.ok(await page.locator('#ix-why .why-block.within').count() >= 1, `#${copy.id}: a substring within its radius`);
+      assert.ok(
+        (await page.locator('#ix-why .why-block.within').count()) >= 1,
+        `#${copy.id}: a substring within its radius`,
+      );
     }
-    assert.equal(await page.inputValue('#ix-plan-choice'), 'multiIndex:5', 'the plan stays as k moves');
+    assert.equal(
+      await page.inputValue('#ix-plan-choice'),
+      'multiIndex:5',
+      'the plan stays as k moves',
+    );
     const index = await pageIndex();
     const plan = index.segmentPlan(0);
     const { q, examined } = await checkAnswers(index);
@@ -293,19 +435,30 @@ describe('demo index view in headless Chromium', { timeout: 180_000 }, () => {
         el.dispatchEvent(new Event('input', { bubbles: true }));
       }, k);
       await page.selectOption('#ix-plan-choice', `permuted:${k + 1}`);
-      const colours = await page.locator('#ix-plan .plan-blocks .seg').evaluateAll((segs) => segs.map((s) => getComputedStyle(s).backgroundColor));
+      const colours = await page
+        .locator('#ix-plan .plan-blocks .seg')
+        .evaluateAll((segs) => segs.map((s) => getComputedStyle(s).backgroundColor));
       assert.equal(colours.length, k + 1);
-      assert.equal(new Set(colours).size, colours.length, `${colours.length} blocks, ${new Set(colours).size} colours`);
+      assert.equal(
+        new Set(colours).size,
+        colours.length,
+        `${colours.length} blocks, ${new Set(colours).size} colours`,
+      );
     }
 
     // A typed document is stored, compacted and found; a scan has nothing to probe.
     await page.check('#ix-k-auto');
     await page.fill('#ix-doc', 'A document typed into the demo, to be found again.');
     await page.click('#ix-add');
-    await page.waitForFunction((n) => document.getElementById('ix-count').textContent.startsWith(`(${n + 1} stored`), N);
+    await page.waitForFunction(
+      (n) => document.getElementById('ix-count').textContent.startsWith(`(${n + 1} stored`),
+      N,
+    );
     assert.match(await page.textContent('#ix-count'), /1 segment\)$/);
     await d.fill('#ix-query', 'A document typed into the demo, to be found again.');
-    const rowsNow = await page.locator('#ix-matches tbody tr[data-id]').evaluateAll((trs) => trs.map((tr) => tr.cells[0].textContent));
+    const rowsNow = await page
+      .locator('#ix-matches tbody tr[data-id]')
+      .evaluateAll((trs) => trs.map((tr) => tr.cells[0].textContent));
     assert.equal(rowsNow[0], '10000');
     await page.selectOption('#ix-plan-choice', 'scan');
     assert.match(await page.textContent('#ix-probes'), /A scan has no tables/);
@@ -314,21 +467,33 @@ describe('demo index view in headless Chromium', { timeout: 180_000 }, () => {
     assert.match(await page.textContent('#ix-count'), /^\(0 stored/);
     assert.equal(await page.locator('#ix-matches tbody tr[data-id]').count(), 0);
     await page.click('#ix-add-sample');
-    await page.waitForFunction((n) => document.getElementById('ix-count').textContent.startsWith(`(${n} stored`), N);
+    await page.waitForFunction(
+      (n) => document.getElementById('ix-count').textContent.startsWith(`(${n} stored`),
+      N,
+    );
   });
 
   test('at phone width the table and probe lists say how many rows are below', async () => {
     await d.open('index', { width: 390, height: 844 });
     await page.waitForFunction(() => document.getElementById('ix-pick').value !== '');
     const many = await page.locator('#ix-plan-choice option').evaluateAll((os) =>
-      os.map((o) => o.value).filter((v) => v.startsWith('permuted:')).at(-1));
+      os
+        .map((o) => o.value)
+        .filter((v) => v.startsWith('permuted:'))
+        .at(-1),
+    );
     await page.selectOption('#ix-plan-choice', many);
     for (const list of ['#ix-plan', '#ix-probes']) {
       const more = page.locator(`${list} .plan-more`);
-      await page.waitForFunction((sel) => !document.querySelector(sel).hidden, `${list} .plan-more`);
+      await page.waitForFunction(
+        (sel) => !document.querySelector(sel).hidden,
+        `${list} .plan-more`,
+      );
       const tables = await page.locator(`${list} [data-table]:is(.plan-row, .probe-row)`).count();
       assert.ok(tables > 3, `${list}: ${tables} tables`);
-      const [, count, from, to] = /▼ (\d+) more tables? below \(T(\d+)–T(\d+)\)/.exec(await more.textContent());
+      const [, count, from, to] = /▼ (\d+) more tables? below \(T(\d+)–T(\d+)\)/.exec(
+        await more.textContent(),
+      );
       assert.equal(Number(to), tables - 1);
       assert.equal(Number(count), tables - Number(from));
       // Scrolled to the bottom on every poll: a redraw that lands meanwhile (the timings

@@ -29,7 +29,13 @@ describe('demo layout, accessibility and speed in headless Chromium', { timeout:
         await page.hover('#fp-chart-bit-1');
       },
     ],
-    compare: [async () => {}, async () => { await page.click('[data-preset="english"]'); await d.settled(); }],
+    compare: [
+      async () => {},
+      async () => {
+        await page.click('[data-preset="english"]');
+        await d.settled();
+      },
+    ],
     steps: [
       async () => {},
       async () => {
@@ -48,7 +54,11 @@ describe('demo layout, accessibility and speed in headless Chromium', { timeout:
     ],
     index: [
       async () => {
-        await page.waitForFunction(() => document.getElementById('ix-timing').dataset.timed === 'true', null, { timeout: 30_000 });
+        await page.waitForFunction(
+          () => document.getElementById('ix-timing').dataset.timed === 'true',
+          null,
+          { timeout: 30_000 },
+        );
       },
       async () => {
         await page.selectOption('#ix-plan-choice', 'multiIndex:3');
@@ -74,18 +84,25 @@ describe('demo layout, accessibility and speed in headless Chromium', { timeout:
   test('at 390 px: hash bits as digits, the chart beside the rows it explains, nothing cut or spilling', async () => {
     await d.open('fingerprint', PHONE);
     // The hash of each feature reads as its digits (no hex, no strip).
-    const cells = await page.locator('#fp-rows .frow').evaluateAll((rows) => rows.map((r) => ({
-      bits: r.querySelector('.hash-bits').checkVisibility() ? r.querySelector('.hash-bits').textContent : null,
-      hex: r.querySelector('.hash-hex').checkVisibility(),
-      strip: r.querySelector('.strip-cell').checkVisibility(),
-    })));
+    const cells = await page.locator('#fp-rows .frow').evaluateAll((rows) =>
+      rows.map((r) => ({
+        bits: r.querySelector('.hash-bits').checkVisibility()
+          ? r.querySelector('.hash-bits').textContent
+          : null,
+        hex: r.querySelector('.hash-hex').checkVisibility(),
+        strip: r.querySelector('.strip-cell').checkVisibility(),
+      })),
+    );
     assert.ok(cells.length > 0);
     for (const c of cells) {
       assert.match(c.bits ?? '', /^[01]{4}( [01]{4}){3}$/);
       assert.deepEqual([c.hex, c.strip], [false, false]);
     }
     // A row tapped far down the table: the chart is on screen, above it, showing the push.
-    await page.fill('#fp-text', 'One two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen.');
+    await page.fill(
+      '#fp-text',
+      'One two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen.',
+    );
     await d.settled();
     const row = page.locator('#fp-rows .frow:nth-child(14) button');
     await row.scrollIntoViewIfNeeded();
@@ -93,11 +110,23 @@ describe('demo layout, accessibility and speed in headless Chromium', { timeout:
     const where = await page.evaluate(() => {
       const chart = document.getElementById('fp-chart').getBoundingClientRect();
       const lit = document.querySelector('#fp-rows .frow.lit').getBoundingClientRect();
-      return { chartTop: chart.top, chartBottom: chart.bottom, rowTop: lit.top, rowBottom: lit.bottom, height: innerHeight };
+      return {
+        chartTop: chart.top,
+        chartBottom: chart.bottom,
+        rowTop: lit.top,
+        rowBottom: lit.bottom,
+        height: innerHeight,
+      };
     });
-    assert.ok(where.chartTop >= 0 && where.chartBottom <= where.rowTop && where.rowBottom <= where.height, JSON.stringify(where));
-    assert.ok(await page.locator('#fp-chart.pushing').count(), 'the tapped row\'s push is outlined');
-    assert.match(await page.textContent('#fp-now'), /^fourteen: \+1 on \d+ bits, −1 on \d+ \(outlined\)$/);
+    assert.ok(
+      where.chartTop >= 0 && where.chartBottom <= where.rowTop && where.rowBottom <= where.height,
+      JSON.stringify(where),
+    );
+    assert.ok(await page.locator('#fp-chart.pushing').count(), "the tapped row's push is outlined");
+    assert.match(
+      await page.textContent('#fp-now'),
+      /^fourteen: \+1 on \d+ bits, −1 on \d+ \(outlined\)$/,
+    );
 
     // The worked example: after a step, the chart is on screen with the button that made it.
     await d.open('steps', PHONE);
@@ -106,9 +135,14 @@ describe('demo layout, accessibility and speed in headless Chromium', { timeout:
     const stepped = await page.evaluate(() => {
       const chart = document.getElementById('ex-chart').getBoundingClientRect();
       const button = document.getElementById('ex-next').getBoundingClientRect();
-      return { chart: [chart.top, chart.bottom], button: [button.top, button.bottom], height: innerHeight };
+      return {
+        chart: [chart.top, chart.bottom],
+        button: [button.top, button.bottom],
+        height: innerHeight,
+      };
     });
-    for (const [top, bottom] of [stepped.chart, stepped.button]) assert.ok(top >= 0 && bottom <= stepped.height, JSON.stringify(stepped));
+    for (const [top, bottom] of [stepped.chart, stepped.button])
+      assert.ok(top >= 0 && bottom <= stepped.height, JSON.stringify(stepped));
 
     // Nothing cut: every option of every select fits its box; nothing spills out of its card.
     for (const view of ['fingerprint', 'compare', 'steps', 'index']) {
@@ -121,39 +155,67 @@ describe('demo layout, accessibility and speed in headless Chromium', { timeout:
           const cs = getComputedStyle(sel);
           ctx.font = cs.font;
           // The text's room: the box less its padding and the arrow.
-          const room = sel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;
-          for (const o of sel.options) if (ctx.measureText(o.text).width > room) out.push(`${sel.id}: “${o.text}”`);
+          const room =
+            sel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;
+          for (const o of sel.options)
+            if (ctx.measureText(o.text).width > room) out.push(`${sel.id}: “${o.text}”`);
         }
         return out;
       });
       assert.deepEqual(cut, [], `${view}: select boxes cut`);
-      const spilling = await page.evaluate(() => [...document.querySelectorAll('.view:not([hidden]) :is(.chip, .hit, .feature-chips li, .tag, button)')]
-        .filter((el) => el.checkVisibility())
-        .filter((el) => {
-          const box = el.closest('.card, .controls, .presets, .view').getBoundingClientRect();
-          const r = el.getBoundingClientRect();
-          // Inside a scrolling box what is past its edge is scrolled to, not cut.
-          const scroller = el.closest('.table-scroll, .plan-scroll');
-          const edge = scroller ? scroller.getBoundingClientRect() : box;
-          return !scroller && (r.left < edge.left - 0.5 || r.right > edge.right + 0.5);
-        })
-        .map((el) => el.outerHTML.slice(0, 80)));
+      const spilling = await page.evaluate(() =>
+        [
+          ...document.querySelectorAll(
+            '.view:not([hidden]) :is(.chip, .hit, .feature-chips li, .tag, button)',
+          ),
+        ]
+          .filter((el) => el.checkVisibility())
+          .filter((el) => {
+            const box = el.closest('.card, .controls, .presets, .view').getBoundingClientRect();
+            const r = el.getBoundingClientRect();
+            // Inside a scrolling box what is past its edge is scrolled to, not cut.
+            const scroller = el.closest('.table-scroll, .plan-scroll');
+            const edge = scroller ? scroller.getBoundingClientRect() : box;
+            return !scroller && (r.left < edge.left - 0.5 || r.right > edge.right + 0.5);
+          })
+          .map((el) => el.outerHTML.slice(0, 80)),
+      );
       assert.deepEqual(spilling, [], `${view}: spilling out of their card`);
-      assert.equal(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 0, view);
+      assert.equal(
+        await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        ),
+        0,
+        view,
+      );
     }
     // The matches' probe chips stay inside the table's box, two lines at most per cell.
     await d.open('index', PHONE);
     await page.waitForSelector('#ix-matches .chip');
-    const chips = await page.locator('#ix-matches td.found-by').evaluateAll((tds) => tds.map((td) => {
-      const box = td.closest('.table-scroll').getBoundingClientRect();
-      const lines = new Set([...td.querySelectorAll('.chip')].map((c) => Math.round(c.getBoundingClientRect().top))).size;
-      return { inside: [...td.querySelectorAll('.chip')].every((c) => c.getBoundingClientRect().right <= box.right + 0.5), lines };
-    }));
+    const chips = await page.locator('#ix-matches td.found-by').evaluateAll((tds) =>
+      tds.map((td) => {
+        const box = td.closest('.table-scroll').getBoundingClientRect();
+        const lines = new Set(
+          [...td.querySelectorAll('.chip')].map((c) => Math.round(c.getBoundingClientRect().top)),
+        ).size;
+        return {
+          inside: [...td.querySelectorAll('.chip')].every(
+            (c) => c.getBoundingClientRect().right <= box.right + 0.5,
+          ),
+          lines,
+        };
+      }),
+    );
     for (const c of chips) assert.ok(c.inside && c.lines <= 4, JSON.stringify(c));
   });
 
   // The box typed into per view; compare's other box holds a near copy of the same 50 KB.
-  const BOXES = { fingerprint: '#fp-text', compare: '#cmp-text-a', steps: '#own-text', index: '#ix-query' };
+  const BOXES = {
+    fingerprint: '#fp-text',
+    compare: '#cmp-text-a',
+    steps: '#own-text',
+    index: '#ix-query',
+  };
   const big = longText(50_000);
   for (const size of WIDTHS) {
     test(`at ${size.width} px, typing into 50 KB of text, no redraw blocks the page for 50 ms`, async (t) => {
@@ -164,7 +226,9 @@ describe('demo layout, accessibility and speed in headless Chromium', { timeout:
         if (view === 'steps') await page.click('#own-end');
         // The paste itself: Chromium lays out 50 KB in the box once (its cost, not a redraw's).
         await d.paste(box, big);
-        await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 100))));
+        await page.evaluate(
+          () => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 100))),
+        );
         // Then keystrokes into the 50 KB text: Chromium reports every task of the page's thread
         // that ran 50 ms or more, each redraw's among them. A redraw that costs that much does so
         // on every keystroke; the shared machine can stall any one task. So a round with a long
@@ -187,19 +251,30 @@ describe('demo layout, accessibility and speed in headless Chromium', { timeout:
           }
           await d.settled();
           // A frame after the last drawing, so its layout and paint are reported too.
-          await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 100))));
+          await page.evaluate(
+            () => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 100))),
+          );
           return page.evaluate(() => ({
             longTasks: window.longTasks,
-            draws: performance.getEntriesByType('measure').filter((m) => m.name.startsWith('draw ')).map((m) => m.duration),
+            draws: performance
+              .getEntriesByType('measure')
+              .filter((m) => m.name.startsWith('draw '))
+              .map((m) => m.duration),
           }));
         };
         const rounds = [await round()];
         if (rounds[0].longTasks.length) rounds.push(await round());
         const { draws } = rounds[0];
         assert.ok(draws.length >= 2, `${view}: the page drew the worker's answers`);
-        report.push(`${view}: ${draws.length} redraws, longest ${Math.max(...draws).toFixed(1)} ms, median ` +
-          `${[...draws].sort((a, b) => a - b)[draws.length >> 1].toFixed(1)} ms; long tasks ${rounds.map((r) => JSON.stringify(r.longTasks)).join(', then ')}`);
-        assert.deepEqual(rounds.at(-1).longTasks, [], `${view} at ${size.width} px: tasks of 50 ms or more while typing into a 50 KB text, in two rounds`);
+        report.push(
+          `${view}: ${draws.length} redraws, longest ${Math.max(...draws).toFixed(1)} ms, median ` +
+            `${[...draws].sort((a, b) => a - b)[draws.length >> 1].toFixed(1)} ms; long tasks ${rounds.map((r) => JSON.stringify(r.longTasks)).join(', then ')}`,
+        );
+        assert.deepEqual(
+          rounds.at(-1).longTasks,
+          [],
+          `${view} at ${size.width} px: tasks of 50 ms or more while typing into a 50 KB text, in two rounds`,
+        );
       }
       t.diagnostic(report.join(' · '));
     });
@@ -211,9 +286,17 @@ describe('demo layout, accessibility and speed in headless Chromium', { timeout:
       for (const [view, states] of Object.entries(STATES)) {
         await d.open(view, size);
         for (const prepare of states.slice(0, 2)) await prepare();
-        await page.screenshot({ path: join(RESULTS, `demo-${view}-${size.width}x${size.height}.png`), fullPage: true });
-        assert.equal(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 0,
-          `the ${view} view scrolls sideways at ${size.width}px`);
+        await page.screenshot({
+          path: join(RESULTS, `demo-${view}-${size.width}x${size.height}.png`),
+          fullPage: true,
+        });
+        assert.equal(
+          await page.evaluate(
+            () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          ),
+          0,
+          `the ${view} view scrolls sideways at ${size.width}px`,
+        );
       }
     }
   });

@@ -33,7 +33,9 @@ test('golden fingerprints, index bytes and keys in workerd', { timeout: 60_000 }
   try {
     mkdirSync(join(dir, 'node_modules'));
     symlinkSync(join(root, 'pkg'), join(dir, 'node_modules', 'simprint'), 'dir');
-    writeFileSync(join(dir, 'worker.js'), `import * as sp from 'simprint';
+    writeFileSync(
+      join(dir, 'worker.js'),
+      `import * as sp from 'simprint';
 import { goldenAnswers } from ${JSON.stringify(join(root, 'tests', 'support', 'golden.mjs'))};
 
 export default {
@@ -41,14 +43,35 @@ export default {
     return Response.json(goldenAnswers(sp, await request.json()));
   },
 };
-`);
-    execFileSync(join(root, 'node_modules', '.bin', 'esbuild'), ['worker.js', '--bundle', '--format=esm', '--platform=neutral',
-      '--conditions=workerd,worker,browser', '--loader:.wasm=copy', '--outdir=dist', '--log-level=error'], { cwd: dir, stdio: 'pipe' });
+`,
+    );
+    execFileSync(
+      join(root, 'node_modules', '.bin', 'esbuild'),
+      [
+        'worker.js',
+        '--bundle',
+        '--format=esm',
+        '--platform=neutral',
+        '--conditions=workerd,worker,browser',
+        '--loader:.wasm=copy',
+        '--outdir=dist',
+        '--log-level=error',
+      ],
+      { cwd: dir, stdio: 'pipe' },
+    );
     const { Miniflare } = await import('miniflare');
     const mf = new Miniflare({
-      host: '127.0.0.1', port: 0, cf: false, modules: true, compatibilityDate: '2026-04-01',
-      scriptPath: join(dir, 'dist', 'worker.js'), modulesRoot: join(dir, 'dist'),
-      modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }, { type: 'CompiledWasm', include: ['**/*.wasm'] }],
+      host: '127.0.0.1',
+      port: 0,
+      cf: false,
+      modules: true,
+      compatibilityDate: '2026-04-01',
+      scriptPath: join(dir, 'dist', 'worker.js'),
+      modulesRoot: join(dir, 'dist'),
+      modulesRules: [
+        { type: 'ESModule', include: ['**/*.js'] },
+        { type: 'CompiledWasm', include: ['**/*.wasm'] },
+      ],
     });
     try {
       const res = await fetch(await mf.ready, { method: 'POST', body: JSON.stringify(golden) });

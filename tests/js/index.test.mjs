@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import sp from './load.mjs';
 import { splitmix64 as rng, popcount } from './support.mjs';
 
-
 function brute(model, q, k) {
   return [...model]
     .map(([id, fp]) => ({ id, distance: popcount(fp ^ q) }))
@@ -14,7 +13,8 @@ function brute(model, q, k) {
 function clusteredSet(next, n, width) {
   const mask = (1n << BigInt(width)) - 1n;
   const centres = Array.from({ length: 1 + Math.floor(n / 40) }, () =>
-    width > 64 ? ((next() << 64n) | next()) & mask : next() & mask);
+    width > 64 ? ((next() << 64n) | next()) & mask : next() & mask,
+  );
   return Array.from({ length: n }, () => {
     let v = centres[Number(next() % BigInt(centres.length))];
     const flips = Number(next() % 6n);
@@ -34,7 +34,10 @@ for (const width of [64, 128]) {
       fps = BigUint64Array.from(values);
     } else {
       fps = new BigUint64Array(values.length * 2);
-      values.forEach((v, i) => { fps[2 * i] = v >> 64n; fps[2 * i + 1] = v & ((1n << 64n) - 1n); });
+      values.forEach((v, i) => {
+        fps[2 * i] = v >> 64n;
+        fps[2 * i + 1] = v & ((1n << 64n) - 1n);
+      });
     }
     index.insertMany(ids, fps);
     const model = new Map(values.map((v, i) => [i * 2 + 1, v]));
@@ -49,7 +52,11 @@ for (const width of [64, 128]) {
         // A limit gives the first `limit` of the same answer.
         for (const limit of [0, 1, 2, all.length - 1, all.length, all.length + 1, 2 ** 53 - 1]) {
           if (limit < 0) continue;
-          assert.deepEqual(index.query(q, k, limit), all.slice(0, limit), `query ${i} k ${k} limit ${limit}`);
+          assert.deepEqual(
+            index.query(q, k, limit),
+            all.slice(0, limit),
+            `query ${i} k ${k} limit ${limit}`,
+          );
         }
       }
     }
@@ -76,7 +83,10 @@ for (const width of [64, 128]) {
       const q = values[i * 101];
       assert.deepEqual(loaded.query(q), index.query(q));
     }
-    assert.deepEqual(loaded.ids(), [...model.keys()].sort((a, b) => a - b));
+    assert.deepEqual(
+      loaded.ids(),
+      [...model.keys()].sort((a, b) => a - b),
+    );
     index.free();
     loaded.free();
   });
@@ -84,7 +94,11 @@ for (const width of [64, 128]) {
 
 test('insert, replace, get, has, remove, clear and the same fingerprint under many ids', () => {
   // The defaults: 64 bits and recommendedK of English, scaled to other widths as it scales.
-  for (const [options, width, k] of [[undefined, 64, 11], [{ width: 128 }, 128, 22], [{ width: 5 }, 5, 1]]) {
+  for (const [options, width, k] of [
+    [undefined, 64, 11],
+    [{ width: 128 }, 128, 22],
+    [{ width: 5 }, 5, 1],
+  ]) {
     const plain = new sp.Index(options);
     assert.deepEqual([plain.width, plain.k], [width, k]);
     assert.equal(new sp.Plan(options ?? {}).describe().k, k);
@@ -95,7 +109,10 @@ test('insert, replace, get, has, remove, clear and the same fingerprint under ma
   assert.equal(index.insert(1, 0xffn), undefined);
   assert.equal(index.insert(2, 0xffn), undefined);
   assert.equal(index.insert(Number.MAX_SAFE_INTEGER, 0xf0n), undefined);
-  assert.deepEqual(index.query(0xffn), [{ id: 1, distance: 0 }, { id: 2, distance: 0 }]);
+  assert.deepEqual(index.query(0xffn), [
+    { id: 1, distance: 0 },
+    { id: 2, distance: 0 },
+  ]);
   assert.equal(index.insert(1, 0x1n), 0xffn, 'replacing returns the old fingerprint');
   assert.equal(index.get(1), 0x1n);
   assert.equal(index.has(2), true);
@@ -125,12 +142,23 @@ test('a limited query over thousands of copies: the nearest first, ties by id', 
   const first = index.query(0n, undefined, 100);
   assert.equal(first.length, 100);
   assert.deepEqual(first[0], { id: n + 2, distance: 0 });
-  assert.deepEqual(first.slice(1).map((m) => m.id), Array.from({ length: 99 }, (_, i) => i));
+  assert.deepEqual(
+    first.slice(1).map((m) => m.id),
+    Array.from({ length: 99 }, (_, i) => i),
+  );
   assert.ok(first.slice(1).every((m) => m.distance === 1));
   assert.deepEqual(first, all.slice(0, 100));
   assert.deepEqual(index.query(0n, null, 100), first, 'null k is the index k');
-  assert.deepEqual(index.query(0n, 0, 100), [{ id: n + 2, distance: 0 }], 'fewer matches than the limit');
-  assert.deepEqual(index.query(0n, 10, n + 2), index.query(0n, 10), 'k above the index k scans, limited too');
+  assert.deepEqual(
+    index.query(0n, 0, 100),
+    [{ id: n + 2, distance: 0 }],
+    'fewer matches than the limit',
+  );
+  assert.deepEqual(
+    index.query(0n, 10, n + 2),
+    index.query(0n, 10),
+    'k above the index k scans, limited too',
+  );
   assert.deepEqual(index.query(0n, 3, 0), []);
   assert.deepEqual(index.query(0n, undefined, undefined), all);
   assert.deepEqual(index.query(0n, undefined, null), all, 'null limit is no limit');
@@ -141,9 +169,14 @@ test('pairs and clusters for batch dedup', () => {
   const index = new sp.Index({ k: 1 });
   index.insertMany([1, 2, 3, 4, 5], [0b00n, 0b01n, 0b11n, 0xff00n, 0xff01n]);
   assert.deepEqual(index.pairs(), [
-    { a: 1, b: 2, distance: 1 }, { a: 2, b: 3, distance: 1 }, { a: 4, b: 5, distance: 1 },
+    { a: 1, b: 2, distance: 1 },
+    { a: 2, b: 3, distance: 1 },
+    { a: 4, b: 5, distance: 1 },
   ]);
-  assert.deepEqual(index.clusters(), [[1, 2, 3], [4, 5]]);
+  assert.deepEqual(index.clusters(), [
+    [1, 2, 3],
+    [4, 5],
+  ]);
   assert.deepEqual(index.clusters(0), []);
   assert.equal(index.pairs(2).length, 4, 'k above the index k still exact');
   index.free();
@@ -153,11 +186,17 @@ test('explicit plans and the plan description', () => {
   const index = new sp.Index({ k: 3, blocks: 5 });
   const plan = index.plan();
   assert.equal(plan.tables.length, 10);
-  assert.deepEqual(plan.blocks.map((b) => b.len), [13, 13, 13, 13, 12]);
+  assert.deepEqual(
+    plan.blocks.map((b) => b.len),
+    [13, 13, 13, 13, 12],
+  );
   assert.equal(plan.kind, 'permuted');
   assert.deepEqual(plan.tables[0], {
     blocks: [0, 1],
-    ranges: [{ start: 0, len: 13 }, { start: 13, len: 13 }],
+    ranges: [
+      { start: 0, len: 13 },
+      { start: 13, len: 13 },
+    ],
     keyBits: 26,
     radius: 0,
     bucketBits: 0,
@@ -170,8 +209,14 @@ test('explicit plans and the plan description', () => {
   // Multi-index hashing: substrings and radii whose sum plus one each passes k.
   const mih = new sp.Index({ k: 9, substrings: 4 }).plan();
   assert.equal(mih.kind, 'multiIndex');
-  assert.deepEqual(mih.blocks, [0, 16, 32, 48].map((start) => ({ start, len: 16 })));
-  assert.deepEqual(mih.tables.map((t) => t.radius), [2, 2, 1, 1]);
+  assert.deepEqual(
+    mih.blocks,
+    [0, 16, 32, 48].map((start) => ({ start, len: 16 })),
+  );
+  assert.deepEqual(
+    mih.tables.map((t) => t.radius),
+    [2, 2, 1, 1],
+  );
   const combined = new sp.Index({ k: 9, blocks: 6, keyBlocks: 2 }).plan();
   assert.equal(combined.kind, 'combined');
   assert.equal(combined.tables.length, 15);
@@ -180,8 +225,10 @@ test('explicit plans and the plan description', () => {
   assert.throws(() => new sp.Index({ k: 9, keyBlocks: 2 }), /keyBlocks needs blocks/);
   assert.throws(() => new sp.Index({ k: 9, substrings: 0 }), /substrings must be from 1/);
   const big = new sp.Index({ k: 3 });
-  big.insertMany(new Uint32Array(100000).map((_, i) => i),
-    BigUint64Array.from({ length: 100000 }, rng(5)));
+  big.insertMany(
+    new Uint32Array(100000).map((_, i) => i),
+    BigUint64Array.from({ length: 100000 }, rng(5)),
+  );
   assert.equal(big.plan().tables.length, 4);
   assert.ok(big.memoryBytes() / big.size < 100, `${big.memoryBytes() / big.size} bytes each`);
   big.free();
@@ -198,7 +245,13 @@ test('explainQuery shows the tables at work; compact merges segments', () => {
   const seen = index.explainQuery(q);
   assert.ok(seen.every((c) => c.segment === 0 && c.table >= 0 && c.table < 4));
   const accepted = [...new Set(seen.filter((c) => c.accepted).map((c) => c.id))];
-  assert.deepEqual(accepted.sort((a, b) => a - b), index.query(q).map((m) => m.id).sort((a, b) => a - b));
+  assert.deepEqual(
+    accepted.sort((a, b) => a - b),
+    index
+      .query(q)
+      .map((m) => m.id)
+      .sort((a, b) => a - b),
+  );
   assert.ok(seen.some((c) => c.id === 17 && c.distance === 2));
   // Permuted tables probe the query's own bucket only.
   assert.ok(seen.every((c) => c.probe.flipped.length === 0 && c.probe.bucketBits === 9));
@@ -210,11 +263,17 @@ test('explainQuery shows the tables at work; compact merges segments', () => {
 test('explainQuery names the probe that found each candidate', () => {
   const index = new sp.Index({ k: 6, substrings: 4 });
   const next = rng(11);
-  index.insertMany(new Uint32Array(3000).map((_, i) => i), BigUint64Array.from({ length: 3000 }, next));
+  index.insertMany(
+    new Uint32Array(3000).map((_, i) => i),
+    BigUint64Array.from({ length: 3000 }, next),
+  );
   const q = index.get(5) ^ (1n << 63n) ^ (1n << 40n) ^ 1n; // one bit in each of substrings 0, 1 and 3
   const seen = index.explainQuery(q);
   const plan = index.segmentPlan(0);
-  assert.deepEqual(plan.tables.map((t) => t.radius), [1, 1, 1, 0]); // 6 = 1·4 + 2
+  assert.deepEqual(
+    plan.tables.map((t) => t.radius),
+    [1, 1, 1, 0],
+  ); // 6 = 1·4 + 2
   for (const c of seen) {
     const table = plan.tables[c.table];
     assert.ok(c.probe.flipped.length <= table.radius, 'no probe flips more than the radius');
@@ -228,15 +287,29 @@ test('explainQuery names the probe that found each candidate', () => {
   // substring 2 unflipped, and in substring 3 (radius 0) unflipped too: it differs there only
   // in bit 63, below the 11 bucket bits (positions 48 to 58).
   const found = seen.filter((c) => c.id === 5);
-  assert.deepEqual(found.map((c) => [c.table, c.probe.flipped]), [[0, [0]], [1, [23]], [2, []], [3, []]]);
+  assert.deepEqual(
+    found.map((c) => [c.table, c.probe.flipped]),
+    [
+      [0, [0]],
+      [1, [23]],
+      [2, []],
+      [3, []],
+    ],
+  );
   assert.ok(found.every((c) => c.accepted && c.distance === 3));
   index.free();
 });
 
 test('linear scan and distances', () => {
   const fps = BigUint64Array.from([0b1010n, 0n, 0b1011n, 0xffffn]);
-  assert.deepEqual(sp.scan(0b1010n, fps, 1), [{ index: 0, distance: 0 }, { index: 2, distance: 1 }]);
-  assert.deepEqual(sp.scan(0b1010n, [0b1010n, 0n], 2), [{ index: 0, distance: 0 }, { index: 1, distance: 2 }]);
+  assert.deepEqual(sp.scan(0b1010n, fps, 1), [
+    { index: 0, distance: 0 },
+    { index: 2, distance: 1 },
+  ]);
+  assert.deepEqual(sp.scan(0b1010n, [0b1010n, 0n], 2), [
+    { index: 0, distance: 0 },
+    { index: 1, distance: 2 },
+  ]);
   assert.deepEqual([...sp.distances(0n, fps)], [2, 0, 3, 16]);
   const wide = new BigUint64Array([1n, 0n, 0n, 1n]); // (1 << 64) and 1
   assert.deepEqual(sp.scan(1n << 64n, wide, 0, 128), [{ index: 0, distance: 0 }]);
@@ -247,41 +320,133 @@ const index = new sp.Index({ k: 3 });
 index.insert(7, 7n);
 const good = index.toBytes();
 const bad = [
-  ['k above width', () => new sp.Index({ k: 65 }), /k must be between 0 and the width \(64\), got 65/],
+  [
+    'k above width',
+    () => new sp.Index({ k: 65 }),
+    /k must be between 0 and the width \(64\), got 65/,
+  ],
   ['width 0', () => new sp.Index({ width: 0 }), /width must be between 1 and 128, got 0/],
-  ['blocks too few', () => new sp.Index({ k: 3, blocks: 3 }), /invalid plan: blocks must be more than k/],
-  ['blocks and scan', () => new sp.Index({ blocks: 5, scan: true }), /at most one of blocks, substrings and scan/],
+  [
+    'blocks too few',
+    () => new sp.Index({ k: 3, blocks: 3 }),
+    /invalid plan: blocks must be more than k/,
+  ],
+  [
+    'blocks and scan',
+    () => new sp.Index({ blocks: 5, scan: true }),
+    /at most one of blocks, substrings and scan/,
+  ],
   ['unknown option', () => new sp.Index({ kk: 3 }), /unknown field `kk`/],
-  ['negative id', () => index.insert(-1, 1n), /id must be a whole number from 0 to 2\^53 - 1, got -1/],
+  [
+    'negative id',
+    () => index.insert(-1, 1n),
+    /id must be a whole number from 0 to 2\^53 - 1, got -1/,
+  ],
   ['fractional id', () => index.insert(1.5, 1n), /got 1.5/],
   ['huge id', () => index.insert(2 ** 53, 1n), /got 9007199254740992/],
   ['boolean id', () => index.insert(true, 1n), /id must be a number or a string, got boolean/],
-  ['number fingerprint', () => index.insert(1, 5), /fingerprint must be a BigInt or a hex string, got number/],
-  ['fingerprint too wide', () => index.insert(1, 1n << 64n), /value needs 65 bits but the width is 64/],
+  [
+    'number fingerprint',
+    () => index.insert(1, 5),
+    /fingerprint must be a BigInt or a hex string, got number/,
+  ],
+  [
+    'fingerprint too wide',
+    () => index.insert(1, 1n << 64n),
+    /value needs 65 bits but the width is 64/,
+  ],
   ['query k above width', () => index.query(1n, 65), /k must be between 0 and the width/],
   ['query k fraction', () => index.query(1n, 2.5), /k must be a whole number, got 2.5/],
-  ['query limit negative', () => index.query(1n, 3, -1), /limit must be a whole number from 0 to 2\^53 - 1, got -1/],
-  ['query limit fraction', () => index.query(1n, 3, 1.5), /limit must be a whole number from 0 to 2\^53 - 1, got 1.5/],
-  ['query limit NaN', () => index.query(1n, 3, NaN), /limit must be a whole number from 0 to 2\^53 - 1, got NaN/],
-  ['query limit Infinity', () => index.query(1n, undefined, Infinity), /limit must be a whole number from 0 to 2\^53 - 1, got Infinity/],
-  ['query limit huge', () => index.query(1n, undefined, 2 ** 53), /limit must be a whole number from 0 to 2\^53 - 1, got 9007199254740992/],
+  [
+    'query limit negative',
+    () => index.query(1n, 3, -1),
+    /limit must be a whole number from 0 to 2\^53 - 1, got -1/,
+  ],
+  [
+    'query limit fraction',
+    () => index.query(1n, 3, 1.5),
+    /limit must be a whole number from 0 to 2\^53 - 1, got 1.5/,
+  ],
+  [
+    'query limit NaN',
+    () => index.query(1n, 3, NaN),
+    /limit must be a whole number from 0 to 2\^53 - 1, got NaN/,
+  ],
+  [
+    'query limit Infinity',
+    () => index.query(1n, undefined, Infinity),
+    /limit must be a whole number from 0 to 2\^53 - 1, got Infinity/,
+  ],
+  [
+    'query limit huge',
+    () => index.query(1n, undefined, 2 ** 53),
+    /limit must be a whole number from 0 to 2\^53 - 1, got 9007199254740992/,
+  ],
   ['query limit string', () => index.query(1n, 3, '10'), /limit must be a number, got string/],
   ['query limit BigInt', () => index.query(1n, 3, 10n), /limit must be a number, got bigint/],
   ['query limit with a bad k', () => index.query(1n, 65, 0), /k must be between 0 and the width/],
   ['query limit with a bad fingerprint', () => index.query(1n << 64n, 3, 0), /value needs 65 bits/],
-  ['mismatched lengths', () => index.insertMany([1, 2], BigUint64Array.from([1n])), /2 ids but 1 fingerprints/],
-  ['ids not an array', () => index.insertMany('1,2', [1n, 2n]), /ids must be a Uint32Array, a Float64Array or an array of numbers and strings, got string/],
-  ['bad id in a Float64Array', () => index.insertMany(Float64Array.from([1, NaN]), [1n, 2n]), /got NaN/],
-  ['odd wide array', () => new sp.Index({ width: 128 }).insertMany([1], new BigUint64Array(3)), /length must be even/],
-  ['bytes not a Uint8Array', () => sp.Index.fromBytes([1, 2, 3]), /bytes must be a Uint8Array, got an array/],
-  ['empty bytes', () => sp.Index.fromBytes(new Uint8Array(0)), /shorter than the 32 of an empty index/],
+  [
+    'mismatched lengths',
+    () => index.insertMany([1, 2], BigUint64Array.from([1n])),
+    /2 ids but 1 fingerprints/,
+  ],
+  [
+    'ids not an array',
+    () => index.insertMany('1,2', [1n, 2n]),
+    /ids must be a Uint32Array, a Float64Array or an array of numbers and strings, got string/,
+  ],
+  [
+    'bad id in a Float64Array',
+    () => index.insertMany(Float64Array.from([1, NaN]), [1n, 2n]),
+    /got NaN/,
+  ],
+  [
+    'odd wide array',
+    () => new sp.Index({ width: 128 }).insertMany([1], new BigUint64Array(3)),
+    /length must be even/,
+  ],
+  [
+    'bytes not a Uint8Array',
+    () => sp.Index.fromBytes([1, 2, 3]),
+    /bytes must be a Uint8Array, got an array/,
+  ],
+  [
+    'empty bytes',
+    () => sp.Index.fromBytes(new Uint8Array(0)),
+    /shorter than the 32 of an empty index/,
+  ],
   ['bad magic', () => sp.Index.fromBytes(new Uint8Array(good.length)), /bad magic/],
   ['truncated', () => sp.Index.fromBytes(good.slice(0, good.length - 1)), /truncated or corrupted/],
-  ['flipped byte', () => { const b = good.slice(); b[30] ^= 1; return sp.Index.fromBytes(b); }, /checksum mismatch/],
-  ['hostile count', () => { const b = good.slice(); new DataView(b.buffer).setBigUint64(16, 1n << 60n, true); return sp.Index.fromBytes(b); }, /header says 1152921504606846976 entries/],
-  ['scan value wider than width', () => sp.scan(1n, BigUint64Array.from([1n, 256n]), 1, 8), /fingerprints\[1\]: value needs 9 bits but the width is 8/],
+  [
+    'flipped byte',
+    () => {
+      const b = good.slice();
+      b[30] ^= 1;
+      return sp.Index.fromBytes(b);
+    },
+    /checksum mismatch/,
+  ],
+  [
+    'hostile count',
+    () => {
+      const b = good.slice();
+      new DataView(b.buffer).setBigUint64(16, 1n << 60n, true);
+      return sp.Index.fromBytes(b);
+    },
+    /header says 1152921504606846976 entries/,
+  ],
+  [
+    'scan value wider than width',
+    () => sp.scan(1n, BigUint64Array.from([1n, 256n]), 1, 8),
+    /fingerprints\[1\]: value needs 9 bits but the width is 8/,
+  ],
   ['scan without k', () => sp.scan(1n, [1n]), /k is required/],
-  ['distances wrong array', () => sp.distances(1n, [1n]), /fingerprints must be a BigUint64Array, got an array/],
+  [
+    'distances wrong array',
+    () => sp.distances(1n, [1n]),
+    /fingerprints must be a BigUint64Array, got an array/,
+  ],
 ];
 for (const [name, call, message] of bad) {
   test(`index rejects bad input with a clear Error: ${name}`, () => {
@@ -301,8 +466,10 @@ test('string ids: URLs and keys in, the same strings out, through toBytes and fr
   index.insertMany(['doc-1', 7, 'doc-2'], [fp(b), fp('unrelated words entirely here'), fp(b)]);
   assert.equal(index.size, 5);
   const sorted = (ids) => ids.map((id) => `${typeof id}:${id}`).sort();
-  assert.deepEqual(sorted(index.query(fp(a)).map((m) => m.id)),
-    sorted([42, 'doc-1', 'doc-2', 'https://example.org/a']));
+  assert.deepEqual(
+    sorted(index.query(fp(a)).map((m) => m.id)),
+    sorted([42, 'doc-1', 'doc-2', 'https://example.org/a']),
+  );
   assert.equal(index.get('doc-1'), fp(b));
   assert.equal(index.has('doc-9'), false);
   // "7" the string and 7 the number are two ids.
@@ -312,7 +479,9 @@ test('string ids: URLs and keys in, the same strings out, through toBytes and fr
   assert.equal(index.insert('doc-1', fp(a)), fp(b));
   assert.equal(index.size, 5);
   const pairs = index.pairs();
-  assert.ok(pairs.some((p) => [p.a, p.b].includes('https://example.org/a') && [p.a, p.b].includes(42)));
+  assert.ok(
+    pairs.some((p) => [p.a, p.b].includes('https://example.org/a') && [p.a, p.b].includes(42)),
+  );
   assert.ok(index.clusters().flat().includes('doc-2'));
   assert.deepEqual(index.ids(), [7, 42, 'https://example.org/a', 'doc-1', 'doc-2']);
   const copy = sp.Index.fromBytes(index.toBytes());
@@ -320,7 +489,10 @@ test('string ids: URLs and keys in, the same strings out, through toBytes and fr
   assert.deepEqual(copy.query(fp(a)), index.query(fp(a)));
   assert.equal(copy.remove('doc-2'), fp(b));
   assert.equal(copy.has('doc-2'), false);
-  assert.throws(() => copy.insert('x'.repeat(70000), fp(a)), /a name is 70000 bytes long; at most 65535 are allowed/);
+  assert.throws(
+    () => copy.insert('x'.repeat(70000), fp(a)),
+    /a name is 70000 bytes long; at most 65535 are allowed/,
+  );
   assert.throws(() => copy.insert(true, fp(a)), /id must be a number or a string, got boolean/);
   index.free();
   copy.free();
@@ -330,25 +502,51 @@ test('explainQuery: a candidate of the insert buffer has null segment, table and
   const index = new sp.Index({ k: 3 });
   index.insert(1, 0b1011n);
   const [c] = index.explainQuery(0b1010n);
-  assert.deepEqual(c, { id: 1, distance: 1, segment: null, table: null, probe: null, accepted: true });
+  assert.deepEqual(c, {
+    id: 1,
+    distance: 1,
+    segment: null,
+    table: null,
+    probe: null,
+    accepted: true,
+  });
 });
 
 test('bulk loads from typed arrays equal the general path, refuse what it refuses, and stay small in wasm', () => {
   const next = rng(11);
   const values = clusteredSet(next, 5000, 64);
   const typed = new sp.Index({ k: 4 });
-  typed.insertMany(Float64Array.from(values, (_, i) => i), BigUint64Array.from(values));
+  typed.insertMany(
+    Float64Array.from(values, (_, i) => i),
+    BigUint64Array.from(values),
+  );
   const general = new sp.Index({ k: 4 });
-  general.insertMany(values.map((_, i) => i), values);
-  for (let i = 0; i < 50; i++) assert.deepEqual(typed.query(values[i * 31]), general.query(values[i * 31]));
+  general.insertMany(
+    values.map((_, i) => i),
+    values,
+  );
+  for (let i = 0; i < 50; i++)
+    assert.deepEqual(typed.query(values[i * 31]), general.query(values[i * 31]));
   const u32 = new sp.Index({ k: 4 });
-  u32.insertMany(Uint32Array.from(values, (_, i) => i), BigUint64Array.from(values));
+  u32.insertMany(
+    Uint32Array.from(values, (_, i) => i),
+    BigUint64Array.from(values),
+  );
   assert.deepEqual(u32.query(values[7]), typed.query(values[7]));
   // What the general path refuses, the typed one refuses too, storing nothing.
   const narrow = new sp.Index({ width: 16, k: 2 });
-  assert.throws(() => narrow.insertMany(Float64Array.of(1, 2), BigUint64Array.of(3n, 1n << 20n)), /fingerprints\[1\]/);
-  assert.throws(() => narrow.insertMany(Float64Array.of(1, -2), BigUint64Array.of(3n, 4n)), /ids\[1\]/);
-  assert.throws(() => narrow.insertMany(Float64Array.of(1), BigUint64Array.of(3n, 4n)), /1 ids but 2 fingerprints/);
+  assert.throws(
+    () => narrow.insertMany(Float64Array.of(1, 2), BigUint64Array.of(3n, 1n << 20n)),
+    /fingerprints\[1\]/,
+  );
+  assert.throws(
+    () => narrow.insertMany(Float64Array.of(1, -2), BigUint64Array.of(3n, 4n)),
+    /ids\[1\]/,
+  );
+  assert.throws(
+    () => narrow.insertMany(Float64Array.of(1), BigUint64Array.of(3n, 4n)),
+    /1 ids but 2 fingerprints/,
+  );
   assert.equal(narrow.size, 0);
   // A bulk load of 200,000 grows the package's memory by about what the index holds, not by
   // the many times that per-item values would take.
@@ -357,9 +555,15 @@ test('bulk loads from typed arrays equal the general path, refuse what it refuse
   const n = 200000;
   const fps = new BigUint64Array(n);
   for (let i = 0; i < n; i++) fps[i] = next();
-  big.insertMany(Float64Array.from({ length: n }, (_, i) => i), fps);
+  big.insertMany(
+    Float64Array.from({ length: n }, (_, i) => i),
+    fps,
+  );
   const grown = sp.wasmMemoryBytes() - before;
-  assert.ok(grown <= 2 * big.memoryBytes(), `grew ${grown} bytes for an index of ${big.memoryBytes()}`);
+  assert.ok(
+    grown <= 2 * big.memoryBytes(),
+    `grew ${grown} bytes for an index of ${big.memoryBytes()}`,
+  );
   for (const ix of [typed, general, u32, narrow, big]) ix.free();
 });
 
@@ -370,7 +574,10 @@ test('setMergeLimit: segments stop merging past the limit, and answers do not ch
   limited.setMergeLimit(1000);
   const model = new Map();
   for (let i = 0; i < values.length; i += 100) {
-    limited.insertMany(Float64Array.from({ length: 100 }, (_, j) => i + j), BigUint64Array.from(values.slice(i, i + 100)));
+    limited.insertMany(
+      Float64Array.from({ length: 100 }, (_, j) => i + j),
+      BigUint64Array.from(values.slice(i, i + 100)),
+    );
     values.slice(i, i + 100).forEach((v, j) => model.set(i + j, v));
   }
   let segments = 0;

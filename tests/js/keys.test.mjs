@@ -5,11 +5,14 @@ import assert from 'node:assert/strict';
 import sp from './load.mjs';
 import { splitmix64 as rng, popcount } from './support.mjs';
 
-
 test('keys: the blocks of each table concatenated, first block highest', () => {
   const plan = new sp.Plan({ width: 64, k: 9, substrings: 4 });
   assert.deepEqual(plan.keys(0x0123456789abcdefn), [0x0123n, 0x4567n, 0x89abn, 0xcdefn]);
-  assert.deepEqual(plan.keys('0123456789abcdef'), [0x0123n, 0x4567n, 0x89abn, 0xcdefn], 'hex works too');
+  assert.deepEqual(
+    plan.keys('0123456789abcdef'),
+    [0x0123n, 0x4567n, 0x89abn, 0xcdefn],
+    'hex works too',
+  );
   assert.equal(plan.tableCount, 4);
   assert.equal(plan.width, 64);
   assert.equal(plan.k, 9);
@@ -19,10 +22,13 @@ test('keys: the blocks of each table concatenated, first block highest', () => {
   // K + 1 substrings: radius 0, one key per table (the Worker's routing).
   const routing = new sp.Plan({ width: 64, k: 9, substrings: 10 });
   assert.equal(routing.probeCount, 10);
-  assert.deepEqual(routing.describe().tables.map((t) => t.radius), Array(10).fill(0));
+  assert.deepEqual(
+    routing.describe().tables.map((t) => t.radius),
+    Array(10).fill(0),
+  );
 });
 
-test('probeKeys: every key within each radius, each table\'s own key first', () => {
+test("probeKeys: every key within each radius, each table's own key first", () => {
   const plan = new sp.Plan({ width: 64, k: 9, substrings: 4 });
   const fp = 0x0123456789abcdefn;
   assert.deepEqual(plan.probeCounts(), [137, 137, 17, 17]);
@@ -41,18 +47,29 @@ test('probeKeys: every key within each radius, each table\'s own key first', () 
   });
 });
 
-test('Plan refuses what it cannot do, with the core\'s messages', () => {
+test("Plan refuses what it cannot do, with the core's messages", () => {
   assert.throws(() => new sp.Plan({ width: 64, k: 9, blocks: 4 }), /blocks must be more than k/);
   assert.throws(() => new sp.Plan({ width: 64, blocks: 5, substrings: 3 }), /at most one of/);
   assert.throws(() => new sp.Plan({ width: 64, k: 3, nonsense: 1 }), /nonsense/);
   const plan = new sp.Plan({ width: 64, k: 3, blocks: 4 });
   assert.throws(() => plan.keys(1n << 64n), /fingerprint/);
   assert.throws(() => plan.probeKeys(12), /BigInt or a hex string/);
-  assert.throws(() => new sp.Plan({ width: 128, k: 4, substrings: 1 }).probeKeys(1n), /probes \d+ keys/);
+  assert.throws(
+    () => new sp.Plan({ width: 128, k: 4, substrings: 1 }).probeKeys(1n),
+    /probes \d+ keys/,
+  );
   // Without an explicit plan: the one an Index picks for `size` fingerprints.
   assert.equal(new sp.Plan({ width: 64, k: 3, size: 100 }).describe().kind, 'scan');
-  assert.deepEqual(new sp.Plan({ width: 64, k: 3, size: 100 }).probeKeys(5n), [], 'a scan probes no keys');
-  assert.equal(new sp.Plan({ width: 64, k: 3 }).describe().kind, 'permuted', 'at a million, tables');
+  assert.deepEqual(
+    new sp.Plan({ width: 64, k: 3, size: 100 }).probeKeys(5n),
+    [],
+    'a scan probes no keys',
+  );
+  assert.equal(
+    new sp.Plan({ width: 64, k: 3 }).describe().kind,
+    'permuted',
+    'at a million, tables',
+  );
   // A scan is priced at one constant per fingerprint (wasm's own, measured: read from the
   // library, not pinned, so a new measurement moves nothing here), at every k and size; the
   // plan picked for a size never costs more than scanning it.
@@ -62,10 +79,16 @@ test('Plan refuses what it cannot do, with the core\'s messages', () => {
   for (const size of [100, 1000, 100_000, 1_000_000]) {
     for (const k of [3, 6, 9, 18]) {
       const scan = describe({ k, size, scan: true }).estimate;
-      assert.ok(Math.abs(scan.nanos - perFingerprint * size) <= 1e-9 * scan.nanos, `scan of ${size} at k = ${k}`);
+      assert.ok(
+        Math.abs(scan.nanos - perFingerprint * size) <= 1e-9 * scan.nanos,
+        `scan of ${size} at k = ${k}`,
+      );
       assert.deepEqual([scan.probes, scan.candidates], [0, size]);
       const picked = describe({ k, size });
-      assert.ok(picked.estimate.nanos <= scan.nanos, `k = ${k} among ${size}: ${picked.kind} costs more than a scan`);
+      assert.ok(
+        picked.estimate.nanos <= scan.nanos,
+        `k = ${k} among ${size}: ${picked.kind} costs more than a scan`,
+      );
     }
   }
   // wasm's constants make k = 6 among a thousand a scan (the portable ones would index it)
@@ -77,7 +100,12 @@ test('Plan refuses what it cannot do, with the core\'s messages', () => {
 test('a Map of (table, key) -> ids, looked up by probeKeys, answers what Index.query answers', () => {
   const next = rng(17);
   const M = (1n << 64n) - 1n;
-  for (const options of [{ substrings: 4 }, { substrings: 10 }, { blocks: 4, k: 3 }, { blocks: 6, keyBlocks: 2, k: 6 }]) {
+  for (const options of [
+    { substrings: 4 },
+    { substrings: 10 },
+    { blocks: 4, k: 3 },
+    { blocks: 6, keyBlocks: 2, k: 6 },
+  ]) {
     const k = options.k ?? 9;
     const plan = new sp.Plan({ width: 64, k, ...options });
     const index = new sp.Index({ width: 64, k });
@@ -110,7 +138,8 @@ test('a Map of (table, key) -> ids, looked up by probeKeys, answers what Index.q
           if (d <= k) found.set(id, d);
         }
       }
-      const got = [...found].map(([id, distance]) => ({ id, distance }))
+      const got = [...found]
+        .map(([id, distance]) => ({ id, distance }))
         .sort((a, b) => a.distance - b.distance || a.id - b.id);
       assert.deepEqual(got, index.query(query), JSON.stringify(options));
     }

@@ -10,42 +10,94 @@ import sp, { golden } from './load.mjs';
 import { hostileIndexBytes, sip13ZeroKey } from '../support/index-bytes.mjs';
 
 // initSync returns the instance's exports: its memory and externref table, to measure.
-const wasm = sp.initSync({ module: readFileSync(new URL('../../pkg/simprint_bg.wasm', import.meta.url)) });
+const wasm = sp.initSync({
+  module: readFileSync(new URL('../../pkg/simprint_bg.wasm', import.meta.url)),
+});
 const memory = () => wasm.memory.buffer.byteLength;
 const table = () => wasm.__wbindgen_externrefs.length;
 
 const KNOWN = golden.vectors.find((v) => v.name === 'english default');
 
 function stillWorks(context) {
-  assert.equal(sp.toHex(sp.fingerprint(KNOWN.text, KNOWN.options)), KNOWN.hex, `${context}: the module broke`);
+  assert.equal(
+    sp.toHex(sp.fingerprint(KNOWN.text, KNOWN.options)),
+    KNOWN.hex,
+    `${context}: the module broke`,
+  );
 }
 
 /** Runs `call` `n` times, each expected to throw an Error matching `message`; returns growth. */
 function repeatFailing(n, call, message) {
-  try { call(); } catch {} // the first call may allocate for good (a table slab, a string)
+  try {
+    call();
+  } catch {} // the first call may allocate for good (a table slab, a string)
   const [m0, t0] = [memory(), table()];
   for (let i = 0; i < n; i++) {
-    assert.throws(call, (e) => e instanceof Error && !(e instanceof WebAssembly.RuntimeError) && message.test(e.message));
+    assert.throws(
+      call,
+      (e) =>
+        e instanceof Error && !(e instanceof WebAssembly.RuntimeError) && message.test(e.message),
+    );
   }
   return { memory: memory() - m0, table: table() - t0 };
 }
 
 test('caught exceptions leak no externref table slot and no memory', () => {
-  const throwingOptions = { get width() { throw new Error('getter says no'); } };
-  const trappingOptions = new Proxy({}, { ownKeys() { throw new Error('trap says no'); } });
+  const throwingOptions = {
+    get width() {
+      throw new Error('getter says no');
+    },
+  };
+  const trappingOptions = new Proxy(
+    {},
+    {
+      ownKeys() {
+        throw new Error('trap says no');
+      },
+    },
+  );
   const throwingElement = [];
-  Object.defineProperty(throwingElement, 0, { get() { throw new Error('element says no'); } });
-  const throwingLength = new Proxy([], { get(t, k) { if (k === 'length') throw new Error('length says no'); return t[k]; } });
+  Object.defineProperty(throwingElement, 0, {
+    get() {
+      throw new Error('element says no');
+    },
+  });
+  const throwingLength = new Proxy([], {
+    get(t, k) {
+      if (k === 'length') throw new Error('length says no');
+      return t[k];
+    },
+  });
   const detached = new BigUint64Array(4);
   structuredClone(detached.buffer, { transfer: [detached.buffer] });
   const index = new sp.Index({ k: 3 });
   const fingerprinter = new sp.Fingerprinter();
   const cases = [
-    ['a throwing getter in options', () => sp.fingerprint('a', throwingOptions), /options\.width could not be read: getter says no/],
-    ['a proxy trap in options', () => sp.fingerprint('a', trappingOptions), /options could not be read: trap says no/],
-    ['a throwing array element', () => sp.fingerprintFeatures(throwingElement), /features\[0\] could not be read: element says no/],
-    ['a throwing length', () => fingerprinter.fingerprintMany(throwingLength), /texts could not be read: length says no/],
-    ['a detached typed array', () => index.insertMany(new Uint32Array(4), detached), /fingerprints could not be read/],
+    [
+      'a throwing getter in options',
+      () => sp.fingerprint('a', throwingOptions),
+      /options\.width could not be read: getter says no/,
+    ],
+    [
+      'a proxy trap in options',
+      () => sp.fingerprint('a', trappingOptions),
+      /options could not be read: trap says no/,
+    ],
+    [
+      'a throwing array element',
+      () => sp.fingerprintFeatures(throwingElement),
+      /features\[0\] could not be read: element says no/,
+    ],
+    [
+      'a throwing length',
+      () => fingerprinter.fingerprintMany(throwingLength),
+      /texts could not be read: length says no/,
+    ],
+    [
+      'a detached typed array',
+      () => index.insertMany(new Uint32Array(4), detached),
+      /fingerprints could not be read/,
+    ],
   ];
   for (const [name, call, message] of cases) {
     // 20,000 each: before, each one kept a table slot and about 8.5 bytes for good.
@@ -73,12 +125,21 @@ test('calls on a freed object throw a clear Error without entering wasm, forever
     for (let i = 0; i < 1000; i++) object.free();
     if (Symbol.dispose) object[Symbol.dispose]();
     const proto = Object.getPrototypeOf(object);
-    const members = Object.getOwnPropertyNames(proto).filter((k) => k !== 'constructor' && k !== 'free' && !k.startsWith('__'));
+    const members = Object.getOwnPropertyNames(proto).filter(
+      (k) => k !== 'constructor' && k !== 'free' && !k.startsWith('__'),
+    );
     assert.ok(members.length > 0, name);
     for (const key of members) {
       const d = Object.getOwnPropertyDescriptor(proto, key);
       const use = d.get ? () => object[key] : () => object[key](1n, 1);
-      assert.throws(use, (e) => e instanceof Error && e.message === `${name}.${key}: this ${name} was freed (free() was called) and cannot be used`, `${name}.${key}`);
+      assert.throws(
+        use,
+        (e) =>
+          e instanceof Error &&
+          e.message ===
+            `${name}.${key}: this ${name} was freed (free() was called) and cannot be used`,
+        `${name}.${key}`,
+      );
     }
   }
   // Before, about 20,000 such calls left every later call failing with "memory access out of
@@ -93,21 +154,37 @@ test('calls on a freed object throw a clear Error without entering wasm, forever
 test('pairs() over 20,000 copies of one text fails early in bounded memory; a limit gives the first', () => {
   const index = new sp.Index({ k: 3 });
   const n = 20000;
-  index.insertMany(Uint32Array.from({ length: n }, (_, i) => i), new BigUint64Array(n).fill(0xabcdn));
+  index.insertMany(
+    Uint32Array.from({ length: n }, (_, i) => i),
+    new BigUint64Array(n).fill(0xabcdn),
+  );
   const m0 = memory();
   const started = performance.now();
   // 200 million pairs: before, this grew wasm memory to 3.23 GB before its error.
-  assert.throws(() => index.pairs(), (e) => e instanceof Error && /more than 4194304 pairs are within 3/.test(e.message));
+  assert.throws(
+    () => index.pairs(),
+    (e) => e instanceof Error && /more than 4194304 pairs are within 3/.test(e.message),
+  );
   assert.ok(memory() - m0 < 8 << 20, `memory grew by ${memory() - m0} bytes`);
   assert.ok(performance.now() - started < 20000);
   index.free();
   // A limit gives the first pairs in memory for that many (every pair is still visited, so
   // fewer copies here: 2,000 make about 2 million pairs).
   const copies = new sp.Index({ k: 3 });
-  copies.insertMany(Uint32Array.from({ length: 2000 }, (_, i) => i), new BigUint64Array(2000).fill(0xabcdn));
-  assert.deepEqual(copies.pairs(undefined, 3), [{ a: 0, b: 1, distance: 0 }, { a: 0, b: 2, distance: 0 }, { a: 0, b: 3, distance: 0 }]);
+  copies.insertMany(
+    Uint32Array.from({ length: 2000 }, (_, i) => i),
+    new BigUint64Array(2000).fill(0xabcdn),
+  );
+  assert.deepEqual(copies.pairs(undefined, 3), [
+    { a: 0, b: 1, distance: 0 },
+    { a: 0, b: 2, distance: 0 },
+    { a: 0, b: 3, distance: 0 },
+  ]);
   assert.deepEqual(copies.pairs(3, 0), []);
-  assert.throws(() => copies.pairs(3, -1), /limit must be a whole number from 0 to 2\^53 - 1, got -1/);
+  assert.throws(
+    () => copies.pairs(3, -1),
+    /limit must be a whole number from 0 to 2\^53 - 1, got -1/,
+  );
   assert.ok(memory() - m0 < 8 << 20, `memory grew by ${memory() - m0} bytes`);
   copies.free();
   stillWorks('after pairs() gave up');
@@ -117,7 +194,10 @@ test('Index.fromBytes refuses a buffer whose plan would take more memory than al
   // The checksum helper is the format's.
   const own = new sp.Index({ k: 3 }).toBytes();
   const view = new DataView(own.buffer, own.byteOffset);
-  assert.equal(view.getBigUint64(own.length - 8, true), sip13ZeroKey(own.subarray(0, own.length - 8)));
+  assert.equal(
+    view.getBigUint64(own.length - 8, true),
+    sip13ZeroKey(own.subarray(0, own.length - 8)),
+  );
 
   const small = hostileIndexBytes(100);
   const loaded = sp.Index.fromBytes(small);
@@ -128,11 +208,24 @@ test('Index.fromBytes refuses a buffer whose plan would take more memory than al
   const bytes = hostileIndexBytes(100000);
   const m0 = memory();
   const started = performance.now();
-  assert.throws(() => sp.Index.fromBytes(bytes), (e) => e instanceof Error && /index bytes: the index would take about \d+ bytes of memory \(100000 fingerprints, 253 tables\), more than the limit of 67108864/.test(e.message));
+  assert.throws(
+    () => sp.Index.fromBytes(bytes),
+    (e) =>
+      e instanceof Error &&
+      /index bytes: the index would take about \d+ bytes of memory \(100000 fingerprints, 253 tables\), more than the limit of 67108864/.test(
+        e.message,
+      ),
+  );
   assert.ok(performance.now() - started < 2000, 'refused before building anything');
   // The caller's limit, lower or higher.
-  assert.throws(() => sp.Index.fromBytes(small, { maxMemoryBytes: 1000 }), /more than the limit of 1000/);
-  assert.throws(() => sp.Index.fromBytes(small, { maxMemoryBytes: -1 }), /maxMemoryBytes must be a number of bytes \(0 or more\), got -1/);
+  assert.throws(
+    () => sp.Index.fromBytes(small, { maxMemoryBytes: 1000 }),
+    /more than the limit of 1000/,
+  );
+  assert.throws(
+    () => sp.Index.fromBytes(small, { maxMemoryBytes: -1 }),
+    /maxMemoryBytes must be a number of bytes \(0 or more\), got -1/,
+  );
   assert.throws(() => sp.Index.fromBytes(small, { maxMemory: 1 }), /unknown field `maxMemory`/);
   const copy = sp.Index.fromBytes(small, { maxMemoryBytes: 4e6 });
   assert.ok(copy.memoryBytes() <= 4e6);
@@ -140,7 +233,13 @@ test('Index.fromBytes refuses a buffer whose plan would take more memory than al
   // 21.6 MB trusted with no limit asked wasm for about 4.5 GB: before, memory grew to 4.29 GB
   // and the instance trapped; now the whole size is asked for at once and refused.
   const huge = hostileIndexBytes(900000);
-  assert.throws(() => sp.Index.fromBytes(huge, { maxMemoryBytes: Infinity }), (e) => e instanceof Error && !(e instanceof WebAssembly.RuntimeError) && /out of memory/.test(e.message));
+  assert.throws(
+    () => sp.Index.fromBytes(huge, { maxMemoryBytes: Infinity }),
+    (e) =>
+      e instanceof Error &&
+      !(e instanceof WebAssembly.RuntimeError) &&
+      /out of memory/.test(e.message),
+  );
   assert.ok(memory() - m0 < 64 << 20, `memory grew by ${memory() - m0} bytes`);
   stillWorks('after refusing hostile bytes');
 });
@@ -154,7 +253,12 @@ test('errors repeat at most a little of a huge argument', () => {
     () => sp.fingerprint('a', { key: huge }),
     () => sp.fromHex(huge),
     () => sp.fingerprint('a', { [huge]: 1 }),
-    () => sp.fingerprint('a', { get width() { throw new Error(huge); } }),
+    () =>
+      sp.fingerprint('a', {
+        get width() {
+          throw new Error(huge);
+        },
+      }),
   ];
   for (const call of calls) {
     assert.throws(call, (e) => e instanceof Error && e.message.length < 400, String(call));

@@ -37,7 +37,12 @@ test('the package ships every module simprint.js imports', () => {
   // What `npm publish` would upload, against the relative imports of the entry module and of
   // everything it imports in turn: the glue, and the bindings' own JS under snippets/.
   const pkg = join(root, 'pkg');
-  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: pkg, encoding: 'utf8' }));
+  const [packed] = JSON.parse(
+    execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: pkg,
+      encoding: 'utf8',
+    }),
+  );
   const files = new Set(packed.files.map((f) => f.path));
   const seen = new Set();
   const visit = (file) => {
@@ -50,7 +55,11 @@ test('the package ships every module simprint.js imports', () => {
     }
   };
   visit('simprint.js');
-  assert.ok([...seen].some((f) => f.startsWith('snippets/')), 'the package reaches its snippets');
+  assert.ok(
+    [...seen].some((f) => f.startsWith('snippets/')),
+    'the package reaches its snippets',
+  );
   assert.ok(seen.has('simprint_glue.js'));
-  for (const f of ['simprint_bg.wasm', 'simprint.d.ts']) assert.ok(files.has(f), `${f} is not in the package`);
+  for (const f of ['simprint_bg.wasm', 'simprint.d.ts'])
+    assert.ok(files.has(f), `${f} is not in the package`);
 });

@@ -12,7 +12,9 @@ import sp, { golden } from './load.mjs';
 import { indexBytes } from '../support/index-bytes.mjs';
 
 // initSync returns the instance's exports once initialised: its memory, for measurements.
-const wasm = sp.initSync({ module: readFileSync(new URL('../../pkg/simprint_bg.wasm', import.meta.url)) });
+const wasm = sp.initSync({
+  module: readFileSync(new URL('../../pkg/simprint_bg.wasm', import.meta.url)),
+});
 
 const KNOWN = golden.vectors.find((v) => v.name === 'english default');
 assert.ok(KNOWN, 'the golden file has the english default vector');
@@ -34,7 +36,10 @@ function attempt(fn, context) {
     return { ok: true, value: fn() };
   } catch (error) {
     assert.ok(error instanceof Error, `${context}: threw a non-Error: ${String(error)}`);
-    assert.ok(!(error instanceof WebAssembly.RuntimeError), `${context}: the wasm trapped: ${error.message}`);
+    assert.ok(
+      !(error instanceof WebAssembly.RuntimeError),
+      `${context}: the wasm trapped: ${error.message}`,
+    );
     assert.equal(typeof error.message, 'string');
     assert.ok(error.message.length > 0, `${context}: an empty message`);
     return { ok: false, error };
@@ -43,10 +48,17 @@ function attempt(fn, context) {
 
 // An array whose element 0 is a getter that throws, and proxies whose every trap throws.
 const throwingArray = [];
-Object.defineProperty(throwingArray, 0, { get() { throw new Error('getter says no'); }, enumerable: true });
+Object.defineProperty(throwingArray, 0, {
+  get() {
+    throw new Error('getter says no');
+  },
+  enumerable: true,
+});
 const hostileHandler = {};
 for (const trap of ['get', 'has', 'ownKeys', 'getOwnPropertyDescriptor', 'getPrototypeOf']) {
-  hostileHandler[trap] = () => { throw new Error(`proxy trap ${trap} says no`); };
+  hostileHandler[trap] = () => {
+    throw new Error(`proxy trap ${trap} says no`);
+  };
 }
 const hostileObject = new Proxy({}, hostileHandler);
 const hostileArray = new Proxy([1n, 2n], hostileHandler);
@@ -97,7 +109,11 @@ const isWhole = (v, lo, hi) => typeof v === 'number' && Number.isInteger(v) && v
 const absent = (v) => v === undefined || v === null;
 const plainArray = (v) => !hostile.has(v) && Array.isArray(v);
 // An object without own enumerable keys is an empty options object (a Date, a Map).
-const emptyObject = (v) => typeof v === 'object' && v !== null && !hostile.has(v) && !Array.isArray(v) &&
+const emptyObject = (v) =>
+  typeof v === 'object' &&
+  v !== null &&
+  !hostile.has(v) &&
+  !Array.isArray(v) &&
   Object.keys(v).length === 0;
 const ACCEPTS = {
   text: (v) => typeof v === 'string',
@@ -112,8 +128,12 @@ const ACCEPTS = {
   key: (v) => absent(v),
   bool: (v) => absent(v) || typeof v === 'boolean',
   // A fingerprint is a BigInt below 2^width or its hex (toHex's form, for JSON).
-  fp64: (v) => (typeof v === 'bigint' && v >= 0n && v < 1n << 64n) || (typeof v === 'string' && /^(0x)?[0-9a-f]{1,16}$/i.test(v)),
-  fp128: (v) => (typeof v === 'bigint' && v >= 0n && v < 1n << 128n) || (typeof v === 'string' && /^(0x)?[0-9a-f]{1,32}$/i.test(v)),
+  fp64: (v) =>
+    (typeof v === 'bigint' && v >= 0n && v < 1n << 64n) ||
+    (typeof v === 'string' && /^(0x)?[0-9a-f]{1,16}$/i.test(v)),
+  fp128: (v) =>
+    (typeof v === 'bigint' && v >= 0n && v < 1n << 128n) ||
+    (typeof v === 'string' && /^(0x)?[0-9a-f]{1,32}$/i.test(v)),
   id: (v) => isWhole(v, 0, Number.MAX_SAFE_INTEGER) || (typeof v === 'string' && v.length <= 65535),
   optionalK: (v) => absent(v) || isWhole(v, 0, 64),
   indexK: (v) => absent(v) || isWhole(v, 0, 64),
@@ -122,9 +142,11 @@ const ACCEPTS = {
   blocks: (v) => absent(v) || v === 5, // k = 3 at 64 bits: 4 to 64 blocks, at most 256 tables
   texts: (v) => plainArray(v) && v.length === 0,
   pairs: (v) => plainArray(v) && v.length === 0,
-  ids: (v) => plainArray(v) && v.length === 2 && v.every((x) => isWhole(x, 0, Number.MAX_SAFE_INTEGER)),
+  ids: (v) =>
+    plainArray(v) && v.length === 2 && v.every((x) => isWhole(x, 0, Number.MAX_SAFE_INTEGER)),
   fps: (v) => !hostile.has(v) && v instanceof BigUint64Array,
-  scanFps: (v) => !hostile.has(v) && (v instanceof BigUint64Array || (Array.isArray(v) && v.length === 0)),
+  scanFps: (v) =>
+    !hostile.has(v) && (v instanceof BigUint64Array || (Array.isArray(v) && v.length === 0)),
   fpArray: (v) => !hostile.has(v) && v instanceof BigUint64Array,
   chunk: (v) => typeof v === 'string' || (!hostile.has(v) && v instanceof Uint8Array),
   bytes: () => false, // no value here is a valid index buffer
@@ -172,37 +194,110 @@ const CALLS = [
   ['fingerprint(text)', 'text', (v) => sp.fingerprint(v)],
   ['fingerprint(text, options)', 'options', (v) => sp.fingerprint('abc', v)],
   ['fingerprint(text, {width})', 'width', (v) => sp.fingerprint('abc', { width: v })],
-  ['fingerprint(text, {tokenizer})', 'name', (v) => sp.fingerprint('abc', { tokenizer: v }), /\btokenizer\b/],
-  ['fingerprint(text, {tokenizer: "words", n})', 'n', (v) => sp.fingerprint('abc', { tokenizer: 'words', n: v }), /\bn\b/],
+  [
+    'fingerprint(text, {tokenizer})',
+    'name',
+    (v) => sp.fingerprint('abc', { tokenizer: v }),
+    /\btokenizer\b/,
+  ],
+  [
+    'fingerprint(text, {tokenizer: "words", n})',
+    'n',
+    (v) => sp.fingerprint('abc', { tokenizer: 'words', n: v }),
+    /\bn\b/,
+  ],
   ['fingerprint(text, {wordN})', 'n', (v) => sp.fingerprint('abc', { wordN: v }), /\bwordN\b/],
   ['fingerprint(text, {charN})', 'n', (v) => sp.fingerprint('abc', { charN: v }), /\bcharN\b/],
-  ['fingerprint(text, {normalization})', 'name', (v) => sp.fingerprint('abc', { normalization: v }), /\bnormalization\b/],
-  ['fingerprint(text, {caseFold})', 'bool', (v) => sp.fingerprint('abc', { caseFold: v }), /\bcaseFold\b/],
-  ['fingerprint(text, {weighting})', 'name', (v) => sp.fingerprint('abc', { weighting: v }), /\bweighting\b/],
+  [
+    'fingerprint(text, {normalization})',
+    'name',
+    (v) => sp.fingerprint('abc', { normalization: v }),
+    /\bnormalization\b/,
+  ],
+  [
+    'fingerprint(text, {caseFold})',
+    'bool',
+    (v) => sp.fingerprint('abc', { caseFold: v }),
+    /\bcaseFold\b/,
+  ],
+  [
+    'fingerprint(text, {weighting})',
+    'name',
+    (v) => sp.fingerprint('abc', { weighting: v }),
+    /\bweighting\b/,
+  ],
   ['fingerprint(text, {key})', 'key', (v) => sp.fingerprint('abc', { key: v })],
   ['explain(text)', 'text', (v) => sp.explain(v)],
   ['explain(text, options)', 'options', (v) => sp.explain('abc', v)],
   ['recommendedK(text)', 'text', (v) => sp.recommendedK(v)],
   ['recommendedK(text, width)', 'widthOrOptions', (v) => sp.recommendedK('abc', v)],
   ['recommendedK(text, {width})', 'width', (v) => sp.recommendedK('abc', { width: v })],
-  ['Fingerprinter.recommendedK(text, options)', 'options', (v) => fingerprinter.recommendedK('abc', v)],
+  [
+    'Fingerprinter.recommendedK(text, options)',
+    'options',
+    (v) => fingerprinter.recommendedK('abc', v),
+  ],
   ['fingerprintFeatures(features)', 'pairs', (v) => sp.fingerprintFeatures(v), /\bfeatures\b/],
-  ['fingerprintFeatures([[feature, 1]])', 'text', (v) => sp.fingerprintFeatures([[v, 1]]), /\bfeatures\b/],
+  [
+    'fingerprintFeatures([[feature, 1]])',
+    'text',
+    (v) => sp.fingerprintFeatures([[v, 1]]),
+    /\bfeatures\b/,
+  ],
   ['fingerprintFeatures([["a", weight]])', 'weight', (v) => sp.fingerprintFeatures([['a', v]])],
-  ['fingerprintFeatures(features, options)', 'options', (v) => sp.fingerprintFeatures([['a', 1]], v)],
-  ['fingerprintFeatures(features, {width})', 'width', (v) => sp.fingerprintFeatures([['a', 1]], { width: v })],
+  [
+    'fingerprintFeatures(features, options)',
+    'options',
+    (v) => sp.fingerprintFeatures([['a', 1]], v),
+  ],
+  [
+    'fingerprintFeatures(features, {width})',
+    'width',
+    (v) => sp.fingerprintFeatures([['a', 1]], { width: v }),
+  ],
   ['explainFeatures(features)', 'pairs', (v) => sp.explainFeatures(v), /\bfeatures\b/],
-  ['fingerprintFeatures(["a", feature])', 'text', (v) => sp.fingerprintFeatures(['a', v]), /\bfeatures\b/],
-  ['fingerprintFeatures([feature], {weights})', 'text', (v) => sp.fingerprintFeatures([v], { weights: [1] }), /\bfeatures\b/],
-  ['fingerprintFeatures(["a"], {weights})', 'weights', (v) => sp.fingerprintFeatures(['a'], { weights: v })],
-  ['fingerprintFeatures(["a"], {weights: [weight]})', 'weight', (v) => sp.fingerprintFeatures(['a'], { weights: [v] }), /\bweights\b/],
-  ['explainFeatures(["a"], {weights})', 'weights', (v) => sp.explainFeatures(['a'], { weights: v })],
+  [
+    'fingerprintFeatures(["a", feature])',
+    'text',
+    (v) => sp.fingerprintFeatures(['a', v]),
+    /\bfeatures\b/,
+  ],
+  [
+    'fingerprintFeatures([feature], {weights})',
+    'text',
+    (v) => sp.fingerprintFeatures([v], { weights: [1] }),
+    /\bfeatures\b/,
+  ],
+  [
+    'fingerprintFeatures(["a"], {weights})',
+    'weights',
+    (v) => sp.fingerprintFeatures(['a'], { weights: v }),
+  ],
+  [
+    'fingerprintFeatures(["a"], {weights: [weight]})',
+    'weight',
+    (v) => sp.fingerprintFeatures(['a'], { weights: [v] }),
+    /\bweights\b/,
+  ],
+  [
+    'explainFeatures(["a"], {weights})',
+    'weights',
+    (v) => sp.explainFeatures(['a'], { weights: v }),
+  ],
   ['fingerprintHashes(hashes)', 'pairs', (v) => sp.fingerprintHashes(v), /\bhashes\b/],
   ['fingerprintHashes([[hash, 1]])', 'fp64', (v) => sp.fingerprintHashes([[v, 1]]), /\bhashes\b/],
-  ['fingerprintHashes(hashes, width)', 'positionalWidth', (v) => sp.fingerprintHashes([[1n, 1]], v)],
+  [
+    'fingerprintHashes(hashes, width)',
+    'positionalWidth',
+    (v) => sp.fingerprintHashes([[1n, 1]], v),
+  ],
   ['explainHashes(hashes, width)', 'positionalWidth', (v) => sp.explainHashes([[1n, 1]], v)],
   ['fragilityOfHashes(hashes)', 'pairs', (v) => sp.fragilityOfHashes(v), /\bhashes\b/],
-  ['fragilityOfHashes(hashes, width)', 'positionalWidth', (v) => sp.fragilityOfHashes([[1n, 1]], v)],
+  [
+    'fragilityOfHashes(hashes, width)',
+    'positionalWidth',
+    (v) => sp.fragilityOfHashes([[1n, 1]], v),
+  ],
   ['hamming(a, b)', 'fp128', (v) => sp.hamming(v, 1n), /\ba\b/],
   ['hamming(a, b) second', 'fp128', (v) => sp.hamming(1n, v), /\bb\b/],
   ['compare(a, b)', 'fp64', (v) => sp.compare(v, 1n), /\ba\b/],
@@ -215,19 +310,51 @@ const CALLS = [
   ['scan(fp, fps, k)', 'fp64', (v) => sp.scan(v, new BigUint64Array([1n]), 3), /\bfingerprint\b/],
   ['scan(fp, fps, k) fps', 'scanFps', (v) => sp.scan(1n, v, 3)],
   ['scan(fp, fps, k) k', 'k', (v) => sp.scan(1n, new BigUint64Array([1n]), v)],
-  ['scan(fp, fps, k, width)', 'positionalWidth', (v) => sp.scan(1n, new BigUint64Array([1n]), 1, v)],
-  ['distances(fp, fps)', 'fp64', (v) => sp.distances(v, new BigUint64Array([1n])), /\bfingerprint\b/],
+  [
+    'scan(fp, fps, k, width)',
+    'positionalWidth',
+    (v) => sp.scan(1n, new BigUint64Array([1n]), 1, v),
+  ],
+  [
+    'distances(fp, fps)',
+    'fp64',
+    (v) => sp.distances(v, new BigUint64Array([1n])),
+    /\bfingerprint\b/,
+  ],
   ['distances(fp, fps) fps', 'fpArray', (v) => sp.distances(1n, v)],
   ['new Fingerprinter(options)', 'options', (v) => new sp.Fingerprinter(v)],
   ['Fingerprinter.fingerprint(text)', 'text', (v) => fingerprinter.fingerprint(v)],
   ['Fingerprinter.explain(text)', 'text', (v) => fingerprinter.explain(v)],
   ['Fingerprinter.fragility(text)', 'text', (v) => fingerprinter.fragility(v)],
   ['Fingerprinter.fingerprintMany(texts)', 'texts', (v) => fingerprinter.fingerprintMany(v)],
-  ['Fingerprinter.fingerprintMany([text])', 'text', (v) => fingerprinter.fingerprintMany(['a', v]), /\btexts\b/],
-  ['Fingerprinter.fingerprintFeatures(features)', 'pairs', (v) => fingerprinter.fingerprintFeatures(v), /\bfeatures\b/],
-  ['Fingerprinter.fingerprintFeatures(features, options)', 'options', (v) => fingerprinter.fingerprintFeatures(['a'], v)],
-  ['Fingerprinter.fingerprintFeatures(["a"], {weights})', 'weights', (v) => fingerprinter.fingerprintFeatures(['a'], { weights: v })],
-  ['Fingerprinter.explainFeatures(features)', 'pairs', (v) => fingerprinter.explainFeatures(v), /\bfeatures\b/],
+  [
+    'Fingerprinter.fingerprintMany([text])',
+    'text',
+    (v) => fingerprinter.fingerprintMany(['a', v]),
+    /\btexts\b/,
+  ],
+  [
+    'Fingerprinter.fingerprintFeatures(features)',
+    'pairs',
+    (v) => fingerprinter.fingerprintFeatures(v),
+    /\bfeatures\b/,
+  ],
+  [
+    'Fingerprinter.fingerprintFeatures(features, options)',
+    'options',
+    (v) => fingerprinter.fingerprintFeatures(['a'], v),
+  ],
+  [
+    'Fingerprinter.fingerprintFeatures(["a"], {weights})',
+    'weights',
+    (v) => fingerprinter.fingerprintFeatures(['a'], { weights: v }),
+  ],
+  [
+    'Fingerprinter.explainFeatures(features)',
+    'pairs',
+    (v) => fingerprinter.explainFeatures(v),
+    /\bfeatures\b/,
+  ],
   ['FingerprintStream.update(chunk)', 'chunk', (v) => fingerprinter.stream().update(v)],
   ['new Accumulator(width)', 'positionalWidth', (v) => new sp.Accumulator(v)],
   ['Accumulator.add(hash, 1)', 'fp64', (v) => new sp.Accumulator(64).add(v, 1), /\bhash\b/],
@@ -244,7 +371,11 @@ const CALLS = [
   ['new Index({scan})', 'bool', (v) => new sp.Index({ scan: v }), /\bscan\b/],
   ['Index.insert(id, fp)', 'id', (v) => scratch.insert(v, fp64)],
   ['Index.insert(id, fp) fp', 'fp64', (v) => scratch.insert(2, v), /\bfingerprint\b/],
-  ['Index.insertMany(ids, fps)', 'ids', (v) => scratch.insertMany(v, new BigUint64Array([fp64, fp64]))],
+  [
+    'Index.insertMany(ids, fps)',
+    'ids',
+    (v) => scratch.insertMany(v, new BigUint64Array([fp64, fp64])),
+  ],
   ['Index.insertMany(ids, fps) fps', 'fps', (v) => scratch.insertMany([2, 3], v)],
   ['Index.remove(id)', 'id', (v) => scratch.remove(v)],
   ['Index.get(id)', 'id', (v) => index.get(v)],
@@ -290,37 +421,102 @@ test('the error names the argument and says what was wrong', () => {
     [() => sp.fingerprint('x', { width: '64' }), 'width must be a number, got string'],
     [() => sp.fingerprint('x', { caseFold: 'yes' }), 'caseFold must be true or false, got string'],
     [() => sp.fingerprint('x', { key: 5 }), 'key must be a string, got number'],
-    [() => sp.fingerprint('x', hostileObject), 'options could not be read: proxy trap ownKeys says no'],
+    [
+      () => sp.fingerprint('x', hostileObject),
+      'options could not be read: proxy trap ownKeys says no',
+    ],
     [() => new sp.Index({ k: 2000 }), 'k must be between 0 and the width (64), got 2000'],
     [() => new sp.Index({ k: -1 }), 'k must be a whole number, got -1'],
     [() => index.insert(1.5, 1n), 'id must be a whole number from 0 to 2^53 - 1, got 1.5'],
-    [() => index.insertMany([1, 2.5], [1n, 2n]), 'ids[1] must be a whole number from 0 to 2^53 - 1, got 2.5'],
-    [() => index.query(1n, 2 ** 53), 'k must be a whole number no larger than 4294967295, got 9007199254740992'],
+    [
+      () => index.insertMany([1, 2.5], [1n, 2n]),
+      'ids[1] must be a whole number from 0 to 2^53 - 1, got 2.5',
+    ],
+    [
+      () => index.query(1n, 2 ** 53),
+      'k must be a whole number no larger than 4294967295, got 9007199254740992',
+    ],
     [() => df.idf(5), 'feature must be a string, got number'],
     [() => index.query(1n, Infinity), 'k must be a whole number, got Infinity'],
     [() => index.query(1n, 3, -1), 'limit must be a whole number from 0 to 2^53 - 1, got -1'],
-    [() => index.query(1n, 3, 1e300), 'limit must be a whole number from 0 to 2^53 - 1, got 1e+300'],
+    [
+      () => index.query(1n, 3, 1e300),
+      'limit must be a whole number from 0 to 2^53 - 1, got 1e+300',
+    ],
     [() => index.query(1n, null, 'all'), 'limit must be a number, got string'],
-    [() => fingerprinter.fingerprintMany(throwingArray), 'texts[0] could not be read: getter says no'],
-    [() => fingerprinter.fingerprintMany(new Array(2 ** 32 - 1)), 'texts[0] must be a string, got undefined'],
-    [() => sp.fingerprintFeatures([['a', 1], hostileArray]), 'features[1] could not be read: proxy trap get says no'],
-    [() => sp.fingerprintFeatures(hostileArray), 'features could not be read: proxy trap get says no'],
+    [
+      () => fingerprinter.fingerprintMany(throwingArray),
+      'texts[0] could not be read: getter says no',
+    ],
+    [
+      () => fingerprinter.fingerprintMany(new Array(2 ** 32 - 1)),
+      'texts[0] must be a string, got undefined',
+    ],
+    [
+      () => sp.fingerprintFeatures([['a', 1], hostileArray]),
+      'features[1] could not be read: proxy trap get says no',
+    ],
+    [
+      () => sp.fingerprintFeatures(hostileArray),
+      'features could not be read: proxy trap get says no',
+    ],
     [() => sp.fingerprintFeatures(throwingArray), 'features[0] could not be read: getter says no'],
-    [() => sp.fingerprintFeatures(['a', hostileArray]), 'features[1] must be a string like features[0], got an array'],
-    [() => sp.fingerprintFeatures(['a', 5n]), 'features[1] must be a string like features[0], got bigint'],
-    [() => sp.fingerprintFeatures([5], { weights: [1] }), 'features[0] must be a string (weights go with an array of strings), got number'],
-    [() => sp.fingerprintFeatures(5, { weights: [1] }), 'features must be an array of strings (with weights), got number'],
-    [() => sp.fingerprintFeatures(['a'], { weights: throwingArray }), 'weights[0] could not be read: getter says no'],
-    [() => sp.fingerprintFeatures(['a'], { weights: hostileArray }), 'weights could not be read: proxy trap get says no'],
-    [() => sp.fingerprintFeatures(['a'], { weights: hostileObject }), 'weights must be a Float64Array or an array of numbers, got object'],
-    [() => sp.fingerprintFeatures(['a'], { weights: new Array(2 ** 32 - 1) }), 'weights must hold one weight per feature: 4294967295 for 1 features'],
-    [() => sp.fingerprintFeatures(['a', 'b'], { weights: [1, undefined] }), 'weights[1] must be a finite number, got undefined'],
-    [() => sp.fingerprintFeatures(['a', 'b'], { weights: new Float64Array([0, NaN]) }), 'weights[1] must be a finite number, got NaN'],
-    [() => fingerprinter.explainFeatures(['a'], { key: '' }), 'options: unknown field `key`, expected one of weights'],
-    [() => sp.scan(1n, [1n], 2 ** 32 - 1), 'k must be between 0 and the width (64), got 4294967295'],
+    [
+      () => sp.fingerprintFeatures(['a', hostileArray]),
+      'features[1] must be a string like features[0], got an array',
+    ],
+    [
+      () => sp.fingerprintFeatures(['a', 5n]),
+      'features[1] must be a string like features[0], got bigint',
+    ],
+    [
+      () => sp.fingerprintFeatures([5], { weights: [1] }),
+      'features[0] must be a string (weights go with an array of strings), got number',
+    ],
+    [
+      () => sp.fingerprintFeatures(5, { weights: [1] }),
+      'features must be an array of strings (with weights), got number',
+    ],
+    [
+      () => sp.fingerprintFeatures(['a'], { weights: throwingArray }),
+      'weights[0] could not be read: getter says no',
+    ],
+    [
+      () => sp.fingerprintFeatures(['a'], { weights: hostileArray }),
+      'weights could not be read: proxy trap get says no',
+    ],
+    [
+      () => sp.fingerprintFeatures(['a'], { weights: hostileObject }),
+      'weights must be a Float64Array or an array of numbers, got object',
+    ],
+    [
+      () => sp.fingerprintFeatures(['a'], { weights: new Array(2 ** 32 - 1) }),
+      'weights must hold one weight per feature: 4294967295 for 1 features',
+    ],
+    [
+      () => sp.fingerprintFeatures(['a', 'b'], { weights: [1, undefined] }),
+      'weights[1] must be a finite number, got undefined',
+    ],
+    [
+      () => sp.fingerprintFeatures(['a', 'b'], { weights: new Float64Array([0, NaN]) }),
+      'weights[1] must be a finite number, got NaN',
+    ],
+    [
+      () => fingerprinter.explainFeatures(['a'], { key: '' }),
+      'options: unknown field `key`, expected one of weights',
+    ],
+    [
+      () => sp.scan(1n, [1n], 2 ** 32 - 1),
+      'k must be between 0 and the width (64), got 4294967295',
+    ],
   ];
   for (const [call, message] of cases) {
-    assert.throws(call, (e) => e instanceof Error && !(e instanceof WebAssembly.RuntimeError) && e.message === message, message);
+    assert.throws(
+      call,
+      (e) =>
+        e instanceof Error && !(e instanceof WebAssembly.RuntimeError) && e.message === message,
+      message,
+    );
     stillWorks(message);
   }
 });
@@ -332,14 +528,23 @@ test('thousands of failures in a row leave the instance working (no leak per thr
   const proxiedFingerprints = new Proxy(new BigUint64Array([1n]), {});
   for (let i = 0; i < 20000; i++) {
     assert.throws(() => sp.fingerprint('x', hostileObject), /options could not be read/);
-    assert.throws(() => fingerprinter.fingerprintMany(throwingArray), /texts\[0\] could not be read/);
+    assert.throws(
+      () => fingerprinter.fingerprintMany(throwingArray),
+      /texts\[0\] could not be read/,
+    );
     assert.throws(() => sp.fingerprint(5), /text must be a string/);
     assert.throws(() => index.insert(-1, 1n), /id must be a whole number/);
     // The features' JS side throws (a getter) and the bindings read again to name it.
     assert.throws(() => sp.fingerprintFeatures(throwingArray), /features\[0\] could not be read/);
-    assert.throws(() => sp.fingerprintFeatures(['a'], { weights: throwingArray }), /weights\[0\] could not be read/);
+    assert.throws(
+      () => sp.fingerprintFeatures(['a'], { weights: throwingArray }),
+      /weights\[0\] could not be read/,
+    );
     // A typed array behind a proxy: its own getters throw when called on the proxy.
-    assert.throws(() => sp.scan(1n, proxiedFingerprints, 3), /fingerprints must be a BigUint64Array/);
+    assert.throws(
+      () => sp.scan(1n, proxiedFingerprints, 3),
+      /fingerprints must be a BigUint64Array/,
+    );
   }
   stillWorks('after 140,000 errors');
 });
@@ -357,22 +562,48 @@ function disguises(a) {
   const values = Array.from(a);
   const copy = () => Type.from(values);
   class Lying extends Type {
-    get length() { return 1e9; }
+    get length() {
+      return 1e9;
+    }
   }
   class Rewired extends Type {
-    static get [Symbol.species]() { throw new Error('species says no'); }
-    get length() { throw new Error('length says no'); }
-    get buffer() { throw new Error('buffer says no'); }
-    get byteOffset() { return 8; }
-    get byteLength() { return 1e9; }
-    get [Symbol.toStringTag]() { throw new Error('toStringTag says no'); }
-    subarray() { throw new Error('subarray says no'); }
-    slice() { throw new Error('slice says no'); }
-    set() { throw new Error('set says no'); }
-    [Symbol.iterator]() { throw new Error('iterator says no'); }
+    static get [Symbol.species]() {
+      throw new Error('species says no');
+    }
+    get length() {
+      throw new Error('length says no');
+    }
+    get buffer() {
+      throw new Error('buffer says no');
+    }
+    get byteOffset() {
+      return 8;
+    }
+    get byteLength() {
+      return 1e9;
+    }
+    get [Symbol.toStringTag]() {
+      throw new Error('toStringTag says no');
+    }
+    subarray() {
+      throw new Error('subarray says no');
+    }
+    slice() {
+      throw new Error('slice says no');
+    }
+    set() {
+      throw new Error('set says no');
+    }
+    [Symbol.iterator]() {
+      throw new Error('iterator says no');
+    }
   }
   // Filled through the intrinsic set: the subclass's own would throw.
-  const subclass = (Sub) => { const s = new Sub(values.length); Type.prototype.set.call(s, a); return s; };
+  const subclass = (Sub) => {
+    const s = new Sub(values.length);
+    Type.prototype.set.call(s, a);
+    return s;
+  };
   const detached = copy();
   structuredClone(detached.buffer, { transfer: [detached.buffer] });
   const resizable = new ArrayBuffer(a.byteLength + 16, { maxByteLength: a.byteLength + 16 });
@@ -387,10 +618,25 @@ function disguises(a) {
   assert.ok(!(foreign instanceof Type));
   return [
     ['a proxy of it', new Proxy(copy(), {}), false, /must be .*, got object$/],
-    ['a proxy of it whose traps throw', new Proxy(copy(), hostileHandler), false, /must be .*, got object$/],
-    ['an object with its prototype', Object.setPrototypeOf({}, Type.prototype), false, /must be .*, got object$/],
+    [
+      'a proxy of it whose traps throw',
+      new Proxy(copy(), hostileHandler),
+      false,
+      /must be .*, got object$/,
+    ],
+    [
+      'an object with its prototype',
+      Object.setPrototypeOf({}, Type.prototype),
+      false,
+      /must be .*, got object$/,
+    ],
     ['a detached one', detached, false, /could not be read: its ArrayBuffer is detached/],
-    ['one out of bounds of a shrunk buffer', outOfBounds, false, /could not be read: its ArrayBuffer is detached or no longer holds it/],
+    [
+      'one out of bounds of a shrunk buffer',
+      outOfBounds,
+      false,
+      /could not be read: its ArrayBuffer is detached or no longer holds it/,
+    ],
     ['a subclass whose length says 1e9', subclass(Lying), true],
     ['a subclass whose methods and getters throw or lie', subclass(Rewired), true],
     ['a view into the middle of a larger buffer', padded.subarray(1, values.length + 1), true],
@@ -413,43 +659,113 @@ test('typed arrays that are proxies, subclasses, detached or from another realm'
   const inserting = (options, ids, fps, read) => () => {
     const idx = new sp.Index(options);
     return {
-      call: (v) => { idx.insertMany(ids ?? v, fps ?? v); return read(idx); },
-      works: () => { idx.insert(1, 1n); assert.ok(idx.size >= 1); idx.free(); },
+      call: (v) => {
+        idx.insertMany(ids ?? v, fps ?? v);
+        return read(idx);
+      },
+      works: () => {
+        idx.insert(1, 1n);
+        assert.ok(idx.size >= 1);
+        idx.free();
+      },
     };
   };
   const free = (call) => () => ({ call, works: () => {} });
   // [argument, a genuine value, the word its errors name, a fresh { call, works } for it]
   const positions = [
-    ['Index.insertMany ids (Float64Array)', new Float64Array([5, 6]), /\bids\b/,
-      inserting({}, null, fingerprints.subarray(0, 2), (idx) => idx.ids())],
-    ['Index.insertMany ids (Uint32Array)', new Uint32Array([5, 6]), /\bids\b/,
-      inserting({}, null, fingerprints.subarray(0, 2), (idx) => idx.ids())],
-    ['Index.insertMany fingerprints', fingerprints, /\bfingerprints\b/,
-      inserting({}, [4, 5, 6], null, (idx) => [4, 5, 6].map((id) => idx.get(id)))],
-    ['Index.insertMany fingerprints (128 bits)', new BigUint64Array([1n, 2n, 3n, 4n]), /\bfingerprints\b/,
-      inserting({ width: 128 }, [4, 5], null, (idx) => [idx.get(4), idx.get(5)])],
-    ['Index.fromBytes bytes', saved, /\bbytes\b/,
-      free((v) => { const i = sp.Index.fromBytes(v); const got = [i.ids(), i.get(7), i.get(8)]; i.free(); return got; })],
+    [
+      'Index.insertMany ids (Float64Array)',
+      new Float64Array([5, 6]),
+      /\bids\b/,
+      inserting({}, null, fingerprints.subarray(0, 2), (idx) => idx.ids()),
+    ],
+    [
+      'Index.insertMany ids (Uint32Array)',
+      new Uint32Array([5, 6]),
+      /\bids\b/,
+      inserting({}, null, fingerprints.subarray(0, 2), (idx) => idx.ids()),
+    ],
+    [
+      'Index.insertMany fingerprints',
+      fingerprints,
+      /\bfingerprints\b/,
+      inserting({}, [4, 5, 6], null, (idx) => [4, 5, 6].map((id) => idx.get(id))),
+    ],
+    [
+      'Index.insertMany fingerprints (128 bits)',
+      new BigUint64Array([1n, 2n, 3n, 4n]),
+      /\bfingerprints\b/,
+      inserting({ width: 128 }, [4, 5], null, (idx) => [idx.get(4), idx.get(5)]),
+    ],
+    [
+      'Index.fromBytes bytes',
+      saved,
+      /\bbytes\b/,
+      free((v) => {
+        const i = sp.Index.fromBytes(v);
+        const got = [i.ids(), i.get(7), i.get(8)];
+        i.free();
+        return got;
+      }),
+    ],
     ['scan fingerprints', fingerprints, /\bfingerprints\b/, free((v) => sp.scan(0n, v, 4))],
-    ['scan fingerprints (width 16)', fingerprints, /\bfingerprints\b/, free((v) => sp.scan(0n, v, 4, 16))],
-    ['scan fingerprints (128 bits)', new BigUint64Array([0n, 1n, 0n, 3n]), /\bfingerprints\b/, free((v) => sp.scan(0n, v, 1, 128))],
-    ['distances fingerprints', fingerprints, /\bfingerprints\b/, free((v) => [...sp.distances(0n, v)])],
-    ['FingerprintStream.update chunk', text, /\bchunk\b/, () => {
-      const stream = fingerprinter.stream();
-      return {
-        call: (v) => { stream.update(v); return stream.bytes; },
-        works: () => { stream.update('jumps'); assert.ok(typeof stream.finish() === 'bigint'); },
-      };
-    }],
-    ['fingerprintFeatures weights', new Float64Array([0.5, 2]), /\bweights\b/,
-      free((v) => sp.fingerprintFeatures(['a', 'b'], { weights: v }))],
-    ['Fingerprinter.explainFeatures weights', new Float64Array([0.5, 2]), /\bweights\b/, () => {
-      const f = new sp.Fingerprinter();
-      return {
-        call: (v) => f.explainFeatures(['a', 'b'], { weights: v }).fingerprint,
-        works: () => { assert.equal(f.fingerprint(KNOWN.text), BigInt(`0x${KNOWN.hex}`)); f.free(); },
-      };
-    }],
+    [
+      'scan fingerprints (width 16)',
+      fingerprints,
+      /\bfingerprints\b/,
+      free((v) => sp.scan(0n, v, 4, 16)),
+    ],
+    [
+      'scan fingerprints (128 bits)',
+      new BigUint64Array([0n, 1n, 0n, 3n]),
+      /\bfingerprints\b/,
+      free((v) => sp.scan(0n, v, 1, 128)),
+    ],
+    [
+      'distances fingerprints',
+      fingerprints,
+      /\bfingerprints\b/,
+      free((v) => [...sp.distances(0n, v)]),
+    ],
+    [
+      'FingerprintStream.update chunk',
+      text,
+      /\bchunk\b/,
+      () => {
+        const stream = fingerprinter.stream();
+        return {
+          call: (v) => {
+            stream.update(v);
+            return stream.bytes;
+          },
+          works: () => {
+            stream.update('jumps');
+            assert.ok(typeof stream.finish() === 'bigint');
+          },
+        };
+      },
+    ],
+    [
+      'fingerprintFeatures weights',
+      new Float64Array([0.5, 2]),
+      /\bweights\b/,
+      free((v) => sp.fingerprintFeatures(['a', 'b'], { weights: v })),
+    ],
+    [
+      'Fingerprinter.explainFeatures weights',
+      new Float64Array([0.5, 2]),
+      /\bweights\b/,
+      () => {
+        const f = new sp.Fingerprinter();
+        return {
+          call: (v) => f.explainFeatures(['a', 'b'], { weights: v }).fingerprint,
+          works: () => {
+            assert.equal(f.fingerprint(KNOWN.text), BigInt(`0x${KNOWN.hex}`));
+            f.free();
+          },
+        };
+      },
+    ],
   ];
   const failures = [];
   for (const [name, genuine, word, setup] of positions) {
@@ -466,7 +782,11 @@ test('typed arrays that are proxies, subclasses, detached or from another realm'
           assert.deepEqual(got.value, want, `${context}: read differently`);
         } else {
           assert.ok(!got.ok, `${context}: should throw but returned ${String(got.value)}`);
-          assert.match(got.error.message, word, `${context}: the message does not name the argument: ${got.error.message}`);
+          assert.match(
+            got.error.message,
+            word,
+            `${context}: the message does not name the argument: ${got.error.message}`,
+          );
           assert.match(got.error.message, message, context);
         }
       } catch (e) {
@@ -496,24 +816,51 @@ test("typed arrays in the module's own memory are read before it grows, or throw
   };
   const many = Array.from({ length: 70000 }, (_, i) => BigInt(i)); // more than one 512 KB step
   const cases = [
-    ['scan', /\bfingerprints\b/, () => sp.scan(0n, own(BigUint64Array, [1n, 2n, 3n]), 1),
-      [{ index: 0, distance: 1 }, { index: 1, distance: 1 }]],
-    ['scan in steps', /\bfingerprints\b/, () => sp.scan(69999n, own(BigUint64Array, many), 0).length, 1],
-    ['distances', /\bfingerprints\b/, () => [...sp.distances(0n, own(BigUint64Array, [1n, 2n, 3n]))], [1, 1, 2]],
-    ['insertMany', /\bids\b/, () => {
-      const idx = new sp.Index();
-      try {
-        idx.insertMany(own(Float64Array, [1, 2]), [1n, 2n]);
-        return idx.ids();
-      } finally {
-        idx.free();
-      }
-    }, [1, 2]],
-    ['stream update', /\bchunk\b/, () => {
-      const stream = fingerprinter.stream();
-      stream.update(own(Uint8Array, [...new TextEncoder().encode('a b')]));
-      return stream.finish();
-    }, sp.fingerprint('a b')],
+    [
+      'scan',
+      /\bfingerprints\b/,
+      () => sp.scan(0n, own(BigUint64Array, [1n, 2n, 3n]), 1),
+      [
+        { index: 0, distance: 1 },
+        { index: 1, distance: 1 },
+      ],
+    ],
+    [
+      'scan in steps',
+      /\bfingerprints\b/,
+      () => sp.scan(69999n, own(BigUint64Array, many), 0).length,
+      1,
+    ],
+    [
+      'distances',
+      /\bfingerprints\b/,
+      () => [...sp.distances(0n, own(BigUint64Array, [1n, 2n, 3n]))],
+      [1, 1, 2],
+    ],
+    [
+      'insertMany',
+      /\bids\b/,
+      () => {
+        const idx = new sp.Index();
+        try {
+          idx.insertMany(own(Float64Array, [1, 2]), [1n, 2n]);
+          return idx.ids();
+        } finally {
+          idx.free();
+        }
+      },
+      [1, 2],
+    ],
+    [
+      'stream update',
+      /\bchunk\b/,
+      () => {
+        const stream = fingerprinter.stream();
+        stream.update(own(Uint8Array, [...new TextEncoder().encode('a b')]));
+        return stream.finish();
+      },
+      sp.fingerprint('a b'),
+    ],
   ];
   for (const [name, word, call, want] of cases) {
     let worked = 0;
@@ -539,8 +886,16 @@ test('a freed object throws a clear Error, and the module keeps working', () => 
   // Checked before wasm is entered (pkg/simprint.js), so a loop of them costs nothing; see
   // limits.test.mjs for every method of every class.
   for (let i = 0; i < 1000; i++) {
-    assert.throws(() => fp.fingerprint('x'), (e) => e instanceof Error && /Fingerprinter\.fingerprint: this Fingerprinter was freed/.test(e.message));
-    assert.throws(() => idx.insert(1, 1n), (e) => e instanceof Error && /Index\.insert: this Index was freed/.test(e.message));
+    assert.throws(
+      () => fp.fingerprint('x'),
+      (e) =>
+        e instanceof Error &&
+        /Fingerprinter\.fingerprint: this Fingerprinter was freed/.test(e.message),
+    );
+    assert.throws(
+      () => idx.insert(1, 1n),
+      (e) => e instanceof Error && /Index\.insert: this Index was freed/.test(e.message),
+    );
   }
   stillWorks('after calls on freed objects');
 });
@@ -550,14 +905,20 @@ test('lone surrogates read as U+FFFD, everywhere a string goes in', () => {
   for (const s of lone) {
     const replaced = s.replace(/[\ud800-\udfff]/g, (c, i) => {
       const code = s.charCodeAt(i);
-      const pair = code <= 0xdbff ? s.charCodeAt(i + 1) >= 0xdc00 && s.charCodeAt(i + 1) <= 0xdfff
-        : s.charCodeAt(i - 1) >= 0xd800 && s.charCodeAt(i - 1) <= 0xdbff;
+      const pair =
+        code <= 0xdbff
+          ? s.charCodeAt(i + 1) >= 0xdc00 && s.charCodeAt(i + 1) <= 0xdfff
+          : s.charCodeAt(i - 1) >= 0xd800 && s.charCodeAt(i - 1) <= 0xdbff;
       return pair ? c : '\ufffd';
     });
     assert.equal(s.isWellFormed(), false);
     assert.equal(replaced.toWellFormed(), s.toWellFormed());
     for (const options of [{}, { tokenizer: 'chars', n: 1 }, { width: 128, caseFold: false }]) {
-      assert.equal(sp.fingerprint(s, options), sp.fingerprint(s.toWellFormed(), options), `${JSON.stringify(s)}`);
+      assert.equal(
+        sp.fingerprint(s, options),
+        sp.fingerprint(s.toWellFormed(), options),
+        `${JSON.stringify(s)}`,
+      );
       assert.equal(sp.explain(s, options).fingerprint, sp.fingerprint(s, options));
     }
     const stream = fingerprinter.stream();
@@ -568,8 +929,21 @@ test('lone surrogates read as U+FFFD, everywhere a string goes in', () => {
     // Exactly per feature: two copies side by side may pair a high surrogate ending one with a
     // low one starting the other, but each still reads as its own U+FFFD.
     const well = s.toWellFormed();
-    assert.equal(sp.fingerprintFeatures([s, s]), sp.fingerprintFeatures([[well, 1], [well, 1]]));
-    assert.equal(sp.fingerprintFeatures([s, '', s], { weights: [2, 1, -1] }), sp.fingerprintFeatures([[well, 2], ['', 1], [well, -1]]));
+    assert.equal(
+      sp.fingerprintFeatures([s, s]),
+      sp.fingerprintFeatures([
+        [well, 1],
+        [well, 1],
+      ]),
+    );
+    assert.equal(
+      sp.fingerprintFeatures([s, '', s], { weights: [2, 1, -1] }),
+      sp.fingerprintFeatures([
+        [well, 2],
+        ['', 1],
+        [well, -1],
+      ]),
+    );
     assert.equal(sp.recommendedK(s), sp.recommendedK(s.toWellFormed()));
     df.add(s);
   }
@@ -581,7 +955,10 @@ test('lone surrogates read as U+FFFD, everywhere a string goes in', () => {
   assert.equal(s.finish(), sp.fingerprint('smile \ufffd\ufffd now'));
   assert.throws(() => sp.fromHex('\ud800'), /malformed hex/);
   assert.throws(() => sp.fingerprint('x', { key: '\ud800'.repeat(32) }), /invalid key/);
-  assert.throws(() => sp.fingerprint('x', { tokenizer: '\ud800' }), /unknown tokenizer "\u{fffd}"/u);
+  assert.throws(
+    () => sp.fingerprint('x', { tokenizer: '\ud800' }),
+    /unknown tokenizer "\u{fffd}"/u,
+  );
   stillWorks('lone surrogates');
 });
 
@@ -589,7 +966,8 @@ test('50 MB strings: one shot, in one stream update, in 64 KB chunks; wasm memor
   const MB = 1 << 20;
   const memoryBefore = wasm.memory.buffer.byteLength;
   // Binary weights: a text repeated gives the features of two copies.
-  const paragraph = 'The Quick brown fox jumps over the LAZY dog, again and again. 敏捷的棕色狐狸跳过了懒狗。 ';
+  const paragraph =
+    'The Quick brown fox jumps over the LAZY dog, again and again. 敏捷的棕色狐狸跳过了懒狗。 ';
   const big = paragraph.repeat(Math.ceil((50 * MB) / paragraph.length));
   assert.ok(big.length >= 50 * MB);
   const cases = [
@@ -613,11 +991,16 @@ test('50 MB strings: one shot, in one stream update, in 64 KB chunks; wasm memor
     for (let i = 0; i < text.length; i += 65536) chunked.update(text.slice(i, i + 65536));
     assert.equal(chunked.finish(), want, `${name}: 64 KB chunks`);
     const streamed = performance.now() - t0;
-    t.diagnostic(`${name} (${(text.length / MB).toFixed(0)}M UTF-16 units): one shot ${oneShot.toFixed(0)} ms, ` +
-      `two streams ${streamed.toFixed(0)} ms`);
+    t.diagnostic(
+      `${name} (${(text.length / MB).toFixed(0)}M UTF-16 units): one shot ${oneShot.toFixed(0)} ms, ` +
+        `two streams ${streamed.toFixed(0)} ms`,
+    );
     assert.ok(streamed < 60000, `${name}: streaming took ${streamed} ms`);
   }
-  assert.deepEqual([...fingerprinter.fingerprintMany([big, paragraph])], [cases[0][2], sp.fingerprint(paragraph)]);
+  assert.deepEqual(
+    [...fingerprinter.fingerprintMany([big, paragraph])],
+    [cases[0][2], sp.fingerprint(paragraph)],
+  );
   // Its 9 million words as one list of features, in one call: each word of the paragraph
   // counted once per copy, and the empty string after the last space.
   const words = big.split(' ');
@@ -627,12 +1010,17 @@ test('50 MB strings: one shot, in one stream update, in 64 KB chunks; wasm memor
   const t0 = performance.now();
   const listed = sp.fingerprintFeatures(words);
   t.diagnostic(`${words.length} features in one list: ${(performance.now() - t0).toFixed(0)} ms`);
-  assert.equal(listed, sp.fingerprintFeatures([...distinct, ''], { weights: [...distinct.map(() => copies), 1] }));
+  assert.equal(
+    listed,
+    sp.fingerprintFeatures([...distinct, ''], { weights: [...distinct.map(() => copies), 1] }),
+  );
   assert.equal(sp.recommendedK(big), 9); // its features repeat: an edit rarely brings a new one
   assert.throws(() => sp.fromHex(big), /malformed hex/);
   assert.throws(() => sp.fingerprint('x', { key: big }), /invalid key: expected 32 hex digits/);
   const memoryAfter = wasm.memory.buffer.byteLength;
-  t.diagnostic(`wasm memory: ${(memoryBefore / MB).toFixed(0)} MB before, ${(memoryAfter / MB).toFixed(0)} MB after`);
+  t.diagnostic(
+    `wasm memory: ${(memoryBefore / MB).toFixed(0)} MB before, ${(memoryAfter / MB).toFixed(0)} MB after`,
+  );
   // The largest text is 150 MB of UTF-8 (50M CJK characters × 3 bytes). One shot holds it and
   // its lowercased copy; a stream given it in one update holds the chunk and its buffer, then
   // the buffer and the lowercased copy: measured 486 MB of wasm memory at the peak, 3.2 times
@@ -656,9 +1044,13 @@ test('pairs with an explicit plan of more than 64 blocks (fuzz finding) are exac
   for (let c = 0; c < 100; c++) {
     const centre = (next() << 64n) | next();
     entries.push([3 * c, centre]);
-    for (let j = 1; j < 3; j++) entries.push([3 * c + j, centre ^ (next() % 2n === 0n ? 1n << (next() % 128n) : 0n)]);
+    for (let j = 1; j < 3; j++)
+      entries.push([3 * c + j, centre ^ (next() % 2n === 0n ? 1n << (next() % 128n) : 0n)]);
   }
-  idx.insertMany(entries.map((e) => e[0]), entries.map((e) => e[1]));
+  idx.insertMany(
+    entries.map((e) => e[0]),
+    entries.map((e) => e[1]),
+  );
   assert.equal(idx.segments, 1);
   const want = [];
   for (let i = 0; i < entries.length; i++) {
@@ -674,23 +1066,38 @@ test('pairs with an explicit plan of more than 64 blocks (fuzz finding) are exac
 
 test('the key option: the same text under two random keys is f/2 apart on average', () => {
   // Random 32-hex-digit keys, as a deployment would keep in a secret (see docs/robustness.md).
-  const randomKey = () => [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
+  const randomKey = () =>
+    [...crypto.getRandomValues(new Uint8Array(16))]
+      .map((b) => b.toString(16).padStart(2, '0'))
+      .join('');
   let seed = 5;
-  const next = () => { // mulberry32
+  const next = () => {
+    // mulberry32
     seed = (seed + 0x6d2b79f5) >>> 0;
     let t = Math.imul(seed ^ (seed >>> 15), seed | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  const word = () => Array.from({ length: 3 + Math.floor(next() * 7) }, () => String.fromCharCode(97 + Math.floor(next() * 26))).join('');
-  const texts = Array.from({ length: 200 }, () => Array.from({ length: 40 + Math.floor(next() * 200) }, word).join(' '));
+  const word = () =>
+    Array.from({ length: 3 + Math.floor(next() * 7) }, () =>
+      String.fromCharCode(97 + Math.floor(next() * 26)),
+    ).join('');
+  const texts = Array.from({ length: 200 }, () =>
+    Array.from({ length: 40 + Math.floor(next() * 200) }, word).join(' '),
+  );
   for (const width of [64, 128]) {
     const keyA = randomKey();
-    const [a, b] = [new sp.Fingerprinter({ width, key: keyA }), new sp.Fingerprinter({ width, key: randomKey() })];
+    const [a, b] = [
+      new sp.Fingerprinter({ width, key: keyA }),
+      new sp.Fingerprinter({ width, key: randomKey() }),
+    ];
     const d = texts.map((t) => sp.hamming(a.fingerprint(t), b.fingerprint(t)));
     const mean = d.reduce((x, y) => x + y, 0) / d.length;
     // Binomial(f, 1/2) per text: the mean of 200 is f/2 with sd √f/2/√200 (0.28 at 64 bits).
-    assert.ok(Math.abs(mean - width / 2) < (5 * Math.sqrt(width)) / 2 / Math.sqrt(200), `width ${width}: mean ${mean}`);
+    assert.ok(
+      Math.abs(mean - width / 2) < (5 * Math.sqrt(width)) / 2 / Math.sqrt(200),
+      `width ${width}: mean ${mean}`,
+    );
     // A key is deterministic: the same key, given again to another fingerprinter and to the
     // one-shot function, gives the same fingerprints.
     const again = new sp.Fingerprinter({ width, key: keyA });
@@ -706,7 +1113,10 @@ test('the key option: the same text under two random keys is f/2 apart on averag
 test('clusters() of 20,000 copies of one fingerprint (was a trap: every pair was listed first)', () => {
   const idx = new sp.Index({ k: 3 });
   const n = 20000;
-  idx.insertMany(Float64Array.from({ length: n }, (_, i) => i), new BigUint64Array(n).fill(0x1234n));
+  idx.insertMany(
+    Float64Array.from({ length: n }, (_, i) => i),
+    new BigUint64Array(n).fill(0x1234n),
+  );
   idx.insert(n, 0x1235n); // one more, a bit away
   idx.insert(n + 1, 0xffffn << 40n); // a loner
   const t0 = performance.now();
@@ -738,8 +1148,12 @@ test('index bytes naming id 2^64 - 1 load, and a name below 2^53 is refused (fuz
   index.free();
   copy.free();
   // A name on id 5, which is also the number 5 to JavaScript: refused, not loaded.
-  assert.throws(() => sp.Index.fromBytes(indexBytes(64, 3, [[5n, 1n]], [[5n, 'a']])),
-    (e) => e instanceof Error && !(e instanceof WebAssembly.RuntimeError) &&
-      /^index bytes: id 5 has a name, but names' ids start at 2\^53$/.test(e.message));
+  assert.throws(
+    () => sp.Index.fromBytes(indexBytes(64, 3, [[5n, 1n]], [[5n, 'a']])),
+    (e) =>
+      e instanceof Error &&
+      !(e instanceof WebAssembly.RuntimeError) &&
+      /^index bytes: id 5 has a name, but names' ids start at 2\^53$/.test(e.message),
+  );
   stillWorks('named index bytes');
 });

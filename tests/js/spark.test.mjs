@@ -17,21 +17,32 @@ import { corpus, jsonl } from '../support/corpus.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const cli = join(root, 'pkg', 'cli', 'simprint.mjs');
-const python = process.env.SIMPRINT_SPARK_PYTHON ?? join(homedir(), '.cache', 'simprint', 'spark-venv', 'bin', 'python');
+const python =
+  process.env.SIMPRINT_SPARK_PYTHON ??
+  join(homedir(), '.cache', 'simprint', 'spark-venv', 'bin', 'python');
 const simprint = (args) => execFileSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
 
 // Two plans of tests/js/sql.test.mjs: permuted tables (radius 0) and multi-index hashing with
 // radii 2, 2, 1, 1 (k = 6's radius 1 is inside it; a case costs Spark about 6 s).
-const CASES = [[3, ['--blocks', '4'], 'permuted'], [9, ['--substrings', '4'], 'multiIndex']];
+const CASES = [
+  [3, ['--blocks', '4'], 'permuted'],
+  [9, ['--substrings', '4'], 'multiIndex'],
+];
 const N = 4000;
 
 test('Spark SQL runs pairs.sql unchanged on simprint keys and finds exactly Index.pairs()', (t) => {
-  assert.ok(existsSync(python), `no pyspark venv at ${python}: run \`source scripts/lib.sh && ensure_spark\` (scripts/test.sh does)`);
+  assert.ok(
+    existsSync(python),
+    `no pyspark venv at ${python}: run \`source scripts/lib.sh && ensure_spark\` (scripts/test.sh does)`,
+  );
   const dir = mkdtempSync(join(tmpdir(), 'simprint-spark-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(join(dir, 'corpus.jsonl'), jsonl(corpus(N)));
   simprint(['fingerprint', join(dir, 'corpus.jsonl'), '-o', join(dir, 'fps.jsonl')]);
-  const fps = readFileSync(join(dir, 'fps.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const fps = readFileSync(join(dir, 'fps.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.equal(fps.length, N);
 
   const cases = CASES.map(([k, plan, kind]) => {
@@ -44,13 +55,20 @@ test('Spark SQL runs pairs.sql unchanged on simprint keys and finds exactly Inde
   });
   writeFileSync(join(dir, 'cases.json'), JSON.stringify(cases));
   const started = performance.now();
-  const run = spawnSync(python, [join(root, 'tests', 'support', 'spark_cases.py'), join(dir, 'cases.json')], {
-    encoding: 'utf8', env: { ...process.env, SPARK_LOCAL_IP: '127.0.0.1', PYSPARK_PYTHON: python, HOME: dir },
-  });
+  const run = spawnSync(
+    python,
+    [join(root, 'tests', 'support', 'spark_cases.py'), join(dir, 'cases.json')],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, SPARK_LOCAL_IP: '127.0.0.1', PYSPARK_PYTHON: python, HOME: dir },
+    },
+  );
   assert.equal(run.status, 0, `the Spark driver failed:\n${run.stderr.slice(-4000)}`);
   // The driver's timings (JSON lines among Spark's own log).
   const timings = run.stderr.split('\n').filter((l) => l.startsWith('{'));
-  t.diagnostic(`Spark: ${((performance.now() - started) / 1000).toFixed(1)} s in all; ${timings.join(' ')}`);
+  t.diagnostic(
+    `Spark: ${((performance.now() - started) / 1000).toFixed(1)} s in all; ${timings.join(' ')}`,
+  );
 
   const index = new Index({ k: 9 });
   try {
@@ -58,8 +76,14 @@ test('Spark SQL runs pairs.sql unchanged on simprint keys and finds exactly Inde
     for (const { k, out } of cases) {
       const want = index.pairs(k);
       assert.ok(want.length > 100, `a test with pairs (${want.length} at k = ${k})`);
-      assert.ok(want.some((p) => p.distance === k), `pairs at exactly k = ${k}`);
-      const got = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      assert.ok(
+        want.some((p) => p.distance === k),
+        `pairs at exactly k = ${k}`,
+      );
+      const got = readFileSync(out, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       assert.deepEqual(got, want, `k = ${k}`);
       t.diagnostic(`k = ${k}: ${want.length} pairs`);
     }

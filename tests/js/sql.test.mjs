@@ -7,14 +7,21 @@ import { fingerprints, indexPairs, sqlPairs } from '../../examples/sql/pairs.mjs
 
 const N = 30000;
 
-for (const [k, plan, kind] of [[3, undefined, 'permuted'], [6, { substrings: 4 }, 'multiIndex'], [9, { substrings: 4 }, 'multiIndex']]) {
+for (const [k, plan, kind] of [
+  [3, undefined, 'permuted'],
+  [6, { substrings: 4 }, 'multiIndex'],
+  [9, { substrings: 4 }, 'multiIndex'],
+]) {
   test(`k = ${k}, ${kind} keys: the SQL join finds exactly Index.pairs()`, async (t) => {
     const fps = fingerprints(N, { spread: k + 2 });
     const sql = await sqlPairs(fps, { k, plan });
     assert.equal(sql.plan.kind, kind);
     const want = indexPairs(fps, { k });
     assert.ok(want.length > 1000, `a test with pairs (${want.length})`);
-    assert.ok(want.some((p) => p.distance === k), 'pairs at exactly k');
+    assert.ok(
+      want.some((p) => p.distance === k),
+      'pairs at exactly k',
+    );
     assert.deepEqual(sql.pairs, want);
     t.diagnostic(`${want.length} pairs; ${sql.keyRows} key rows; SQL ${JSON.stringify(sql.times)}`);
   });

@@ -33,4 +33,20 @@ export function mulberry32(seed) {
 }
 
 /** Syllables the Worker tests build words of. */
-export const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'sat', 'vo', 'qui', 'der', 'an', 'tor', 'bel', 'ix', 'nu', 'pra', 'sel'];
+export const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ren',
+  'sat',
+  'vo',
+  'qui',
+  'der',
+  'an',
+  'tor',
+  'bel',
+  'ix',
+  'nu',
+  'pra',
+  'sel',
+];

@@ -9,7 +9,14 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import sp from './load.mjs';
-import { bundle, faultyScaleBundle, offline, scaleDir, secretsFor, workerOptions } from '../support/workers.mjs';
+import {
+  bundle,
+  faultyScaleBundle,
+  offline,
+  scaleDir,
+  secretsFor,
+  workerOptions,
+} from '../support/workers.mjs';
 import { homeOf, mergeById, ownerOf, ownersOf } from '../../examples/worker-scale/src/routing.js';
 import { mulberry32 as rng, SYLLABLES } from './support.mjs';
 import { defaultMaxK } from '../../examples/worker-scale/src/settings.js';
@@ -32,14 +39,20 @@ const hexDistance = (a, b) => sp.hamming(sp.fromHex(a), sp.fromHex(b));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 function start(persist, vars) {
-  const faulty = vars.TEST_FAIL_FIRST_PUT_AT !== undefined || vars.TEST_FAIL_FIRST_REMOVE_AT !== undefined;
-  return new Miniflare(workerOptions(fromToml, faulty ? FAULTY : BUNDLE, {
-    bindings: {
-      ...secrets.bindings,
-      EXPOSE_FINGERPRINTS: true, RATE_LIMIT_PER_SECOND: 0, HEAL_AFTER_MS: 300, ...vars,
-    },
-    persist,
-  }));
+  const faulty =
+    vars.TEST_FAIL_FIRST_PUT_AT !== undefined || vars.TEST_FAIL_FIRST_REMOVE_AT !== undefined;
+  return new Miniflare(
+    workerOptions(fromToml, faulty ? FAULTY : BUNDLE, {
+      bindings: {
+        ...secrets.bindings,
+        EXPOSE_FINGERPRINTS: true,
+        RATE_LIMIT_PER_SECOND: 0,
+        HEAL_AFTER_MS: 300,
+        ...vars,
+      },
+      persist,
+    }),
+  );
 }
 
 /** A runtime persisting under tmp/`name`, restartable. */
@@ -53,7 +66,11 @@ async function runtime(name, vars) {
     },
     dispose: () => rt.mf.dispose(),
     async call(method, path, body) {
-      const init = { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, signal: AbortSignal.timeout(60000) };
+      const init = {
+        method,
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        signal: AbortSignal.timeout(60000),
+      };
       if (body !== undefined) init.body = JSON.stringify(body);
       const res = await fetch(new URL(path, rt.base), init);
       const text = await res.text();
@@ -72,16 +89,21 @@ async function runtime(name, vars) {
 
 // Deterministic texts in clusters: each cluster a base text and variants with a few words
 // changed, so that many documents are within k of others and many are not.
-const word = (next) => Array.from({ length: 1 + Math.floor(next() * 3) },
-  () => SYLLABLES[Math.floor(next() * SYLLABLES.length)]).join('');
+const word = (next) =>
+  Array.from(
+    { length: 1 + Math.floor(next() * 3) },
+    () => SYLLABLES[Math.floor(next() * SYLLABLES.length)],
+  ).join('');
 function corpus(seed, n, prefix) {
   const next = rng(seed);
   const docs = [];
   let base = null;
   for (let i = 0; i < n; i++) {
-    if (!base || next() < 0.2) base = Array.from({ length: 40 + Math.floor(next() * 40) }, () => word(next));
+    if (!base || next() < 0.2)
+      base = Array.from({ length: 40 + Math.floor(next() * 40) }, () => word(next));
     const words = [...base];
-    for (let c = Math.floor(next() * 4); c > 0; c--) words[Math.floor(next() * words.length)] = word(next);
+    for (let c = Math.floor(next() * 4); c > 0; c--)
+      words[Math.floor(next() * words.length)] = word(next);
     docs.push({ id: `${prefix}-${i}`, text: `${words.join(' ')}.` });
   }
   return docs;
@@ -93,12 +115,14 @@ const hex = (text) => sp.toHex(sp.fingerprint(text, { key: KEY }), 64);
 async function pool(jobs, limit) {
   const results = new Array(jobs.length);
   let next = 0;
-  await Promise.all(Array.from({ length: limit }, async () => {
-    while (next < jobs.length) {
-      const i = next++;
-      results[i] = await jobs[i]();
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < jobs.length) {
+        const i = next++;
+        results[i] = await jobs[i]();
+      }
+    }),
+  );
   return results;
 }
 
@@ -106,7 +130,10 @@ async function listAll(rt) {
   const ids = [];
   let after = '';
   for (;;) {
-    const { status, body } = await rt.call('GET', `/documents?limit=1000&after=${encodeURIComponent(after)}`);
+    const { status, body } = await rt.call(
+      'GET',
+      `/documents?limit=1000&after=${encodeURIComponent(after)}`,
+    );
     assert.equal(status, 200, JSON.stringify(body));
     ids.push(...body.ids);
     if (body.next === null) return ids;
@@ -120,7 +147,8 @@ async function settled(rt, timeoutMs = 20000) {
   for (;;) {
     const stats = (await rt.call('GET', '/stats')).body;
     if (stats.unsettled === 0) return stats;
-    if (Date.now() > until) assert.fail(`${stats.unsettled} writes still unsettled after ${timeoutMs} ms`);
+    if (Date.now() > until)
+      assert.fail(`${stats.unsettled} writes still unsettled after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -133,36 +161,62 @@ async function settled(rt, timeoutMs = 20000) {
 async function checkAgainstBruteForce(rt, queries, objects) {
   const ids = await listAll(rt);
   const stored = new Map();
-  await pool(ids.map((id) => async () => {
-    const got = await rt.call('GET', `/documents/${encodeURIComponent(id)}`);
-    assert.equal(got.status, 200);
-    assert.equal(got.body.state, 'stored', id);
-    stored.set(id, got.body.fingerprint);
-  }), 16);
+  await pool(
+    ids.map((id) => async () => {
+      const got = await rt.call('GET', `/documents/${encodeURIComponent(id)}`);
+      assert.equal(got.status, 200);
+      assert.equal(got.body.state, 'stored', id);
+      stored.set(id, got.body.fingerprint);
+    }),
+    16,
+  );
   const routing = new sp.Plan({ width: 64, k: MAX_K, substrings: MAX_K + 1 });
   let most = 0;
   let total = 0;
-  await pool(queries.map((text) => async () => {
-    const q = hex(text);
-    const asked = kOf(text);
-    const res = await rt.call('POST', '/check', { text });
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-    // Its own k, unless an object asked holds enough documents to cap it (collectionK):
-    // never below the cap of the whole stored set, which every object's holdings are part of.
-    const { k } = res.body;
-    assert.ok(k <= asked && k >= Math.min(asked, sp.collectionK(stored.size) ?? 0), `k ${k} for a text asking ${asked}`);
-    const bound = Math.min(asked + 1, objects);
-    const want = [...stored].map(([id, fp]) => ({ id, distance: hexDistance(fp, q) }))
-      .filter((m) => m.distance <= k);
-    const merged = mergeById([{ duplicates: want, truncated: false }], 100, { stored: false });
-    assert.deepEqual(res.body.duplicates, merged.duplicates, `check of ${q}`);
-    assert.equal(res.body.original, want.length === 0, 'a dry run is original when nothing is found');
-    // The owners of its first k + 1 routing keys (k as the text asks), exactly.
-    assert.equal(res.calls, ownersOf(routing.keys(q).slice(0, asked + 1).map((key) => key.toString(16)), objects).size);
-    assert.ok(res.objects <= bound && res.calls <= bound, `${res.objects} objects, ${res.calls} calls > ${bound}`);
-    most = Math.max(most, res.objects);
-    total += res.calls;
-  }), 16);
+  await pool(
+    queries.map((text) => async () => {
+      const q = hex(text);
+      const asked = kOf(text);
+      const res = await rt.call('POST', '/check', { text });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      // Its own k, unless an object asked holds enough documents to cap it (collectionK):
+      // never below the cap of the whole stored set, which every object's holdings are part of.
+      const { k } = res.body;
+      assert.ok(
+        k <= asked && k >= Math.min(asked, sp.collectionK(stored.size) ?? 0),
+        `k ${k} for a text asking ${asked}`,
+      );
+      const bound = Math.min(asked + 1, objects);
+      const want = [...stored]
+        .map(([id, fp]) => ({ id, distance: hexDistance(fp, q) }))
+        .filter((m) => m.distance <= k);
+      const merged = mergeById([{ duplicates: want, truncated: false }], 100, { stored: false });
+      assert.deepEqual(res.body.duplicates, merged.duplicates, `check of ${q}`);
+      assert.equal(
+        res.body.original,
+        want.length === 0,
+        'a dry run is original when nothing is found',
+      );
+      // The owners of its first k + 1 routing keys (k as the text asks), exactly.
+      assert.equal(
+        res.calls,
+        ownersOf(
+          routing
+            .keys(q)
+            .slice(0, asked + 1)
+            .map((key) => key.toString(16)),
+          objects,
+        ).size,
+      );
+      assert.ok(
+        res.objects <= bound && res.calls <= bound,
+        `${res.objects} objects, ${res.calls} calls > ${bound}`,
+      );
+      most = Math.max(most, res.objects);
+      total += res.calls;
+    }),
+    16,
+  );
   return { stored, most, mean: total / queries.length };
 }
 
@@ -172,7 +226,11 @@ test('routing helpers: owners by (table, key), homes by id, hex distances (Node)
   assert.equal(ownerOf(3, 'a', 16), 0xfa5e85ab % 16);
   assert.equal(ownerOf(3, 'a', 1 << 20), 0xfa5e85ab % (1 << 20));
   assert.equal(homeOf('x', 64), 34);
-  assert.notEqual(ownerOf(0, '1f', 1 << 20), ownerOf(1, '1f', 1 << 20), 'the table is part of the owner');
+  assert.notEqual(
+    ownerOf(0, '1f', 1 << 20),
+    ownerOf(1, '1f', 1 << 20),
+    'the table is part of the owner',
+  );
   assert.ok(homeOf('x', 64) < 64);
   assert.equal(hexDistance('ffffffffffffffff', '0000000000000000'), 64);
   assert.equal(hexDistance('0123456789abcdef', '0123456789abcdee'), 1);
@@ -180,27 +238,47 @@ test('routing helpers: owners by (table, key), homes by id, hex distances (Node)
   assert.deepEqual([...owners], [[0, 0b111]], 'one object owns every table');
 });
 
-test('merging owners\' answers: each id once, nearest first; earlier as the deciding owner says; original (Node)', () => {
-  const d = (id, distance, decided = false, earlier = false) => ({ id, distance, decided, earlier });
+test("merging owners' answers: each id once, nearest first; earlier as the deciding owner says; original (Node)", () => {
+  const d = (id, distance, decided = false, earlier = false) => ({
+    id,
+    distance,
+    decided,
+    earlier,
+  });
   // "b" decided earlier by one owner and seen undecided by another; "c" seen only undecided.
   const answers = [
     { duplicates: [d('b', 2, true, true), d('c', 1)], truncated: false },
     { duplicates: [d('b', 2), d('a', 2, true, false)], truncated: false },
   ];
   assert.deepEqual(mergeById(answers, 10, { stored: true }), {
-    duplicates: [{ id: 'c', distance: 1, earlier: false }, { id: 'a', distance: 2, earlier: false }, { id: 'b', distance: 2, earlier: true }],
+    duplicates: [
+      { id: 'c', distance: 1, earlier: false },
+      { id: 'a', distance: 2, earlier: false },
+      { id: 'b', distance: 2, earlier: true },
+    ],
     truncated: false,
     original: false,
   });
   // Without "b" nothing came earlier: this document is the one to keep.
-  assert.equal(mergeById([{ duplicates: [d('c', 1), d('a', 2, true, false)], truncated: false }], 10, { stored: true }).original, true);
+  assert.equal(
+    mergeById([{ duplicates: [d('c', 1), d('a', 2, true, false)], truncated: false }], 10, {
+      stored: true,
+    }).original,
+    true,
+  );
   // A dry run is stored nowhere: whatever it finds came earlier.
-  assert.deepEqual(mergeById([{ duplicates: [d('c', 1)], truncated: false }], 10, { stored: false }).duplicates,
-    [{ id: 'c', distance: 1, earlier: true }]);
+  assert.deepEqual(
+    mergeById([{ duplicates: [d('c', 1)], truncated: false }], 10, { stored: false }).duplicates,
+    [{ id: 'c', distance: 1, earlier: true }],
+  );
   // An owner that left some out may have left out its decision: the doubt goes to "earlier".
   const cut = mergeById([{ duplicates: [d('c', 1)], truncated: true }], 10, { stored: true });
   assert.deepEqual([cut.duplicates[0].earlier, cut.original, cut.truncated], [true, false, true]);
-  assert.deepEqual(mergeById([], 10, { stored: true }), { duplicates: [], truncated: false, original: true });
+  assert.deepEqual(mergeById([], 10, { stored: true }), {
+    duplicates: [],
+    truncated: false,
+    original: true,
+  });
 });
 
 test('16 objects: concurrent writes with a restart in the middle; acknowledged documents all there, answers exact', async (t) => {
@@ -218,55 +296,82 @@ test('16 objects: concurrent writes with a restart in the middle; acknowledged d
         return { error };
       }
     };
-    await Promise.all(Array.from({ length: 24 }, async () => {
-      while (next < docs.length) {
-        const doc = docs[next++];
-        if (restarting) await restarting;
-        const res = await post(doc);
-        if (!res.error && (res.status === 200 || res.status === 201)) {
-          assert.equal(res.body.stored, true);
-          assert.ok(res.objects <= Math.min(MAX_K + 1, 16) + 2 * 1, 'a write: its owners and its home');
-          acknowledged.add(doc.id);
-        } else failed.add(doc.id);
-        if (!restarting && acknowledged.size >= 400) restarting = rt.restart();
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 24 }, async () => {
+        while (next < docs.length) {
+          const doc = docs[next++];
+          if (restarting) await restarting;
+          const res = await post(doc);
+          if (!res.error && (res.status === 200 || res.status === 201)) {
+            assert.equal(res.body.stored, true);
+            assert.ok(
+              res.objects <= Math.min(MAX_K + 1, 16) + 2 * 1,
+              'a write: its owners and its home',
+            );
+            acknowledged.add(doc.id);
+          } else failed.add(doc.id);
+          if (!restarting && acknowledged.size >= 400) restarting = rt.restart();
+        }
+      }),
+    );
     await restarting;
     t.diagnostic(`${acknowledged.size} acknowledged, ${failed.size} cut off by the restart`);
     assert.ok(failed.size <= 24 && acknowledged.size + failed.size === docs.length);
     const stats = await settled(rt);
-    t.diagnostic(`after healing: ${stats.documents} stored, ${stats.held} held in objects, ` +
-      `${stats.perObject.filter((o) => !o.inMemory).length} of 16 objects answering from SQLite`);
-    assert.ok(stats.perObject.some((o) => !o.inMemory), 'some object is past MEMORY_DOCUMENTS (the SQLite path)');
+    t.diagnostic(
+      `after healing: ${stats.documents} stored, ${stats.held} held in objects, ` +
+        `${stats.perObject.filter((o) => !o.inMemory).length} of 16 objects answering from SQLite`,
+    );
+    assert.ok(
+      stats.perObject.some((o) => !o.inMemory),
+      'some object is past MEMORY_DOCUMENTS (the SQLite path)',
+    );
     const listed = new Set(await listAll(rt));
     for (const id of acknowledged) assert.ok(listed.has(id), `${id} acknowledged but missing`);
     // A cut-off write was healed forward (stored) or never began (absent); retried, it lands.
     for (const id of failed) {
       const doc = docs.find((d) => d.id === id);
       const retry = await rt.call('POST', '/documents', doc);
-      assert.ok(retry.status === 200 || retry.status === 201, `${id}: ${retry.status} ${JSON.stringify(retry.body)}`);
+      assert.ok(
+        retry.status === 200 || retry.status === 201,
+        `${id}: ${retry.status} ${JSON.stringify(retry.body)}`,
+      );
     }
-    const queries = corpus(16, 1200, 'q').filter((_, i) => i % 8 === 0).map((d) => d.text);
+    const queries = corpus(16, 1200, 'q')
+      .filter((_, i) => i % 8 === 0)
+      .map((d) => d.text);
     const { stored, most, mean } = await checkAgainstBruteForce(rt, queries, 16);
     assert.equal(stored.size, docs.length);
-    t.diagnostic(`checks touched at most ${most} objects, ${mean.toFixed(2)} sub-requests on average (bound min(k + 1, 16), k ≤ ${MAX_K})`);
+    t.diagnostic(
+      `checks touched at most ${most} objects, ${mean.toFixed(2)} sub-requests on average (bound min(k + 1, 16), k ≤ ${MAX_K})`,
+    );
   } finally {
     await rt.dispose();
   }
 });
 
 test('64 objects: batch load, replace and delete; answers exact, a check touches at most k + 1 objects', async (t) => {
-  const rt = await runtime('edge-64', { OBJECTS: 64, MEMORY_DOCUMENTS: 1000, MAX_BATCH_DOCUMENTS: 500 });
+  const rt = await runtime('edge-64', {
+    OBJECTS: 64,
+    MEMORY_DOCUMENTS: 1000,
+    MAX_BATCH_DOCUMENTS: 500,
+  });
   try {
     const docs = corpus(64, 2000, 'b');
     for (let i = 0; i < docs.length; i += 500) {
       const res = await rt.call('POST', '/batch', { documents: docs.slice(i, i + 500) });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.deepEqual([res.body.stored, res.body.conflicts], [500, []]);
-      assert.deepEqual(res.body.documents.map((d) => d.id), docs.slice(i, i + 500).map((d) => d.id));
+      assert.deepEqual(
+        res.body.documents.map((d) => d.id),
+        docs.slice(i, i + 500).map((d) => d.id),
+      );
       // Each document's duplicates, as a single write would report them (the batch's own included).
       const first = res.body.documents.find((d) => d.duplicates.length > 0);
-      assert.ok(first?.duplicates.every((m) => m.distance <= first.k), 'a batch of clustered texts finds duplicates');
+      assert.ok(
+        first?.duplicates.every((m) => m.distance <= first.k),
+        'a batch of clustered texts finds duplicates',
+      );
     }
     // The same batch again changes nothing (idempotent by id and fingerprint).
     const again = await rt.call('POST', '/batch', { documents: docs.slice(0, 100) });
@@ -277,7 +382,8 @@ test('64 objects: batch load, replace and delete; answers exact, a check touches
     const oldGone = await rt.call('POST', '/check', { text: docs[0].text });
     assert.ok(!oldGone.body.duplicates.some((d) => d.id === docs[0].id && d.distance === 0));
     // Deleting: gone from the home and from every owner.
-    for (const d of docs.slice(10, 30)) assert.equal((await rt.call('DELETE', `/documents/${d.id}`)).status, 200);
+    for (const d of docs.slice(10, 30))
+      assert.equal((await rt.call('DELETE', `/documents/${d.id}`)).status, 200);
     assert.equal((await rt.call('GET', `/documents/${docs[10].id}`)).status, 404);
     assert.equal((await rt.call('DELETE', `/documents/${docs[10].id}`)).status, 404);
     const stats = await settled(rt);
@@ -285,12 +391,17 @@ test('64 objects: batch load, replace and delete; answers exact, a check touches
     // The counts /stats reads from counters agree with the tables, also after a restart.
     await rt.restart();
     const restarted = await settled(rt);
-    assert.deepEqual([restarted.documents, restarted.held, restarted.probeRows], [stats.documents, stats.held, stats.probeRows]);
+    assert.deepEqual(
+      [restarted.documents, restarted.held, restarted.probeRows],
+      [stats.documents, stats.held, stats.probeRows],
+    );
     const queries = docs.filter((_, i) => i % 20 === 0).map((d) => d.text);
     const { stored, most, mean } = await checkAgainstBruteForce(rt, queries, 64);
     assert.equal(stored.size, docs.length - 20);
     assert.ok(!stored.has(docs[10].id));
-    t.diagnostic(`checks touched at most ${most} objects, ${mean.toFixed(2)} on average (bound k + 1 of 64, k ≤ ${MAX_K})`);
+    t.diagnostic(
+      `checks touched at most ${most} objects, ${mean.toFixed(2)} on average (bound k + 1 of 64, k ≤ ${MAX_K})`,
+    );
     // Refusals: a batch too large, repeated ids, bad ids, no token.
     const big = await rt.call('POST', '/batch', { documents: docs.slice(0, 501) });
     assert.equal(big.status, 413);
@@ -308,18 +419,33 @@ test('64 objects: batch load, replace and delete; answers exact, a check touches
 
 test('one object down mid-write: 503, the record stays pending, the alarm heals it; a retry heals at once', async (_t) => {
   // Object 5 fails the first put it gets after each start.
-  const rt = await runtime('edge-fail', { OBJECTS: 16, TEST_FAIL_FIRST_PUT_AT: 5, HEAL_AFTER_MS: 500 });
+  const rt = await runtime('edge-fail', {
+    OBJECTS: 16,
+    TEST_FAIL_FIRST_PUT_AT: 5,
+    HEAL_AFTER_MS: 500,
+  });
   try {
     const plan = new sp.Plan({ width: 64, k: MAX_K, substrings: MAX_K + 1 });
-    const owners = (text) => ownersOf(plan.keys(hex(text)).map((k) => k.toString(16)), 16);
+    const owners = (text) =>
+      ownersOf(
+        plan.keys(hex(text)).map((k) => k.toString(16)),
+        16,
+      );
     const docs = corpus(5, 200, 'f');
     const victim = docs.find((d) => owners(d.text).has(5));
     const res = await rt.call('POST', '/documents', victim);
     assert.equal(res.status, 503, JSON.stringify(res.body));
     const pending = await rt.call('GET', `/documents/${victim.id}`);
-    assert.equal(pending.body.state, 'pending', 'recorded before any entry was sent, not acknowledged');
+    assert.equal(
+      pending.body.state,
+      'pending',
+      'recorded before any entry was sent, not acknowledged',
+    );
     const healed = await settled(rt);
-    assert.ok(healed.perObject.some((o) => o.healed > 0), 'the home object\'s alarm finished the write');
+    assert.ok(
+      healed.perObject.some((o) => o.healed > 0),
+      "the home object's alarm finished the write",
+    );
     assert.equal((await rt.call('GET', `/documents/${victim.id}`)).body.state, 'stored');
     const found = await rt.call('POST', '/check', { text: victim.text });
     assert.ok(found.body.duplicates.some((d) => d.id === victim.id && d.distance === 0));
@@ -337,7 +463,11 @@ test('one object down mid-write: 503, the record stays pending, the alarm heals 
     const other = await rt.call('POST', '/documents', { id: third.id, text: victim.text });
     assert.equal(other.status, 409);
     await settled(rt);
-    const { stored } = await checkAgainstBruteForce(rt, docs.slice(0, 40).map((d) => d.text), 16);
+    const { stored } = await checkAgainstBruteForce(
+      rt,
+      docs.slice(0, 40).map((d) => d.text),
+      16,
+    );
     assert.deepEqual([...stored.keys()].sort(), [victim.id, second.id, third.id].sort());
   } finally {
     await rt.dispose();
@@ -345,10 +475,18 @@ test('one object down mid-write: 503, the record stays pending, the alarm heals 
 });
 
 test('one object down mid-delete: 503, gone from its home at once, no rewrite until settled, the alarm removes its entries', async () => {
-  const rt = await runtime('edge-fail-delete', { OBJECTS: 16, TEST_FAIL_FIRST_REMOVE_AT: 7, HEAL_AFTER_MS: 500 });
+  const rt = await runtime('edge-fail-delete', {
+    OBJECTS: 16,
+    TEST_FAIL_FIRST_REMOVE_AT: 7,
+    HEAL_AFTER_MS: 500,
+  });
   try {
     const plan = new sp.Plan({ width: 64, k: MAX_K, substrings: MAX_K + 1 });
-    const owners = (text) => ownersOf(plan.keys(hex(text)).map((k) => k.toString(16)), 16);
+    const owners = (text) =>
+      ownersOf(
+        plan.keys(hex(text)).map((k) => k.toString(16)),
+        16,
+      );
     const docs = corpus(7, 200, 'x');
     const victim = docs.find((d) => owners(d.text).has(7));
     const kept = docs.find((d) => d !== victim && !owners(d.text).has(7));
@@ -362,10 +500,21 @@ test('one object down mid-delete: 503, gone from its home at once, no rewrite un
     assert.equal((await rt.call('POST', '/documents', victim)).status, 409);
     await settled(rt);
     const found = await rt.call('POST', '/check', { text: victim.text });
-    assert.ok(!found.body.duplicates.some((d) => d.id === victim.id), 'every entry removed by the alarm');
+    assert.ok(
+      !found.body.duplicates.some((d) => d.id === victim.id),
+      'every entry removed by the alarm',
+    );
     const stats = (await rt.call('GET', '/stats')).body;
-    assert.equal(stats.held, [...owners(kept.text).keys()].length, 'only the kept document is held, by each of its owners');
-    const { stored } = await checkAgainstBruteForce(rt, docs.slice(0, 20).map((d) => d.text), 16);
+    assert.equal(
+      stats.held,
+      [...owners(kept.text).keys()].length,
+      'only the kept document is held, by each of its owners',
+    );
+    const { stored } = await checkAgainstBruteForce(
+      rt,
+      docs.slice(0, 20).map((d) => d.text),
+      16,
+    );
     assert.deepEqual([...stored.keys()], [kept.id]);
     // Once settled, the id can be written again, and is found again.
     assert.equal((await rt.call('POST', '/documents', victim)).status, 201);
@@ -388,8 +537,15 @@ function nearPairs(seed, pairs) {
     const copy = [...words];
     copy[5] = word(next);
     copy[40] = word(next);
-    return [{ id: `p${i}-a`, text: words.join(' ') }, { id: `p${i}-b`, text: copy.join(' ') }];
-  }).filter(([a, b]) => sp.hamming(sp.fingerprint(a.text, { key: KEY }), sp.fingerprint(b.text, { key: KEY })) <= Math.min(kOf(a.text), kOf(b.text)));
+    return [
+      { id: `p${i}-a`, text: words.join(' ') },
+      { id: `p${i}-b`, text: copy.join(' ') },
+    ];
+  }).filter(
+    ([a, b]) =>
+      sp.hamming(sp.fingerprint(a.text, { key: KEY }), sp.fingerprint(b.text, { key: KEY })) <=
+      Math.min(kOf(a.text), kOf(b.text)),
+  );
 }
 
 test('a burst of near-copies: of two posted at the same moment, at least one reports the other, and exactly one is the original', async (t) => {
@@ -401,7 +557,14 @@ test('a burst of near-copies: of two posted at the same moment, at least one rep
     // runtime resets connections in this routing with 64 in flight, and with 32 on a loaded
     // machine, with the previous write protocol too: a limit of the local setup, not of this
     // test's subject, which is two writes at the same moment.)
-    const answers = await pool(pairs.map(([a, b]) => () => Promise.all([a, b].map((d) => rt.call('POST', '/documents', d)))), 8);
+    const answers = await pool(
+      pairs.map(
+        ([a, b]) =>
+          () =>
+            Promise.all([a, b].map((d) => rt.call('POST', '/documents', d))),
+      ),
+      8,
+    );
     let both = 0;
     for (const [i, [ra, rb]] of answers.entries()) {
       const [a, b] = pairs[i];
@@ -413,13 +576,22 @@ test('a burst of near-copies: of two posted at the same moment, at least one rep
       if (aSeesB && bSeesA) both++;
       // Nothing else is near: each reports at most its partner.
       assert.ok(ra.body.duplicates.length <= 1 && rb.body.duplicates.length <= 1, `pair ${i}`);
-      assert.equal(Number(ra.body.original) + Number(rb.body.original), 1, `pair ${i}: exactly one original`);
+      assert.equal(
+        Number(ra.body.original) + Number(rb.body.original),
+        1,
+        `pair ${i}: exactly one original`,
+      );
       const [kept, dropped, droppedSaw] = ra.body.original ? [ra, rb, bSeesA] : [rb, ra, aSeesB];
       assert.ok(droppedSaw?.earlier, `pair ${i}: the one not kept reports the kept one as earlier`);
-      assert.ok(kept.body.duplicates.every((d) => !d.earlier), `pair ${i}: the kept one reports nothing earlier`);
+      assert.ok(
+        kept.body.duplicates.every((d) => !d.earlier),
+        `pair ${i}: the kept one reports nothing earlier`,
+      );
       assert.equal(dropped.body.original, false);
     }
-    t.diagnostic(`${pairs.length} pairs; both saw each other in ${both}, one saw the other in ${pairs.length - both}`);
+    t.diagnostic(
+      `${pairs.length} pairs; both saw each other in ${both}, one saw the other in ${pairs.length - both}`,
+    );
   } finally {
     await rt.dispose();
   }

@@ -11,15 +11,29 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import sp from './load.mjs';
-import { bundle, offline, readDevVars, root, scaleDir, secretsFor, workerOptions } from '../support/workers.mjs';
-import { FLUSH_UNITS, readJson, readText, TextSink } from '../../examples/worker-common/src/body.js';
+import {
+  bundle,
+  offline,
+  readDevVars,
+  root,
+  scaleDir,
+  secretsFor,
+  workerOptions,
+} from '../support/workers.mjs';
+import {
+  FLUSH_UNITS,
+  readJson,
+  readText,
+  TextSink,
+} from '../../examples/worker-common/src/body.js';
 import { addressable } from '../../examples/worker-common/src/ids.js';
 import { mulberry32 as rng, SYLLABLES } from './support.mjs';
 import { defaultMaxK } from '../../examples/worker/src/settings.js';
 
 const MAX_DUPLICATES = 100;
 // The canary text of examples/worker-common/src/scheme.js (which imports the workerd package).
-const CANARY = 'simprint scheme canary: The quick brown fox jumps over the lazy dog. 敏捷的棕色狐狸跳过了懒狗。';
+const CANARY =
+  'simprint scheme canary: The quick brown fox jumps over the lazy dog. 敏捷的棕色狐狸跳过了懒狗。';
 const compareIds = (a, b) => (a === b ? 0 : Buffer.compare(Buffer.from(a), Buffer.from(b)));
 
 const { tmp, Miniflare, fromToml } = await offline('simprint-worker-');
@@ -47,14 +61,26 @@ const BETA = secrets.tokens.beta;
 const TEST_VARS = { EXPOSE_FINGERPRINTS: true, RATE_LIMIT_PER_SECOND: 0 };
 
 function start({
-  persist, vars = {}, shipped = false, withSecrets = true, ratelimits, example = 'worker', out,
+  persist,
+  vars = {},
+  shipped = false,
+  withSecrets = true,
+  ratelimits,
+  example = 'worker',
+  out,
 }) {
   const scaled = example === 'worker-scale';
-  return new (scaled ? scale.Miniflare : Miniflare)(workerOptions(scaled ? scale.fromToml : fromToml, out ?? (scaled ? SCALE_BUNDLE : BUNDLE), {
-    bindings: { ...(withSecrets ? secrets.bindings : {}), ...(shipped ? {} : TEST_VARS), ...vars },
-    persist,
-    ...(ratelimits ? { ratelimits } : {}),
-  }));
+  return new (scaled ? scale.Miniflare : Miniflare)(
+    workerOptions(scaled ? scale.fromToml : fromToml, out ?? (scaled ? SCALE_BUNDLE : BUNDLE), {
+      bindings: {
+        ...(withSecrets ? secrets.bindings : {}),
+        ...(shipped ? {} : TEST_VARS),
+        ...vars,
+      },
+      persist,
+      ...(ratelimits ? { ratelimits } : {}),
+    }),
+  );
 }
 
 const bearer = (token) => ({ authorization: `Bearer ${token}` });
@@ -76,7 +102,11 @@ function client(base, token = ALPHA) {
     }
     const res = await fetch(new URL(path, base), init);
     const text = await res.text();
-    assert.match(res.headers.get('content-type') ?? '', /^application\/json/, `${method} ${path}: ${text}`);
+    assert.match(
+      res.headers.get('content-type') ?? '',
+      /^application\/json/,
+      `${method} ${path}: ${text}`,
+    );
     return { status: res.status, body: JSON.parse(text), headers: res.headers };
   };
 }
@@ -88,7 +118,11 @@ function client(base, token = ALPHA) {
  * races its upload, so this client sends the headers, feeds body chunks only until the answer
  * arrives, reads the answer, and only then drops the connection.
  */
-function postRefusedEarly(base, path, { method = 'POST', declaredLength, chunk, prefix, maxBytes }) {
+function postRefusedEarly(
+  base,
+  path,
+  { method = 'POST', declaredLength, chunk, prefix, maxBytes },
+) {
   return new Promise((resolve, reject) => {
     const headers = { 'content-type': 'text/plain', ...bearer(ALPHA) };
     if (declaredLength !== undefined) headers['content-length'] = String(declaredLength);
@@ -131,7 +165,8 @@ function postRefusedEarly(base, path, { method = 'POST', declaredLength, chunk, 
 
 // Fingerprints as the Worker makes them: under the deployment's secret key.
 const hex = (text, width = 64) => sp.toHex(sp.fingerprint(text, { width, key: KEY }), width);
-const distance = (x, y) => sp.hamming(sp.fingerprint(x, { key: KEY }), sp.fingerprint(y, { key: KEY }));
+const distance = (x, y) =>
+  sp.hamming(sp.fingerprint(x, { key: KEY }), sp.fingerprint(y, { key: KEY }));
 
 // Real-looking text: B is A with three words changed (distance 6 at 64 bits), C is unrelated.
 const A =
@@ -139,7 +174,9 @@ const A =
   'source by automated build daemons, signed with the archive keys and mirrored to hundreds of servers ' +
   'around the world. Administrators install and upgrade software with APT, which resolves dependencies, ' +
   'downloads the files it needs and verifies their signatures before anything is unpacked on the system.';
-const B = A.replace('maintains', 'keeps').replace('hundreds', 'dozens').replace('Administrators', 'Users');
+const B = A.replace('maintains', 'keeps')
+  .replace('hundreds', 'dozens')
+  .replace('Administrators', 'Users');
 const C =
   'Preheat the oven to two hundred degrees. Whisk the eggs with the sugar until pale and thick, fold in ' +
   'the sifted flour and the melted butter, pour the batter into a lined tin and bake the sponge for ' +
@@ -181,7 +218,10 @@ async function listAll(call) {
   const ids = [];
   let after = '';
   for (;;) {
-    const { status, body } = await call('GET', `/documents?limit=1000&after=${encodeURIComponent(after)}`);
+    const { status, body } = await call(
+      'GET',
+      `/documents?limit=1000&after=${encodeURIComponent(after)}`,
+    );
     assert.equal(status, 200);
     ids.push(...body.ids);
     if (body.next === null) return ids;
@@ -214,7 +254,9 @@ before(async () => {
 after(async () => {
   await mf?.dispose();
   rmSync(tmp, { recursive: true, force: true });
-  console.log(`worker measurements: ${JSON.stringify(measured, (_k, v) => (typeof v === 'number' ? Math.round(v * 10) / 10 : v))}`);
+  console.log(
+    `worker measurements: ${JSON.stringify(measured, (_k, v) => (typeof v === 'number' ? Math.round(v * 10) / 10 : v))}`,
+  );
 });
 
 /** A Request whose body arrives as `bytes` cut into pieces of 1 to `most` bytes. */
@@ -236,25 +278,65 @@ test('the body reader: any chunking gives the text; bad UTF-8, oversize and lone
   const alphabet = ['a', 'é', '😀', '中文', '\n', ' ', 'word', '👍🏽'];
   for (let iter = 0; iter < 300; iter++) {
     let text = '';
-    for (let n = Math.floor(next() * 200); n > 0; n--) text += alphabet[Math.floor(next() * alphabet.length)];
+    for (let n = Math.floor(next() * 200); n > 0; n--)
+      text += alphabet[Math.floor(next() * alphabet.length)];
     let got = '';
-    await readText(chunkedRequest(new TextEncoder().encode(text), next, 5), { maxBytes: 1e6, timeoutMs: 5000 }, { update: (p) => (got += p) });
+    await readText(
+      chunkedRequest(new TextEncoder().encode(text), next, 5),
+      { maxBytes: 1e6, timeoutMs: 5000 },
+      { update: (p) => (got += p) },
+    );
     assert.equal(got, text);
   }
   const refused = async (bytes, limits, status, pattern) => {
-    const err = await readText(chunkedRequest(bytes, next, 3), limits, { update() {} }).then(() => null, (e) => e);
+    const err = await readText(chunkedRequest(bytes, next, 3), limits, { update() {} }).then(
+      () => null,
+      (e) => e,
+    );
     assert.equal(err?.status, status, String(err));
     assert.match(err.message, pattern);
   };
-  await refused(Uint8Array.of(0x61, 0xc3, 0x28, 0x62), { maxBytes: 100, timeoutMs: 5000 }, 400, /not valid UTF-8/);
-  await refused(Uint8Array.of(0x61, 0xe2, 0x82), { maxBytes: 100, timeoutMs: 5000 }, 400, /not valid UTF-8/); // cut short
-  await refused(Uint8Array.of(0xed, 0xa0, 0x80), { maxBytes: 100, timeoutMs: 5000 }, 400, /not valid UTF-8/); // a surrogate
-  await refused(new Uint8Array(101).fill(0x61), { maxBytes: 100, timeoutMs: 5000 }, 413, /larger than 100 bytes/);
-  const json = (s) => readJson(chunkedRequest(new TextEncoder().encode(s), next, 4), { maxBytes: 1000, timeoutMs: 5000 });
+  await refused(
+    Uint8Array.of(0x61, 0xc3, 0x28, 0x62),
+    { maxBytes: 100, timeoutMs: 5000 },
+    400,
+    /not valid UTF-8/,
+  );
+  await refused(
+    Uint8Array.of(0x61, 0xe2, 0x82),
+    { maxBytes: 100, timeoutMs: 5000 },
+    400,
+    /not valid UTF-8/,
+  ); // cut short
+  await refused(
+    Uint8Array.of(0xed, 0xa0, 0x80),
+    { maxBytes: 100, timeoutMs: 5000 },
+    400,
+    /not valid UTF-8/,
+  ); // a surrogate
+  await refused(
+    new Uint8Array(101).fill(0x61),
+    { maxBytes: 100, timeoutMs: 5000 },
+    413,
+    /larger than 100 bytes/,
+  );
+  const json = (s) =>
+    readJson(chunkedRequest(new TextEncoder().encode(s), next, 4), {
+      maxBytes: 1000,
+      timeoutMs: 5000,
+    });
   assert.deepEqual(await json('{"id": "x", "text": "a\\u00e9😀"}'), { id: 'x', text: 'aé😀' });
-  for (const [body, pattern] of [['', /empty/], ['{"id": 1', /not valid JSON/], ['{"text": "\\ud800"}', /lone surrogate/],
-    ['{"\\udc00": 1}', /lone surrogate/], ['[' .repeat(80) + ']'.repeat(80), /nests too deep/]]) {
-    const err = await json(body).then(() => null, (e) => e);
+  for (const [body, pattern] of [
+    ['', /empty/],
+    ['{"id": 1', /not valid JSON/],
+    ['{"text": "\\ud800"}', /lone surrogate/],
+    ['{"\\udc00": 1}', /lone surrogate/],
+    ['['.repeat(80) + ']'.repeat(80), /nests too deep/],
+  ]) {
+    const err = await json(body).then(
+      () => null,
+      (e) => e,
+    );
     assert.equal(err?.status, 400, body);
     assert.match(err.message, pattern, body);
   }
@@ -264,7 +346,8 @@ test('the text sink batches pieces without splitting surrogate pairs (Node)', ()
   const next = rng(9);
   const alphabet = ['a', ' ', 'é', '中', '😀', '👍🏽', '\n'];
   let text = '';
-  while (text.length < 3 * FLUSH_UNITS + 123) text += alphabet[Math.floor(next() * alphabet.length)];
+  while (text.length < 3 * FLUSH_UNITS + 123)
+    text += alphabet[Math.floor(next() * alphabet.length)];
   const batches = [];
   const sink = new TextSink(new sp.Fingerprinter()); // the package's streaming fingerprinter
   const consume = sink.consume.bind(sink);
@@ -310,7 +393,10 @@ test('insert; near-duplicate, exact duplicate found; unrelated not found', async
 
   const exact = await call('POST', '/documents', { id: 'debian-copy', text: A });
   assert.equal(exact.status, 201);
-  assert.deepEqual(exact.body.duplicates, [{ id: 'debian', distance: 0, earlier: true }, { id: 'debian-edited', distance: d, earlier: true }]);
+  assert.deepEqual(exact.body.duplicates, [
+    { id: 'debian', distance: 0, earlier: true },
+    { id: 'debian-edited', distance: d, earlier: true },
+  ]);
   expected.set('debian-copy', A);
 
   const unrelated = await call('POST', '/documents', { id: 'sponge-cake', text: C });
@@ -333,7 +419,11 @@ test("each text at its own k: the README's Chinese pair, under ten keys, flagged
   const next = rng(25);
   let flagged = 0;
   for (let i = 0; i < 10; i++) {
-    const key = Array.from({ length: 16 }, () => Math.floor(next() * 256).toString(16).padStart(2, '0')).join('');
+    const key = Array.from({ length: 16 }, () =>
+      Math.floor(next() * 256)
+        .toString(16)
+        .padStart(2, '0'),
+    ).join('');
     const fp = new sp.Fingerprinter({ key });
     const distanceUnderKey = sp.hamming(fp.fingerprint(zhA), fp.fingerprint(zhB));
     const k = Math.min(fp.recommendedK(zhB), MAX_K);
@@ -345,8 +435,14 @@ test("each text at its own k: the README's Chinese pair, under ten keys, flagged
       assert.equal((await c('PUT', '/documents/zh-a', zhA)).status, 201);
       const b = await c('PUT', '/documents/zh-b', zhB);
       assert.equal(b.body.k, k, 'checked at its own recommended k');
-      const found = b.body.duplicates.some((d) => d.id === 'zh-a' && d.distance === distanceUnderKey);
-      assert.equal(found, distanceUnderKey <= k, `key ${i}: ${distanceUnderKey} bits apart, k ${k}`);
+      const found = b.body.duplicates.some(
+        (d) => d.id === 'zh-a' && d.distance === distanceUnderKey,
+      );
+      assert.equal(
+        found,
+        distanceUnderKey <= k,
+        `key ${i}: ${distanceUnderKey} bits apart, k ${k}`,
+      );
       if (found) flagged++;
     } finally {
       await rt.dispose();
@@ -355,10 +451,18 @@ test("each text at its own k: the README's Chinese pair, under ten keys, flagged
     // A fixed K checks every text at that k instead.
     const fixedK = start({ persist, vars: { SIPHASH_KEY: key, K: 8 } });
     try {
-      const fixed = await client(await fixedK.ready)('POST', '/check', zhB, { 'content-type': 'text/plain' });
+      const fixed = await client(await fixedK.ready)('POST', '/check', zhB, {
+        'content-type': 'text/plain',
+      });
       assert.equal(fixed.body.k, 8);
-      assert.equal(fixed.body.duplicates.some((d) => d.id === 'zh-b' && d.distance === 0), true);
-      assert.equal(fixed.body.duplicates.some((d) => d.id === 'zh-a'), distanceUnderKey <= 8);
+      assert.equal(
+        fixed.body.duplicates.some((d) => d.id === 'zh-b' && d.distance === 0),
+        true,
+      );
+      assert.equal(
+        fixed.body.duplicates.some((d) => d.id === 'zh-a'),
+        distanceUnderKey <= 8,
+      );
     } finally {
       await fixedK.dispose();
     }
@@ -375,26 +479,42 @@ test('GET, DELETE, dry runs and /check', async () => {
 
   // Ids are any strings: percent-encoded in the path.
   const odd = 'a/b c?d#é😀';
-  assert.equal((await call('POST', '/documents', { id: odd, text: `${C} Serve warm.` })).status, 201);
+  assert.equal(
+    (await call('POST', '/documents', { id: odd, text: `${C} Serve warm.` })).status,
+    201,
+  );
   assert.equal((await call('GET', `/documents/${encodeURIComponent(odd)}`)).body.id, odd);
   const del = await call('DELETE', `/documents/${encodeURIComponent(odd)}`);
   assert.deepEqual([del.status, del.body], [200, { id: odd, deleted: true }]);
   assert.equal((await call('GET', `/documents/${encodeURIComponent(odd)}`)).status, 404);
   assert.equal((await call('DELETE', `/documents/${encodeURIComponent(odd)}`)).status, 404);
   const after = await call('POST', '/check', { text: C });
-  assert.deepEqual(after.body.duplicates, [{ id: 'sponge-cake', distance: 0, earlier: true }], 'a deleted document is not found');
+  assert.deepEqual(
+    after.body.duplicates,
+    [{ id: 'sponge-cake', distance: 0, earlier: true }],
+    'a deleted document is not found',
+  );
 
   const dry = await call('POST', '/documents?dryRun=1', { id: 'dry', text: B });
   assert.equal(dry.status, 200);
   assert.equal(dry.body.stored, false);
-  assert.deepEqual(dry.body.duplicates.map((m) => m.id), ['debian-edited', 'debian', 'debian-copy']);
+  assert.deepEqual(
+    dry.body.duplicates.map((m) => m.id),
+    ['debian-edited', 'debian', 'debian-copy'],
+  );
   assert.equal((await call('GET', '/documents/dry')).status, 404, 'a dry run stores nothing');
 
   const check = await call('POST', '/check', { text: A });
   assert.equal(check.status, 200);
-  assert.deepEqual(check.body.duplicates.map((m) => [m.id, m.distance]).slice(0, 2), [['debian', 0], ['debian-copy', 0]]);
+  assert.deepEqual(check.body.duplicates.map((m) => [m.id, m.distance]).slice(0, 2), [
+    ['debian', 0],
+    ['debian-copy', 0],
+  ]);
   const own = await call('POST', '/check', { id: 'debian', text: A });
-  assert.ok(!own.body.duplicates.some((m) => m.id === 'debian'), 'an id given to /check leaves itself out');
+  assert.ok(
+    !own.body.duplicates.some((m) => m.id === 'debian'),
+    'an id given to /check leaves itself out',
+  );
   const stats = await call('GET', '/stats');
   assert.equal(stats.body.documents, expected.size);
   assert.equal(stats.body.indexed, expected.size);
@@ -415,7 +535,9 @@ test('a text body streamed in small chunks, split inside UTF-8 sequences, finger
       pos += n;
     },
   });
-  const res = await call('PUT', '/documents/streamed', body, { 'content-type': 'text/plain; charset=utf-8' });
+  const res = await call('PUT', '/documents/streamed', body, {
+    'content-type': 'text/plain; charset=utf-8',
+  });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   assert.equal(res.body.fingerprint, hex(text));
   assert.equal(res.body.k, Math.min(kOf(text), MAX_K), 'the streamed text is checked at its own k');
@@ -427,7 +549,11 @@ test('bad input: 413, 400, 404, 405 with JSON errors, and the isolate keeps serv
   const instance = (await call('GET', '/stats')).body.instance;
   const expectError = async (status, method, path, body, pattern, headers) => {
     const res = await call(method, path, body, headers);
-    assert.equal(res.status, status, `${method} ${path} ${String(body).slice(0, 80)}: ${JSON.stringify(res.body)}`);
+    assert.equal(
+      res.status,
+      status,
+      `${method} ${path} ${String(body).slice(0, 80)}: ${JSON.stringify(res.body)}`,
+    );
     assert.equal(typeof res.body.error, 'string');
     assert.deepEqual(Object.keys(res.body), ['error']);
     if (pattern) assert.match(res.body.error, pattern);
@@ -440,7 +566,9 @@ test('bad input: 413, 400, 404, 405 with JSON errors, and the isolate keeps serv
     assert.deepEqual(Object.keys(res.body), ['error']);
     assert.match(res.body.error, /larger than/);
   };
-  expect413(await postRefusedEarly(base, '/documents/big', { method: 'PUT', declaredLength: MAX_BODY + 1 }));
+  expect413(
+    await postRefusedEarly(base, '/documents/big', { method: 'PUT', declaredLength: MAX_BODY + 1 }),
+  );
   expect413(
     await postRefusedEarly(base, '/documents/big', {
       method: 'PUT',
@@ -451,10 +579,22 @@ test('bad input: 413, 400, 404, 405 with JSON errors, and the isolate keeps serv
   );
   expect413(await call('POST', '/documents', { id: 'big-json', text: 'x'.repeat(MAX_JSON) }));
   // Exactly at the limits is fine.
-  assert.equal((await call('POST', '/check', 'y'.repeat(MAX_BODY), { 'content-type': 'text/plain' })).status, 200);
+  assert.equal(
+    (await call('POST', '/check', 'y'.repeat(MAX_BODY), { 'content-type': 'text/plain' })).status,
+    200,
+  );
   const atLimit = JSON.stringify({ text: '' });
-  assert.equal((await call('POST', '/check', `${atLimit.slice(0, -1) + ' '.repeat(MAX_JSON - atLimit.length)}}`,
-    { 'content-type': 'application/json' })).status, 200);
+  assert.equal(
+    (
+      await call(
+        'POST',
+        '/check',
+        `${atLimit.slice(0, -1) + ' '.repeat(MAX_JSON - atLimit.length)}}`,
+        { 'content-type': 'application/json' },
+      )
+    ).status,
+    200,
+  );
 
   // 400: JSON, fields, types, UTF-8, ids, flags.
   const bad = [
@@ -476,11 +616,16 @@ test('bad input: 413, 400, 404, 405 with JSON errors, and the isolate keeps serv
     ['{"id": "x", "text": ["a"]}', /"text" must be a string/],
     ['{"id": "", "text": "abc"}', /must not be empty/],
     [JSON.stringify({ id: 'i'.repeat(257), text: 'abc' }), /longer than 256/],
-    [Uint8Array.of(...new TextEncoder().encode('{"id":"x","text":"'), 0xc3, 0x28, 0x22, 0x7d), /UTF-8/],
+    [
+      Uint8Array.of(...new TextEncoder().encode('{"id":"x","text":"'), 0xc3, 0x28, 0x22, 0x7d),
+      /UTF-8/,
+    ],
     [`{"a": ${'['.repeat(100)}${']'.repeat(100)}}`, /nests too deep/],
   ];
   for (const [body, pattern] of bad) await expectError(400, 'POST', '/documents', body, pattern);
-  await expectError(400, 'POST', '/check', '{"text": 1}', /"text" must be a string/, { 'content-type': 'application/json' });
+  await expectError(400, 'POST', '/check', '{"text": 1}', /"text" must be a string/, {
+    'content-type': 'application/json',
+  });
   await expectError(400, 'PUT', '/documents/x', Uint8Array.of(0x61, 0xff, 0x62), /UTF-8/);
   await expectError(400, 'PUT', `/documents/${'i'.repeat(257)}`, 'text', /longer than 256/);
   await expectError(400, 'POST', '/documents?dryRun=maybe', { id: 'x', text: 'a' }, /dryRun/);
@@ -503,7 +648,13 @@ test('bad input: 413, 400, 404, 405 with JSON errors, and the isolate keeps serv
     ['PATCH', '/documents/x', 'GET, PUT, DELETE'],
     ['POST', '/stats', 'GET'],
   ]) {
-    const res = await expectError(405, method, path, method === 'GET' ? undefined : '{}', /not allowed/);
+    const res = await expectError(
+      405,
+      method,
+      path,
+      method === 'GET' ? undefined : '{}',
+      /not allowed/,
+    );
     assert.equal(res.headers.get('allow'), allow);
   }
 
@@ -516,10 +667,14 @@ test('bad input: 413, 400, 404, 405 with JSON errors, and the isolate keeps serv
 
 test('bounded concurrent load: 2,000 requests, 32 in flight; every acknowledged document present once', async (t) => {
   const next = rng(11);
-  const docs = Array.from({ length: 1500 }, (_, i) => ({ id: `load-${i}`, text: randomText(next, 30 + Math.floor(next() * 40)) }));
+  const docs = Array.from({ length: 1500 }, (_, i) => ({
+    id: `load-${i}`,
+    text: randomText(next, 30 + Math.floor(next() * 40)),
+  }));
   const ops = docs.map((d) => ({ op: 'post', ...d }));
   for (let i = 0; i < 300; i++) ops.push({ op: 'post', ...docs[Math.floor(next() * docs.length)] }); // retries
-  for (let i = 0; i < 200; i++) ops.push({ op: 'get', id: docs[Math.floor(next() * docs.length)].id });
+  for (let i = 0; i < 200; i++)
+    ops.push({ op: 'get', id: docs[Math.floor(next() * docs.length)].id });
   for (let i = ops.length - 1; i > 0; i--) {
     const j = Math.floor(next() * (i + 1));
     [ops[i], ops[j]] = [ops[j], ops[i]];
@@ -527,18 +682,28 @@ test('bounded concurrent load: 2,000 requests, 32 in flight; every acknowledged 
   assert.equal(ops.length, 2000);
 
   const t0 = performance.now();
-  const results = await pool(ops.map((o) => () =>
-    o.op === 'post' ? call('POST', '/documents', { id: o.id, text: o.text }) : call('GET', `/documents/${o.id}`)), 32);
+  const results = await pool(
+    ops.map(
+      (o) => () =>
+        o.op === 'post'
+          ? call('POST', '/documents', { id: o.id, text: o.text })
+          : call('GET', `/documents/${o.id}`),
+    ),
+    32,
+  );
   const seconds = (performance.now() - t0) / 1000;
   measured.loadRequestsPerSecond = ops.length / seconds;
-  t.diagnostic(`2,000 requests, 32 in flight: ${seconds.toFixed(2)} s, ${(ops.length / seconds).toFixed(0)} requests/s`);
+  t.diagnostic(
+    `2,000 requests, 32 in flight: ${seconds.toFixed(2)} s, ${(ops.length / seconds).toFixed(0)} requests/s`,
+  );
 
   const created = new Map();
   ops.forEach((o, i) => {
     const { status, body } = results[i];
     if (o.op === 'get') {
       assert.ok(status === 200 || status === 404, `GET ${o.id}: ${status}`);
-      if (status === 200) assert.equal(body.fingerprint, hex(o.text ?? docs.find((d) => d.id === o.id).text));
+      if (status === 200)
+        assert.equal(body.fingerprint, hex(o.text ?? docs.find((d) => d.id === o.id).text));
       return;
     }
     assert.ok(status === 200 || status === 201, `POST ${o.id}: ${status} ${JSON.stringify(body)}`);
@@ -558,7 +723,10 @@ test('bounded concurrent load: 2,000 requests, 32 in flight; every acknowledged 
   const stats = await call('GET', '/stats');
   assert.equal(stats.body.documents, expected.size);
   assert.equal(stats.body.indexed, expected.size, 'the index holds exactly the stored documents');
-  const stored = await pool(docs.map((d) => () => call('GET', `/documents/${d.id}`)), 32);
+  const stored = await pool(
+    docs.map((d) => () => call('GET', `/documents/${d.id}`)),
+    32,
+  );
   docs.forEach((d, i) => assert.equal(stored[i].body.fingerprint, hex(d.text), d.id));
 });
 
@@ -572,8 +740,10 @@ test('restart of the runtime: every document still there, queries still find the
   const first = await call('GET', '/stats'); // wakes the object: rebuilds its index from SQLite
   measured.restartFirstResponseMs = performance.now() - t0;
   measured.rebuildMs = first.body.rebuildMs;
-  t.diagnostic(`restart to first response with ${first.body.documents} documents: ` +
-    `${measured.restartFirstResponseMs.toFixed(0)} ms (index rebuilt in ${measured.rebuildMs} ms)`);
+  t.diagnostic(
+    `restart to first response with ${first.body.documents} documents: ` +
+      `${measured.restartFirstResponseMs.toFixed(0)} ms (index rebuilt in ${measured.rebuildMs} ms)`,
+  );
   assert.equal(first.body.documents, expected.size);
   assert.equal(first.body.indexed, expected.size);
   assert.deepEqual(await listAll(call), listed);
@@ -584,7 +754,10 @@ test('restart of the runtime: every document still there, queries still find the
     }
   }
   const near = await call('POST', '/check', { text: B });
-  assert.deepEqual(near.body.duplicates.map((m) => m.id), ['debian-edited', 'debian', 'debian-copy']);
+  assert.deepEqual(
+    near.body.duplicates.map((m) => m.id),
+    ['debian-edited', 'debian', 'debian-copy'],
+  );
   const load = await call('POST', '/check', { text: expected.get('load-42') });
   assert.equal(load.body.duplicates[0].id, 'load-42');
   assert.equal(load.body.duplicates[0].distance, 0);
@@ -600,7 +773,10 @@ test('restart in the middle of a concurrent load: every acknowledged document su
   let base = await runtime.ready;
   const instanceBefore = (await client(base)('GET', '/stats')).body.instance;
   const next = rng(23);
-  const docs = Array.from({ length: 1000 }, (_, i) => ({ id: `r-${i}`, text: randomText(next, 30 + Math.floor(next() * 40)) }));
+  const docs = Array.from({ length: 1000 }, (_, i) => ({
+    id: `r-${i}`,
+    text: randomText(next, 30 + Math.floor(next() * 40)),
+  }));
 
   // One POST; resolves to { status, body } or { error } (a cut connection, a timeout, or a
   // non-JSON answer from a runtime going down).
@@ -632,8 +808,10 @@ test('restart in the middle of a concurrent load: every acknowledged document su
     await runtime.dispose(); // cuts whatever is in flight
     runtime = start({ persist: dir });
     base = await runtime.ready;
-    t.diagnostic(`restarted after ${ackedBeforeRestart} acknowledgements with ${inFlightAtRestart} requests in flight; ` +
-      `the new runtime was ready in ${(performance.now() - t0).toFixed(0)} ms`);
+    t.diagnostic(
+      `restarted after ${ackedBeforeRestart} acknowledgements with ${inFlightAtRestart} requests in flight; ` +
+        `the new runtime was ready in ${(performance.now() - t0).toFixed(0)} ms`,
+    );
   };
   let nextDoc = 0;
   const runner = async () => {
@@ -656,7 +834,9 @@ test('restart in the middle of a concurrent load: every acknowledged document su
   };
   await Promise.all(Array.from({ length: 32 }, runner));
   await restarting;
-  t.diagnostic(`${acknowledged.size} acknowledged, ${failed.size} failed (in flight at the restart)`);
+  t.diagnostic(
+    `${acknowledged.size} acknowledged, ${failed.size} failed (in flight at the restart)`,
+  );
   assert.ok(restarting, 'the runtime was restarted');
   assert.ok(ackedBeforeRestart >= 300 && ackedBeforeRestart < docs.length);
   assert.ok(acknowledged.size > ackedBeforeRestart + 300, 'the load went on after the restart');
@@ -670,30 +850,46 @@ test('restart in the middle of a concurrent load: every acknowledged document su
   assert.notEqual(stats.instance, instanceBefore, 'a new object instance answers');
   const listed = await listAll(call2);
   assert.equal(new Set(listed).size, listed.length, 'no id listed twice');
-  for (const id of acknowledged.keys()) assert.ok(listed.includes(id), `${id} acknowledged but not listed`);
+  for (const id of acknowledged.keys())
+    assert.ok(listed.includes(id), `${id} acknowledged but not listed`);
   assert.equal(stats.documents, listed.length);
-  assert.equal(stats.indexed, listed.length, 'the rebuilt index holds exactly the stored documents');
-  const checks = await pool([...acknowledged].map(([id, text]) => async () => {
-    const got = await call2('GET', `/documents/${id}`);
-    const found = await call2('POST', '/check', { text });
-    return { id, text, got, found };
-  }), 16);
+  assert.equal(
+    stats.indexed,
+    listed.length,
+    'the rebuilt index holds exactly the stored documents',
+  );
+  const checks = await pool(
+    [...acknowledged].map(([id, text]) => async () => {
+      const got = await call2('GET', `/documents/${id}`);
+      const found = await call2('POST', '/check', { text });
+      return { id, text, got, found };
+    }),
+    16,
+  );
   for (const { id, text, got, found } of checks) {
     assert.equal(got.status, 200, `${id} acknowledged but missing`);
     assert.equal(got.body.fingerprint, hex(text), id);
-    assert.ok(found.body.duplicates.some((m) => m.id === id && m.distance === 0), `${id} not found by its own text`);
+    assert.ok(
+      found.body.duplicates.some((m) => m.id === id && m.distance === 0),
+      `${id} not found by its own text`,
+    );
   }
   // A request cut off by the restart was written entirely or not at all; retried, it lands.
   let writtenAnyway = 0;
   for (const id of failed) {
     const text = docs.find((d) => d.id === id).text;
     const got = await call2('GET', `/documents/${id}`);
-    assert.ok(got.status === 404 || (got.status === 200 && got.body.fingerprint === hex(text)), `${id}: ${got.status}`);
+    assert.ok(
+      got.status === 404 || (got.status === 200 && got.body.fingerprint === hex(text)),
+      `${id}: ${got.status}`,
+    );
     if (got.status === 200) writtenAnyway++;
     const retry = await call2('POST', '/documents', { id, text });
     assert.ok(retry.status === 200 || retry.status === 201, `${id}: retry ${retry.status}`);
   }
-  t.diagnostic(`of the ${failed.size} cut off, ${writtenAnyway} had been written before the restart`);
+  t.diagnostic(
+    `of the ${failed.size} cut off, ${writtenAnyway} had been written before the restart`,
+  );
   assert.deepEqual(await listAll(call2), docs.map((d) => d.id).sort(compareIds));
   await runtime.dispose();
 });
@@ -706,10 +902,17 @@ test('a changed WIDTH or a bad setting is a JSON 500, never mixed fingerprints o
   const post = await call('POST', '/documents', { id: 'w32', text: A });
   assert.equal(post.status, 500);
   assert.match(post.body.error, /scheme/);
-  assert.equal((await call('GET', '/documents/debian')).status, 200, 'stored documents stay readable');
+  assert.equal(
+    (await call('GET', '/documents/debian')).status,
+    200,
+    'stored documents stay readable',
+  );
   await mf.dispose();
 
-  for (const [vars, pattern] of [[{ K: 99 }, /K must be "auto" or a whole number from 0 to 64, not 99/], [{ MAX_K: 65 }, /MAX_K must be a whole number from 0 to 64/]]) {
+  for (const [vars, pattern] of [
+    [{ K: 99 }, /K must be "auto" or a whole number from 0 to 64, not 99/],
+    [{ MAX_K: 65 }, /MAX_K must be a whole number from 0 to 64/],
+  ]) {
     mf = start({ persist: join(tmp, 'bad-config'), vars });
     base = await mf.ready;
     call = client(base);
@@ -722,7 +925,11 @@ test('a changed WIDTH or a bad setting is a JSON 500, never mixed fingerprints o
   mf = start({ persist });
   base = await mf.ready;
   call = client(base);
-  assert.equal((await call('GET', '/stats')).body.documents, expected.size, 'nothing was written meanwhile');
+  assert.equal(
+    (await call('GET', '/stats')).body.documents,
+    expected.size,
+    'nothing was written meanwhile',
+  );
 });
 
 test(`300 copies of one text; a check returns the nearest ${MAX_DUPLICATES}, in storage order, truncated`, async () => {
@@ -733,7 +940,10 @@ test(`300 copies of one text; a check returns the nearest ${MAX_DUPLICATES}, in 
     // Stored first but farther away: the exact copies come before it however many there are.
     assert.equal((await s('POST', '/documents', { id: 'near', text: B })).status, 201);
     // Stored one at a time in a scrambled order, so storage order is not id order.
-    const ids = Array.from({ length: 300 }, (_, i) => `copy-${String((i * 7) % 300).padStart(3, '0')}`);
+    const ids = Array.from(
+      { length: 300 },
+      (_, i) => `copy-${String((i * 7) % 300).padStart(3, '0')}`,
+    );
     for (const [i, id] of ids.entries()) {
       const res = await s('POST', '/documents', { id, text: A });
       assert.equal(res.status, 201);
@@ -747,20 +957,42 @@ test(`300 copies of one text; a check returns the nearest ${MAX_DUPLICATES}, in 
 
     const check = await s('POST', '/check', { text: A });
     assert.equal(check.status, 200);
-    assert.deepEqual(check.body, { id: null, fingerprint: hex(A), k: kOf(A), duplicates: want, truncated: true, original: false, stored: false });
-    assert.deepEqual((await s('POST', '/check', { text: A })).body, check.body, 'the same answer again');
+    assert.deepEqual(check.body, {
+      id: null,
+      fingerprint: hex(A),
+      k: kOf(A),
+      duplicates: want,
+      truncated: true,
+      original: false,
+      stored: false,
+    });
+    assert.deepEqual(
+      (await s('POST', '/check', { text: A })).body,
+      check.body,
+      'the same answer again',
+    );
     // Its own id is left out and the next one takes its place.
     const own = await s('POST', '/check', { id: order[0], text: A });
-    assert.deepEqual(own.body.duplicates, order.slice(1, MAX_DUPLICATES + 1).map((id) => ({ id, distance: 0, earlier: true })));
+    assert.deepEqual(
+      own.body.duplicates,
+      order.slice(1, MAX_DUPLICATES + 1).map((id) => ({ id, distance: 0, earlier: true })),
+    );
     assert.equal(own.body.truncated, true);
     // Nearer first: from B, the near-duplicate stored as "near" (distance 0) leads the copies (distance d).
     const fromB = await s('POST', '/check', { text: B });
-    assert.deepEqual(fromB.body.duplicates.slice(0, 3), [{ id: 'near', distance: 0, earlier: true }, ...want.slice(0, 2).map((m) => ({ ...m, distance: d }))]);
+    assert.deepEqual(fromB.body.duplicates.slice(0, 3), [
+      { id: 'near', distance: 0, earlier: true },
+      ...want.slice(0, 2).map((m) => ({ ...m, distance: d })),
+    ]);
     assert.equal(fromB.body.duplicates.length, MAX_DUPLICATES);
     // With the copies deleted down to fewer than the cap, nothing is left out.
-    for (const id of order.slice(0, 250)) assert.equal((await s('DELETE', `/documents/${id}`)).status, 200);
+    for (const id of order.slice(0, 250))
+      assert.equal((await s('DELETE', `/documents/${id}`)).status, 200);
     const rest = await s('POST', '/check', { text: A });
-    assert.deepEqual(rest.body.duplicates, [...order.slice(250).map((id) => ({ id, distance: 0, earlier: true })), { id: 'near', distance: d, earlier: true }]);
+    assert.deepEqual(rest.body.duplicates, [
+      ...order.slice(250).map((id) => ({ id, distance: 0, earlier: true })),
+      { id: 'near', distance: d, earlier: true },
+    ]);
     assert.equal(rest.body.truncated, false);
   } finally {
     await copies.dispose();
@@ -817,7 +1049,8 @@ function postInPieces(base, path, json, size) {
   return new Promise((resolve, reject) => {
     const bytes = Buffer.from(json);
     const req = httpRequest(new URL(path, base), {
-      method: 'POST', headers: { 'content-type': 'application/json', ...bearer(ALPHA) },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...bearer(ALPHA) },
     });
     let answered = false;
     req.on('error', (e) => answered || reject(e));
@@ -827,7 +1060,10 @@ function postInPieces(base, path, json, size) {
       res.on('data', (d) => parts.push(d));
       res.on('end', () => {
         req.destroy();
-        resolve({ status: res.statusCode, body: JSON.parse(Buffer.concat(parts).toString('utf8')) });
+        resolve({
+          status: res.statusCode,
+          body: JSON.parse(Buffer.concat(parts).toString('utf8')),
+        });
       });
     });
     req.flushHeaders();
@@ -844,20 +1080,36 @@ function postInPieces(base, path, json, size) {
 }
 
 /** Every UTF-16 unit of `text` outside ASCII written as a \u escape (so pairs become two escapes). */
-const escapeAll = (text) => text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const escapeAll = (text) =>
+  text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 test('ids with lone surrogates ("\\ud800", "\\udc00") are refused, not stored to come back as one id after a restart', async () => {
   const rt = await own('lone-ids');
   try {
-    for (const id of ['\ud800', '\udc00', 'a\ud800', '\udc00b', '\ud800\ud800', '\ude00\ud83d', '\ud83d\ud83d\ude00']) {
+    for (const id of [
+      '\ud800',
+      '\udc00',
+      'a\ud800',
+      '\udc00b',
+      '\ud800\ud800',
+      '\ude00\ud83d',
+      '\ud83d\ud83d\ude00',
+    ]) {
       const res = await rt.call('POST', '/documents', { id, text: C }); // JSON.stringify escapes them: \ud800
       assert.equal(res.status, 400, `${JSON.stringify(id)}: ${JSON.stringify(res.body)}`);
       assert.match(res.body.error, LONE);
     }
     assert.match((await rt.call('POST', '/check', { id: '\udc00', text: C })).body.error, LONE);
-    assert.match((await rt.call('POST', '/documents?dryRun=1', { id: '\ud800', text: C })).body.error, LONE);
+    assert.match(
+      (await rt.call('POST', '/documents?dryRun=1', { id: '\ud800', text: C })).body.error,
+      LONE,
+    );
     // A pair is one character, escaped or not, split across chunks or not.
-    const pair = await rt.call('POST', '/documents', chunked('{"id": "\\ud83d\\ude00", "text": "x"}', 1));
+    const pair = await rt.call(
+      'POST',
+      '/documents',
+      chunked('{"id": "\\ud83d\\ude00", "text": "x"}', 1),
+    );
     assert.deepEqual([pair.status, pair.body.id], [201, '😀']);
     await rt.restart();
     assert.deepEqual(await listAll(rt.call), ['😀'], 'only the acknowledged id, after a restart');
@@ -872,7 +1124,8 @@ test('DELETE answers "deleted" only when the row went: the document does not com
   const rt = await own('delete-means-gone');
   try {
     // The review's sequence: two lone-surrogate ids, a restart, then a DELETE of the id they read back as.
-    for (const id of ['\ud800', '\udc00']) assert.equal((await rt.call('POST', '/documents', { id, text: A })).status, 400);
+    for (const id of ['\ud800', '\udc00'])
+      assert.equal((await rt.call('POST', '/documents', { id, text: A })).status, 400);
     assert.equal((await rt.call('POST', '/documents', { id: F3, text: A })).status, 201);
     await rt.restart();
     assert.deepEqual(await listAll(rt.call), [F3]);
@@ -898,13 +1151,18 @@ test('a store answered "stored" is readable at once and after a restart ("\\ufff
     const post = await rt.call('POST', '/documents', { id: F3, text: B });
     assert.deepEqual([post.status, post.body.stored], [201, true]);
     const got = await rt.call('GET', item(F3));
-    assert.deepEqual([got.status, got.body.id, got.body.fingerprint, got.body.textLength], [200, F3, hex(B), B.length]);
+    assert.deepEqual(
+      [got.status, got.body.id, got.body.fingerprint, got.body.textLength],
+      [200, F3, hex(B), B.length],
+    );
     const replaced = await rt.call('POST', '/documents', { id: F3, text: C });
     assert.deepEqual([replaced.status, replaced.body.stored], [200, true]);
     assert.equal((await rt.call('GET', item(F3))).body.fingerprint, hex(C));
     await rt.restart();
     assert.equal((await rt.call('GET', item(F3))).body.fingerprint, hex(C));
-    assert.deepEqual((await rt.call('POST', '/check', { text: C })).body.duplicates, [{ id: F3, distance: 0, earlier: true }]);
+    assert.deepEqual((await rt.call('POST', '/check', { text: C })).body.duplicates, [
+      { id: F3, distance: 0, earlier: true },
+    ]);
   } finally {
     await rt.dispose();
   }
@@ -912,7 +1170,25 @@ test('a store answered "stored" is readable at once and after a restart ("\\ufff
 
 test('ids "." and ".." are refused (no URL path names them); other dotted and odd ids round-trip, also after a restart', async () => {
   for (const id of ['.', '..']) assert.equal(addressable(id), false, id);
-  const fine = ['...', '.a', 'a.', '%2e', '%2E', '.%2e', '%2e%2e', './', '../x', 'a/..', '\\', '\t', ' ', '?x', '#', '%', '😀.'];
+  const fine = [
+    '...',
+    '.a',
+    'a.',
+    '%2e',
+    '%2E',
+    '.%2e',
+    '%2e%2e',
+    './',
+    '../x',
+    'a/..',
+    '\\',
+    '\t',
+    ' ',
+    '?x',
+    '#',
+    '%',
+    '😀.',
+  ];
   for (const id of fine) assert.equal(addressable(id), true, JSON.stringify(id));
   const rt = await own('dot-ids');
   try {
@@ -923,7 +1199,12 @@ test('ids "." and ".." are refused (no URL path names them); other dotted and od
         assert.match(res.body.error, /cannot be used in a URL path/);
       }
     }
-    for (const id of fine) assert.equal((await rt.call('POST', '/documents', { id, text: `${C} ${id}` })).status, 201, id);
+    for (const id of fine)
+      assert.equal(
+        (await rt.call('POST', '/documents', { id, text: `${C} ${id}` })).status,
+        201,
+        id,
+      );
     await rt.restart();
     assert.deepEqual(await listAll(rt.call), [...fine].sort(compareIds));
     for (const id of fine) {
@@ -941,8 +1222,14 @@ test('ids "." and ".." are refused (no URL path names them); other dotted and od
 test('texts with lone surrogates are refused, also when \\u escapes and pairs are split across streamed chunks', async () => {
   const rt = await own('lone-texts');
   try {
-    const bad = ['a \ud800 b', 'ends in a high \ud83d', '\ude00 starts with a low', 'high high low \ud83d\ud83d\ude00',
-      'low before high \ude00\ud83d', `${'long '.repeat(2000)}\ud800`];
+    const bad = [
+      'a \ud800 b',
+      'ends in a high \ud83d',
+      '\ude00 starts with a low',
+      'high high low \ud83d\ud83d\ude00',
+      'low before high \ude00\ud83d',
+      `${'long '.repeat(2000)}\ud800`,
+    ];
     for (const [i, text] of bad.entries()) {
       const json = escapeAll(JSON.stringify({ id: `bad-${i}`, text }));
       const sizes = json.length > 1000 ? [json.length, 999] : [json.length, 1, 5];
@@ -954,7 +1241,10 @@ test('texts with lone surrogates are refused, also when \\u escapes and pairs ar
     }
     // Pairs as escapes and as UTF-8, cut anywhere: the fingerprint of the text they spell.
     const good = `${A} 😀 👍🏽 中文 𝄞`;
-    const json = escapeAll(JSON.stringify({ id: 'good', text: good })).replace('\\ud834', '\\uD834');
+    const json = escapeAll(JSON.stringify({ id: 'good', text: good })).replace(
+      '\\ud834',
+      '\\uD834',
+    );
     const res = await rt.call('POST', '/documents', chunked(json, 1));
     assert.deepEqual([res.status, res.body.fingerprint], [201, hex(good)]);
     await rt.restart();
@@ -971,29 +1261,72 @@ test('secure by default: without TOKENS or SIPHASH_KEY, or with malformed ones, 
     [{ withSecrets: false }, /not configured: the TOKENS secret is not set/],
     [{ vars: { TOKENS: ' , ' } }, /no tenant:token entries/],
     [{ vars: { SIPHASH_KEY: '' } }, /not configured: the SIPHASH_KEY secret is not set/],
-    [{ vars: { SIPHASH_KEY: 'secret-but-not-hex-0123456789abc' } }, /SIPHASH_KEY secret must be 32 hex digits/],
+    [
+      { vars: { SIPHASH_KEY: 'secret-but-not-hex-0123456789abc' } },
+      /SIPHASH_KEY secret must be 32 hex digits/,
+    ],
     [{ vars: { SIPHASH_KEY: PUBLIC_KEY } }, /public default key/],
-    [{ vars: { TOKENS: `alpha:${ALPHA} beta:too-short` } }, /TOKENS entry 2: a token is at least 32/],
+    [
+      { vars: { TOKENS: `alpha:${ALPHA} beta:too-short` } },
+      /TOKENS entry 2: a token is at least 32/,
+    ],
     [{ vars: { TOKENS: `alpha ${ALPHA}` } }, /TOKENS entry 1 is not of the form tenant:token/],
     [{ vars: { TOKENS: `Alpha/x:${ALPHA}` } }, /TOKENS entry 1: a tenant is/],
-    [{ vars: { TOKENS: `alpha:${ALPHA},beta:${ALPHA}` } }, /TOKENS entry 2: the same token is given twice/],
+    [
+      { vars: { TOKENS: `alpha:${ALPHA},beta:${ALPHA}` } },
+      /TOKENS entry 2: the same token is given twice/,
+    ],
     // Weak secrets: guessable keys and tokens, and values printed in the example's files.
-    ...['00000000000000000000000000000000', 'ffffffffffffffffffffffffffffffff', 'abababababababababababababababab'].map(
-      (key) => [{ vars: { SIPHASH_KEY: key } }, /SIPHASH_KEY is one byte repeated; make one with `npm run setup`/]),
-    [{ vars: { SIPHASH_KEY: '00112233445566778899AABBCCDDEEFF' } }, /SIPHASH_KEY is a value printed in the example's files/],
-    [{ vars: { TOKENS: `alpha:${ALPHA} beta:${'a'.repeat(32)}` } }, /TOKENS entry 2: a token needs at least 8 different characters; make one with/],
-    [{ vars: { TOKENS: `alpha:${'ab'.repeat(24)}` } }, /TOKENS entry 1: a token needs at least 8 different characters/],
-    [{ vars: { TOKENS: 'demo:demo-token-not-secret-0123456789abcdef' } }, /TOKENS entry 1: the token is a value printed/],
+    ...[
+      '00000000000000000000000000000000',
+      'ffffffffffffffffffffffffffffffff',
+      'abababababababababababababababab',
+    ].map((key) => [
+      { vars: { SIPHASH_KEY: key } },
+      /SIPHASH_KEY is one byte repeated; make one with `npm run setup`/,
+    ]),
+    [
+      { vars: { SIPHASH_KEY: '00112233445566778899AABBCCDDEEFF' } },
+      /SIPHASH_KEY is a value printed in the example's files/,
+    ],
+    [
+      { vars: { TOKENS: `alpha:${ALPHA} beta:${'a'.repeat(32)}` } },
+      /TOKENS entry 2: a token needs at least 8 different characters; make one with/,
+    ],
+    [
+      { vars: { TOKENS: `alpha:${'ab'.repeat(24)}` } },
+      /TOKENS entry 1: a token needs at least 8 different characters/,
+    ],
+    [
+      { vars: { TOKENS: 'demo:demo-token-not-secret-0123456789abcdef' } },
+      /TOKENS entry 1: the token is a value printed/,
+    ],
   ];
   for (const [options, pattern] of cases) {
     const rt = start({ persist, shipped: true, ...options });
     try {
       const call = client(await rt.ready);
-      for (const [method, path, body] of [['POST', '/documents', { id: 'x', text: A }], ['GET', '/documents/x'], ['GET', '/stats']]) {
+      for (const [method, path, body] of [
+        ['POST', '/documents', { id: 'x', text: A }],
+        ['GET', '/documents/x'],
+        ['GET', '/stats'],
+      ]) {
         const res = await call(method, path, body);
-        assert.equal(res.status, 500, `${JSON.stringify(options)} ${method} ${path}: ${JSON.stringify(res.body)}`);
+        assert.equal(
+          res.status,
+          500,
+          `${JSON.stringify(options)} ${method} ${path}: ${JSON.stringify(res.body)}`,
+        );
         assert.match(res.body.error, pattern);
-        for (const secret of [ALPHA, KEY, 'secret-but-not-hex', PUBLIC_KEY, '0'.repeat(32), 'a'.repeat(32), 'demo-token']) {
+        for (const secret of [
+          ALPHA,
+          KEY,
+          'secret-but-not-hex',
+          PUBLIC_KEY,
+          '0'.repeat(32),
+          'a'.repeat(32),
+          'demo-token',
+        ]) {
           assert.ok(!res.body.error.includes(secret), 'no secret in the answer');
         }
       }
@@ -1026,11 +1359,16 @@ test('npm run setup makes a working .dev.vars with fresh random secrets, and kee
   const again = readDevVars(join(dir, '.dev.vars'));
   assert.notEqual(again.SIPHASH_KEY, vars.SIPHASH_KEY, 'a new file has new secrets');
   assert.notEqual(again.TOKENS, vars.TOKENS);
-  const [demo, other] = vars.TOKENS.split(/[\s,]+/).map((entry) => entry.slice(entry.indexOf(':') + 1));
+  const [demo, other] = vars.TOKENS.split(/[\s,]+/).map((entry) =>
+    entry.slice(entry.indexOf(':') + 1),
+  );
   const rt = start({ persist: join(tmp, 'dev-vars'), shipped: true, withSecrets: false, vars });
   try {
     const base = await rt.ready;
-    assert.equal((await client(base, demo)('POST', '/documents', { id: 'post-1', text: A })).status, 201);
+    assert.equal(
+      (await client(base, demo)('POST', '/documents', { id: 'post-1', text: A })).status,
+      201,
+    );
     assert.equal((await client(base, demo)('GET', '/documents/post-1')).status, 200);
     assert.equal((await client(base, other)('GET', '/documents/post-1')).status, 404);
   } finally {
@@ -1040,27 +1378,63 @@ test('npm run setup makes a working .dev.vars with fresh random secrets, and kee
 
 test('401 with WWW-Authenticate: Bearer for a missing, malformed or unknown token, on every route; nothing changes', async () => {
   const routes = [
-    ['POST', '/documents', { id: 'intruder', text: A }], ['POST', '/check', { text: A }], ['GET', '/documents'],
-    ['GET', '/documents/debian'], ['DELETE', '/documents/debian'], ['GET', '/stats'], ['GET', '/nope'], ['PUT', '/documents', {}],
+    ['POST', '/documents', { id: 'intruder', text: A }],
+    ['POST', '/check', { text: A }],
+    ['GET', '/documents'],
+    ['GET', '/documents/debian'],
+    ['DELETE', '/documents/debian'],
+    ['GET', '/stats'],
+    ['GET', '/nope'],
+    ['PUT', '/documents', {}],
   ];
   const authorizations = [
-    undefined, `Basic ${Buffer.from(`alpha:${ALPHA}`).toString('base64')}`, 'Bearer', 'Bearer ', `${ALPHA}`, `Bearer ${ALPHA}x`,
-    `Bearer ${ALPHA.slice(0, -1)}`, `Bearer ${ALPHA.slice(0, -1)}${ALPHA.at(-1) === 'A' ? 'B' : 'A'}`,
-    `Bearer ${ALPHA} ${ALPHA}`, `Bearer "${ALPHA}"`, `Bearer ${KEY}`, 'Bearer tenant:alpha',
+    undefined,
+    `Basic ${Buffer.from(`alpha:${ALPHA}`).toString('base64')}`,
+    'Bearer',
+    'Bearer ',
+    `${ALPHA}`,
+    `Bearer ${ALPHA}x`,
+    `Bearer ${ALPHA.slice(0, -1)}`,
+    `Bearer ${ALPHA.slice(0, -1)}${ALPHA.at(-1) === 'A' ? 'B' : 'A'}`,
+    `Bearer ${ALPHA} ${ALPHA}`,
+    `Bearer "${ALPHA}"`,
+    `Bearer ${KEY}`,
+    'Bearer tenant:alpha',
   ];
   const anonymous = client(base, null);
   for (const authorization of authorizations) {
     for (const [method, path, body] of routes) {
-      const res = await anonymous(method, path, body, authorization === undefined ? {} : { authorization });
-      assert.equal(res.status, 401, `${authorization} ${method} ${path}: ${JSON.stringify(res.body)}`);
+      const res = await anonymous(
+        method,
+        path,
+        body,
+        authorization === undefined ? {} : { authorization },
+      );
+      assert.equal(
+        res.status,
+        401,
+        `${authorization} ${method} ${path}: ${JSON.stringify(res.body)}`,
+      );
       assert.deepEqual(Object.keys(res.body), ['error']);
       assert.match(res.headers.get('www-authenticate'), /^Bearer realm="simprint"/);
     }
   }
-  assert.equal((await call('GET', '/documents/debian')).status, 200, 'the DELETEs above did nothing');
-  assert.equal((await call('GET', '/documents/intruder')).status, 404, 'the POSTs above stored nothing');
+  assert.equal(
+    (await call('GET', '/documents/debian')).status,
+    200,
+    'the DELETEs above did nothing',
+  );
+  assert.equal(
+    (await call('GET', '/documents/intruder')).status,
+    404,
+    'the POSTs above stored nothing',
+  );
   // The scheme name is case-insensitive (RFC 9110).
-  assert.equal((await anonymous('GET', '/documents/debian', undefined, { authorization: `bearer ${ALPHA}` })).status, 200);
+  assert.equal(
+    (await anonymous('GET', '/documents/debian', undefined, { authorization: `bearer ${ALPHA}` }))
+      .status,
+    200,
+  );
 });
 
 test('tenants are isolated: another tenant never reads, lists, deletes or is reported a duplicate of a document', async () => {
@@ -1068,32 +1442,54 @@ test('tenants are isolated: another tenant never reads, lists, deletes or is rep
   const ALPHA2 = `${ALPHA.slice(0, 20)}-second-token-of-alpha`;
   for (const example of EXAMPLES) {
     const rt = await own(`tenants-${example}`, {
-      example, vars: { TOKENS: `alpha:${ALPHA}\nbeta:${BETA}\nalpha:${ALPHA2}` },
+      example,
+      vars: { TOKENS: `alpha:${ALPHA}\nbeta:${BETA}\nalpha:${ALPHA2}` },
     });
     try {
       const alpha = rt.as(ALPHA);
       const beta = rt.as(BETA);
       assert.equal((await alpha('POST', '/documents', { id: 'shared', text: A })).status, 201);
       assert.equal((await alpha('POST', '/documents', { id: 'alpha-only', text: B })).status, 201);
-      for (const [method, path] of [['GET', '/documents/shared'], ['GET', '/documents/alpha-only'], ['DELETE', '/documents/shared']]) {
+      for (const [method, path] of [
+        ['GET', '/documents/shared'],
+        ['GET', '/documents/alpha-only'],
+        ['DELETE', '/documents/shared'],
+      ]) {
         assert.equal((await beta(method, path)).status, 404, `beta ${method} ${path}`);
       }
       assert.deepEqual(await listAll(beta), []);
       assert.deepEqual((await beta('POST', '/check', { text: A })).body.duplicates, []);
-      assert.deepEqual((await beta('POST', '/documents?dryRun=1', { id: 'x', text: B })).body.duplicates, []);
+      assert.deepEqual(
+        (await beta('POST', '/documents?dryRun=1', { id: 'x', text: B })).body.duplicates,
+        [],
+      );
       // beta's "shared" is its own document.
       const betas = await beta('POST', '/documents', { id: 'shared', text: C });
       assert.deepEqual([betas.status, betas.body.duplicates], [201, []]);
       assert.deepEqual((await alpha('POST', '/check', { text: C })).body.duplicates, []);
       assert.equal((await alpha('GET', '/documents/shared')).body.fingerprint, hex(A));
       assert.equal((await beta('GET', '/documents/shared')).body.fingerprint, hex(C));
-      assert.equal((await rt.as(ALPHA2)('GET', '/documents/alpha-only')).body.fingerprint, hex(B), "alpha's second token");
-      assert.deepEqual((await beta('DELETE', '/documents/shared')).body, { id: 'shared', deleted: true });
+      assert.equal(
+        (await rt.as(ALPHA2)('GET', '/documents/alpha-only')).body.fingerprint,
+        hex(B),
+        "alpha's second token",
+      );
+      assert.deepEqual((await beta('DELETE', '/documents/shared')).body, {
+        id: 'shared',
+        deleted: true,
+      });
       await rt.restart();
       assert.deepEqual(await listAll(rt.as(ALPHA)), ['alpha-only', 'shared']);
       assert.deepEqual(await listAll(rt.as(BETA)), []);
-      const [sa, sb] = [(await rt.as(ALPHA)('GET', '/stats')).body, (await rt.as(BETA)('GET', '/stats')).body];
-      assert.deepEqual([sa.tenant, sa.documents, sb.tenant, sb.documents], ['alpha', 2, 'beta', 0], example);
+      const [sa, sb] = [
+        (await rt.as(ALPHA)('GET', '/stats')).body,
+        (await rt.as(BETA)('GET', '/stats')).body,
+      ];
+      assert.deepEqual(
+        [sa.tenant, sa.documents, sb.tenant, sb.documents],
+        ['alpha', 2, 'beta', 0],
+        example,
+      );
     } finally {
       await rt.dispose();
     }
@@ -1105,11 +1501,24 @@ test('fingerprints stay inside unless EXPOSE_FINGERPRINTS: by default no answer 
   try {
     const post = await rt.call('POST', '/documents', { id: 'debian', text: A });
     assert.equal(post.status, 201);
-    assert.deepEqual(Object.keys(post.body).sort(), ['duplicates', 'id', 'k', 'original', 'stored', 'truncated']);
+    assert.deepEqual(Object.keys(post.body).sort(), [
+      'duplicates',
+      'id',
+      'k',
+      'original',
+      'stored',
+      'truncated',
+    ]);
     for (const path of ['/check', '/documents?dryRun=1']) {
       const res = await rt.call('POST', path, { id: 'other', text: B });
-      assert.deepEqual(Object.keys(res.body).sort(), ['duplicates', 'id', 'k', 'original', 'stored', 'truncated'], path);
-      assert.deepEqual(res.body.duplicates, [{ id: 'debian', distance: distance(A, B), earlier: true }]);
+      assert.deepEqual(
+        Object.keys(res.body).sort(),
+        ['duplicates', 'id', 'k', 'original', 'stored', 'truncated'],
+        path,
+      );
+      assert.deepEqual(res.body.duplicates, [
+        { id: 'debian', distance: distance(A, B), earlier: true },
+      ]);
     }
     const got = await rt.call('GET', '/documents/debian');
     assert.deepEqual(Object.keys(got.body).sort(), ['createdAt', 'id', 'textLength', 'updatedAt']);
@@ -1124,7 +1533,11 @@ test('fingerprints stay inside unless EXPOSE_FINGERPRINTS: by default no answer 
 test('fingerprints are made under SIPHASH_KEY; the stored scheme is a digest, and changes with the key', async () => {
   const check = await call('POST', '/check', { text: A });
   assert.equal(check.body.fingerprint, hex(A));
-  assert.notEqual(check.body.fingerprint, sp.toHex(sp.fingerprint(A)), 'not the public default key');
+  assert.notEqual(
+    check.body.fingerprint,
+    sp.toHex(sp.fingerprint(A)),
+    'not the public default key',
+  );
   const rt = await own('rekey');
   const other = secretsFor([], 'f0e1d2c3b4a5968778695a4b3c2d1e0f').key;
   try {
@@ -1132,7 +1545,8 @@ test('fingerprints are made under SIPHASH_KEY; the stored scheme is a digest, an
     const { scheme } = (await rt.call('GET', '/stats')).body;
     assert.match(scheme, /^w64:[0-9a-f]{32}$/);
     // Neither the canary's fingerprint under the key nor under the public key shows in it.
-    for (const canary of [hex(CANARY), sp.toHex(sp.fingerprint(CANARY))]) assert.ok(!scheme.includes(canary));
+    for (const canary of [hex(CANARY), sp.toHex(sp.fingerprint(CANARY))])
+      assert.ok(!scheme.includes(canary));
 
     // Another key: the object refuses to mix fingerprints, but its documents stay readable.
     const rekeyed = await own('rekey', { vars: { SIPHASH_KEY: other } });
@@ -1153,7 +1567,10 @@ test('fingerprints are made under SIPHASH_KEY; the stored scheme is a digest, an
       assert.match(newScheme, /^w64:[0-9a-f]{32}$/);
       assert.notEqual(newScheme, scheme);
       await rekeyed.restart();
-      assert.equal((await rekeyed.call('POST', '/check', { text: A })).body.duplicates[0].id, 'one');
+      assert.equal(
+        (await rekeyed.call('POST', '/check', { text: A })).body.duplicates[0].id,
+        'one',
+      );
     } finally {
       await rekeyed.dispose();
     }
@@ -1178,21 +1595,32 @@ test('rate limit as shipped (100 a second, bursts of 200, per tenant): a flood g
     let next = 0;
     let limited = 0;
     const t0 = performance.now();
-    await Promise.all(Array.from({ length: 32 }, async () => {
-      while (next < 3000 && limited < 100) {
-        const i = next++;
-        const res = await rt.call('POST', '/documents', { id: `f-${i}`, text: `flood ${i} ${C}` });
-        results.push({ id: `f-${i}`, ...res });
-        if (res.status === 429) limited++;
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 32 }, async () => {
+        while (next < 3000 && limited < 100) {
+          const i = next++;
+          const res = await rt.call('POST', '/documents', {
+            id: `f-${i}`,
+            text: `flood ${i} ${C}`,
+          });
+          results.push({ id: `f-${i}`, ...res });
+          if (res.status === 429) limited++;
+        }
+      }),
+    );
     const seconds = (performance.now() - t0) / 1000;
     const stored = results.filter((r) => r.status === 201);
     const refused = results.filter((r) => r.status === 429);
     assert.equal(stored.length + refused.length, results.length);
-    assert.ok(refused.length >= 100, `${results.length} requests in ${seconds.toFixed(2)} s, none refused`);
+    assert.ok(
+      refused.length >= 100,
+      `${results.length} requests in ${seconds.toFixed(2)} s, none refused`,
+    );
     assert.ok(stored.length >= 200, 'the burst passes');
-    assert.ok(stored.length <= 200 + Math.ceil(100 * seconds) + 1, `${stored.length} stored in ${seconds.toFixed(2)} s`);
+    assert.ok(
+      stored.length <= 200 + Math.ceil(100 * seconds) + 1,
+      `${stored.length} stored in ${seconds.toFixed(2)} s`,
+    );
     for (const r of refused) {
       assert.match(r.headers.get('retry-after'), /^[1-9][0-9]*$/);
       assert.deepEqual(Object.keys(r.body), ['error']);
@@ -1201,7 +1629,11 @@ test('rate limit as shipped (100 a second, bursts of 200, per tenant): a flood g
     // Another tenant has objects (and buckets) of its own.
     assert.equal((await rt.as(BETA)('POST', '/documents', { id: 'b', text: A })).status, 201);
     await sleep(1000 * Math.max(...refused.map((r) => Number(r.headers.get('retry-after')))));
-    assert.deepEqual(await listAll(rt.call), stored.map((r) => r.id).sort(compareIds), 'exactly the acknowledged stores');
+    assert.deepEqual(
+      await listAll(rt.call),
+      stored.map((r) => r.id).sort(compareIds),
+      'exactly the acknowledged stores',
+    );
   } finally {
     await rt.dispose();
   }
@@ -1210,15 +1642,29 @@ test('rate limit as shipped (100 a second, bursts of 200, per tenant): a flood g
 for (const example of EXAMPLES) {
   test(`rate limit (${example}): one budget per tenant; RATE_LIMIT_BURST requests, then RATE_LIMIT_PER_SECOND; every route counts; a 429 writes nothing`, async () => {
     // HEAL_AFTER_MS short: a write left pending by a refusal would be finished (and seen) below.
-    const rt = await own(`bucket-${example}`, { example, vars: { RATE_LIMIT_PER_SECOND: 0.5, RATE_LIMIT_BURST: 3, HEAL_AFTER_MS: 500 } });
+    const rt = await own(`bucket-${example}`, {
+      example,
+      vars: { RATE_LIMIT_PER_SECOND: 0.5, RATE_LIMIT_BURST: 3, HEAL_AFTER_MS: 500 },
+    });
     try {
       assert.equal((await rt.call('POST', '/documents', { id: 'x', text: A })).status, 201);
       assert.equal((await rt.call('GET', '/documents/y')).status, 404);
-      assert.deepEqual((await rt.call('GET', '/stats')).body.rateLimit, { perSecond: 0.5, burst: 3 });
-      const routes = [['POST', '/check', { text: A }], ['POST', '/documents', { id: 'z', text: B }], ['PUT', '/documents/z', B],
-        ['POST', '/documents?dryRun=1', { id: 'z', text: B }], ['GET', '/documents/x'], ['DELETE', '/documents/x'],
-        ['GET', '/documents'], ['GET', '/stats']];
-      if (example === 'worker-scale') routes.push(['POST', '/batch', { documents: [{ id: 'z', text: B }] }]);
+      assert.deepEqual((await rt.call('GET', '/stats')).body.rateLimit, {
+        perSecond: 0.5,
+        burst: 3,
+      });
+      const routes = [
+        ['POST', '/check', { text: A }],
+        ['POST', '/documents', { id: 'z', text: B }],
+        ['PUT', '/documents/z', B],
+        ['POST', '/documents?dryRun=1', { id: 'z', text: B }],
+        ['GET', '/documents/x'],
+        ['DELETE', '/documents/x'],
+        ['GET', '/documents'],
+        ['GET', '/stats'],
+      ];
+      if (example === 'worker-scale')
+        routes.push(['POST', '/batch', { documents: [{ id: 'z', text: B }] }]);
       // However many objects a tenant's documents are spread over, the budget is the tenant's.
       for (const [method, path, body] of routes) {
         const res = await rt.call(method, path, body);
@@ -1229,17 +1675,32 @@ for (const example of EXAMPLES) {
       await sleep(2000);
       if (example === 'worker-scale') {
         // A batch costs one token per document: 2 when 1 is there is a 429 that stores neither.
-        const two = await rt.call('POST', '/batch', { documents: [{ id: 'z', text: B }, { id: 'w', text: C }] });
+        const two = await rt.call('POST', '/batch', {
+          documents: [
+            { id: 'z', text: B },
+            { id: 'w', text: C },
+          ],
+        });
         assert.equal(two.status, 429, JSON.stringify(two.body));
         assert.equal(two.headers.get('retry-after'), '2');
         // More documents than a burst holds can never pass: 413, also stored nowhere.
-        const four = await rt.call('POST', '/batch', { documents: ['p', 'q', 'r', 's'].map((id) => ({ id, text: C + id })) });
+        const four = await rt.call('POST', '/batch', {
+          documents: ['p', 'q', 'r', 's'].map((id) => ({ id, text: C + id })),
+        });
         assert.equal(four.status, 413, JSON.stringify(four.body));
         assert.match(four.body.error, /RATE_LIMIT_BURST/);
       }
-      assert.equal((await rt.call('GET', '/documents/z')).status, 404, 'a refused store stored nothing');
+      assert.equal(
+        (await rt.call('GET', '/documents/z')).status,
+        404,
+        'a refused store stored nothing',
+      );
       await sleep(4000);
-      assert.deepEqual(await listAll(rt.call), ['x'], 'nothing refused was written, even later (no healing of refused writes)');
+      assert.deepEqual(
+        await listAll(rt.call),
+        ['x'],
+        'nothing refused was written, even later (no healing of refused writes)',
+      );
     } finally {
       await rt.dispose();
     }
@@ -1255,12 +1716,21 @@ test("with Cloudflare's rate limiting binding (simulated by Miniflare) the Worke
     // Miniflare counts in fixed 10 s windows: start early in one so all of this falls in it.
     if (Date.now() % 10000 > 6000) await sleep(10100 - (Date.now() % 10000));
     // Five pass, more than the objects' buckets (a burst of 1) would let through: they are off.
-    for (let i = 0; i < 5; i++) assert.equal((await rt.call('POST', '/documents', { id: `b-${i}`, text: A })).status, 201, `${i}`);
+    for (let i = 0; i < 5; i++)
+      assert.equal(
+        (await rt.call('POST', '/documents', { id: `b-${i}`, text: A })).status,
+        201,
+        `${i}`,
+      );
     const refused = await rt.call('GET', '/documents/b-0');
     assert.equal(refused.status, 429);
     assert.equal(refused.headers.get('retry-after'), '10');
     // Refused before the body is read: a body that never ends is answered at once.
-    const slow = await postSlowly(rt.base, { prefix: '{"id": "never", "text": "', intervalMs: 100, giveUpMs: 5000 });
+    const slow = await postSlowly(rt.base, {
+      prefix: '{"id": "never", "text": "',
+      intervalMs: 100,
+      giveUpMs: 5000,
+    });
     assert.equal(slow.status, 429);
     assert.ok(slow.ms < 2000, `${slow.ms} ms`);
     assert.equal((await rt.as(BETA)('GET', '/documents/b-0')).status, 404, 'beta counts apart');
@@ -1280,11 +1750,15 @@ function postSlowly(base, { prefix, intervalMs, giveUpMs }) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const req = httpRequest(new URL('/documents', base), {
-      method: 'POST', headers: { 'content-type': 'application/json', ...bearer(ALPHA) },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...bearer(ALPHA) },
     });
     let answer = null;
     const drip = setInterval(() => req.write('x'), intervalMs);
-    const giveUp = setTimeout(() => finish({ status: 'no answer', ms: performance.now() - t0 }), giveUpMs);
+    const giveUp = setTimeout(
+      () => finish({ status: 'no answer', ms: performance.now() - t0 }),
+      giveUpMs,
+    );
     const finish = (result) => {
       clearInterval(drip);
       clearTimeout(giveUp);
@@ -1298,7 +1772,12 @@ function postSlowly(base, { prefix, intervalMs, giveUpMs }) {
       const parts = [];
       res.on('data', (d) => parts.push(d));
       res.on('end', () => {
-        answer = { status: res.statusCode, body: JSON.parse(Buffer.concat(parts).toString('utf8')), ms, closed: false };
+        answer = {
+          status: res.statusCode,
+          body: JSON.parse(Buffer.concat(parts).toString('utf8')),
+          ms,
+          closed: false,
+        };
         clearTimeout(giveUp);
         setTimeout(() => finish(answer), 1000); // still open after 1 s of sending: not closed
       });
@@ -1311,13 +1790,23 @@ function postSlowly(base, { prefix, intervalMs, giveUpMs }) {
 test('a body that trickles in is cut off after BODY_TIMEOUT_MS with a 408; eight at once do not hold the Worker', async () => {
   const rt = await own('slow-bodies', { vars: { BODY_TIMEOUT_MS: 400 } });
   try {
-    const slow = await Promise.all(Array.from({ length: 8 }, (_, i) =>
-      postSlowly(rt.base, { prefix: `{"id": "slow-${i}", "text": "`, intervalMs: 50, giveUpMs: 4000 })));
+    const slow = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        postSlowly(rt.base, {
+          prefix: `{"id": "slow-${i}", "text": "`,
+          intervalMs: 50,
+          giveUpMs: 4000,
+        }),
+      ),
+    );
     for (const res of slow) {
       assert.equal(res.status, 408, JSON.stringify(res));
       assert.match(res.body.error, /not received within 400 ms/);
       assert.ok(res.ms >= 350 && res.ms < 3000, `${res.ms} ms`);
-      assert.ok(res.closed, 'the upload was cut off: the connection closed under the client still sending');
+      assert.ok(
+        res.closed,
+        'the upload was cut off: the connection closed under the client still sending',
+      );
     }
     // Answered on time, the same runtime stores a body sent at once; nothing of the slow ones.
     assert.equal((await rt.call('POST', '/documents', { id: 'fast', text: A })).status, 201);

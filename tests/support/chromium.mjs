@@ -29,7 +29,12 @@ export async function launchChromium() {
       '--disable-component-update',
       '--disable-sync',
     ],
-    env: { ...process.env, HOME: tmp, XDG_CONFIG_HOME: join(tmp, 'config'), XDG_CACHE_HOME: join(tmp, 'cache') },
+    env: {
+      ...process.env,
+      HOME: tmp,
+      XDG_CONFIG_HOME: join(tmp, 'config'),
+      XDG_CACHE_HOME: join(tmp, 'cache'),
+    },
   });
   return {
     context,

@@ -19,7 +19,11 @@ function random(seed) {
 export function corpus(n, { seed = 31, copies = 0.4, words = [20, 120], vocabulary = 3000 } = {}) {
   const next = random(seed);
   const letters = 'abcdefghijklmnopqrstuvwxyz';
-  const vocab = Array.from({ length: vocabulary }, () => Array.from({ length: 2 + Math.floor(next() * 8) }, () => letters[Math.floor(next() * 26)]).join(''));
+  const vocab = Array.from({ length: vocabulary }, () =>
+    Array.from({ length: 2 + Math.floor(next() * 8) }, () => letters[Math.floor(next() * 26)]).join(
+      '',
+    ),
+  );
   const word = () => vocab[Math.floor(next() ** 2 * vocabulary)]; // some words far more common
   const docs = [];
   for (let id = 0; id < n; id++) {

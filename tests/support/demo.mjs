@@ -11,7 +11,10 @@ import { launchChromium } from './chromium.mjs';
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const AXE = join(ROOT, 'node_modules/axe-core/axe.min.js');
 export const sample = JSON.parse(await readFile(join(ROOT, 'www/sample.json'), 'utf8'));
-export const WIDTHS = [{ width: 1280, height: 800 }, { width: 390, height: 844 }];
+export const WIDTHS = [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+];
 
 // The page writes a real minus sign; the library's numbers print with a hyphen.
 export const plain = (s) => s.replaceAll('−', '-');
@@ -21,7 +24,9 @@ export const show = (n) => (Number.isInteger(n) ? String(n) : n.toFixed(3).repla
 
 /** About `bytes` of real prose: the sample's paragraphs (English and Chinese), joined. */
 export function longText(bytes, lang = null) {
-  const paragraphs = sample.documents.filter((d) => d.copyOf == null && (!lang || d.lang === lang)).map((d) => d.text);
+  const paragraphs = sample.documents
+    .filter((d) => d.copyOf == null && (!lang || d.lang === lang))
+    .map((d) => d.text);
   let text = '';
   for (let i = 0; text.length < bytes; i++) text += `${paragraphs[i % paragraphs.length]}\n\n`;
   return text.slice(0, bytes);
@@ -36,19 +41,24 @@ export async function demo() {
   page.setDefaultTimeout(10_000);
   const problems = [];
   page.on('console', (msg) => {
-    if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console ${msg.type()}: ${msg.text()}`);
+    if (msg.type() === 'error' || msg.type() === 'warning')
+      problems.push(`console ${msg.type()}: ${msg.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('requestfailed', (req) => {
     // Leaving a page cancels its pending requests; only real failures count.
-    if (req.failure()?.errorText !== 'net::ERR_ABORTED') problems.push(`request failed: ${req.url()}`);
+    if (req.failure()?.errorText !== 'net::ERR_ABORTED')
+      problems.push(`request failed: ${req.url()}`);
   });
   page.on('response', (res) => {
     if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
   });
 
   /** Waits until the view shown has drawn the worker's answers to every question asked. */
-  const settled = () => page.waitForFunction(() => document.querySelector('.view:not([hidden])')?.dataset.pending !== 'true');
+  const settled = () =>
+    page.waitForFunction(
+      () => document.querySelector('.view:not([hidden])')?.dataset.pending !== 'true',
+    );
 
   return {
     page,
@@ -82,8 +92,13 @@ export async function demo() {
       if (!(await page.evaluate(() => Boolean(window.axe)))) await page.addScriptTag({ path: AXE });
       return page.evaluate(async () => {
         const result = await window.axe.run(document, { resultTypes: ['violations'] });
-        return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}` +
-          ` ×${v.nodes.length}`);
+        return result.violations.map(
+          (v) =>
+            `${v.id} (${v.impact}): ${v.nodes
+              .slice(0, 3)
+              .map((n) => n.target.join(' '))
+              .join(' | ')}` + ` ×${v.nodes.length}`,
+        );
       });
     },
     async close() {

@@ -16,11 +16,13 @@ export function goldenAnswers(sp, golden) {
     }
   };
   const hexOfBytes = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-  const bytesOfHex = (hex) => Uint8Array.from(hex.match(/../g) ?? [], (pair) => Number.parseInt(pair, 16));
+  const bytesOfHex = (hex) =>
+    Uint8Array.from(hex.match(/../g) ?? [], (pair) => Number.parseInt(pair, 16));
   const keyHex = (key) => key.toString(16);
   const MASK_128 = (1n << 128n) - 1n;
   const fingerprints = golden.vectors.map(({ name, text, options }) =>
-    attempt(name, () => ({ hex: sp.toHex(sp.fingerprint(text, options), options.width ?? 64) })));
+    attempt(name, () => ({ hex: sp.toHex(sp.fingerprint(text, options), options.width ?? 64) })),
+  );
   const indexBytes = golden.indexBytes.vectors.map(({ name, options, entries, hex }) =>
     attempt(name, () => {
       const index = new sp.Index(options);
@@ -33,7 +35,8 @@ export function goldenAnswers(sp, golden) {
       const rewritten = hexOfBytes(read.toBytes());
       read.free();
       return { hex: written, readEntries, rewritten };
-    }));
+    }),
+  );
   const keys = golden.keys.vectors.map(({ name, plan, fingerprint }) =>
     attempt(name, () => {
       const p = new sp.Plan(plan);
@@ -47,7 +50,8 @@ export function goldenAnswers(sp, golden) {
       };
       p.free();
       return out;
-    }));
+    }),
+  );
   return { fingerprints, indexBytes, keys };
 }
 
@@ -55,7 +59,12 @@ export function goldenAnswers(sp, golden) {
 export function expectedAnswers(golden) {
   return {
     fingerprints: golden.vectors.map(({ name, hex }) => ({ name, hex })),
-    indexBytes: golden.indexBytes.vectors.map(({ name, entries, hex }) => ({ name, hex, readEntries: entries, rewritten: hex })),
+    indexBytes: golden.indexBytes.vectors.map(({ name, entries, hex }) => ({
+      name,
+      hex,
+      readEntries: entries,
+      rewritten: hex,
+    })),
     keys: golden.keys.vectors.map(({ name, keys, probeKeys }) => ({ name, keys, probeKeys })),
   };
 }

@@ -11,20 +11,32 @@ const rotl = (x, b) => ((x << BigInt(b)) | (x >> BigInt(64 - b))) & M;
 export function sip13ZeroKey(bytes) {
   const v = [0x736f6d6570736575n, 0x646f72616e646f6dn, 0x6c7967656e657261n, 0x7465646279746573n];
   const round = () => {
-    v[0] = (v[0] + v[1]) & M; v[1] = rotl(v[1], 13) ^ v[0]; v[0] = rotl(v[0], 32);
-    v[2] = (v[2] + v[3]) & M; v[3] = rotl(v[3], 16) ^ v[2];
-    v[0] = (v[0] + v[3]) & M; v[3] = rotl(v[3], 21) ^ v[0];
-    v[2] = (v[2] + v[1]) & M; v[1] = rotl(v[1], 17) ^ v[2]; v[2] = rotl(v[2], 32);
+    v[0] = (v[0] + v[1]) & M;
+    v[1] = rotl(v[1], 13) ^ v[0];
+    v[0] = rotl(v[0], 32);
+    v[2] = (v[2] + v[3]) & M;
+    v[3] = rotl(v[3], 16) ^ v[2];
+    v[0] = (v[0] + v[3]) & M;
+    v[3] = rotl(v[3], 21) ^ v[0];
+    v[2] = (v[2] + v[1]) & M;
+    v[1] = rotl(v[1], 17) ^ v[2];
+    v[2] = rotl(v[2], 32);
   };
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const whole = bytes.length - (bytes.length % 8);
-  const absorb = (m) => { v[3] ^= m; round(); v[0] ^= m; };
+  const absorb = (m) => {
+    v[3] ^= m;
+    round();
+    v[0] ^= m;
+  };
   for (let i = 0; i < whole; i += 8) absorb(view.getBigUint64(i, true));
   let last = BigInt(bytes.length & 0xff) << 56n;
   for (let i = whole; i < bytes.length; i++) last |= BigInt(bytes[i]) << BigInt(8 * (i - whole));
   absorb(last);
   v[2] ^= 0xffn;
-  round(); round(); round();
+  round();
+  round();
+  round();
   return v[0] ^ v[1] ^ v[2] ^ v[3];
 }
 

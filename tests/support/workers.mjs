@@ -5,7 +5,16 @@
 // wrangler and Miniflare (its node_modules, installed by scripts/test.sh) do the work.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,11 +45,15 @@ export async function offline(prefix, dir = workerDir) {
     WRANGLER_SEND_ERROR_REPORTS: 'false',
     WRANGLER_HIDE_BANNER: 'true',
   });
-  const { Miniflare, Log, LogLevel } = await import(join(dir, 'node_modules', 'miniflare', 'dist', 'src', 'index.js'));
+  const { Miniflare, Log, LogLevel } = await import(
+    join(dir, 'node_modules', 'miniflare', 'dist', 'src', 'index.js')
+  );
   // The deployment's settings as wrangler reads them: vars, the Durable Object binding (SQLite,
   // from the new_sqlite_classes migration), compatibility date and module rules. An env file
   // that does not exist stands in for .dev.vars, which wrangler would read otherwise.
-  const { unstable_getMiniflareWorkerOptions } = await import(join(dir, 'node_modules', 'wrangler', 'wrangler-dist', 'cli.js'));
+  const { unstable_getMiniflareWorkerOptions } = await import(
+    join(dir, 'node_modules', 'wrangler', 'wrangler-dist', 'cli.js')
+  );
   const fromToml = unstable_getMiniflareWorkerOptions(join(dir, 'wrangler.toml'), undefined, {
     envFiles: [join(tmp, 'no-such.env')],
   }).workerOptions;
@@ -81,9 +94,18 @@ export function workerOptions(fromToml, out, { bindings = {}, persist, ...extra 
 export function bundle(out, { dir = workerDir, minify = false, config } = {}) {
   const hadDotWrangler = existsSync(join(dir, '.wrangler'));
   try {
-    execFileSync(join(dir, 'node_modules', '.bin', 'wrangler'),
-      ['deploy', '--dry-run', '--outdir', out, ...(minify ? ['--minify'] : []), ...(config ? ['--config', config] : [])],
-      { cwd: dir, env: process.env, stdio: 'pipe' });
+    execFileSync(
+      join(dir, 'node_modules', '.bin', 'wrangler'),
+      [
+        'deploy',
+        '--dry-run',
+        '--outdir',
+        out,
+        ...(minify ? ['--minify'] : []),
+        ...(config ? ['--config', config] : []),
+      ],
+      { cwd: dir, env: process.env, stdio: 'pipe' },
+    );
   } finally {
     if (!hadDotWrangler) rmSync(join(dir, '.wrangler'), { recursive: true, force: true });
   }
@@ -95,7 +117,9 @@ export function bundle(out, { dir = workerDir, minify = false, config } = {}) {
  */
 export function secretsFor(tenants, key = randomBytes(16).toString('hex')) {
   const tokens = Object.fromEntries(tenants.map((t) => [t, randomBytes(24).toString('base64url')]));
-  const TOKENS = Object.entries(tokens).map(([t, token]) => `${t}:${token}`).join(',');
+  const TOKENS = Object.entries(tokens)
+    .map(([t, token]) => `${t}:${token}`)
+    .join(',');
   return { bindings: { TOKENS, SIPHASH_KEY: key }, key, tokens };
 }
 
@@ -118,11 +142,16 @@ export function readDevVars(path) {
  */
 export function faultyScaleBundle(out, tmp) {
   const dir = join(tmp, 'worker-scale-faulty');
-  cpSync(scaleDir, dir, { recursive: true, filter: (src) => !/[/\\](node_modules|\.wrangler|dist|\.dev\.vars)$/.test(src) });
+  cpSync(scaleDir, dir, {
+    recursive: true,
+    filter: (src) => !/[/\\](node_modules|\.wrangler|dist|\.dev\.vars)$/.test(src),
+  });
   symlinkSync(join(scaleDir, 'node_modules'), join(dir, 'node_modules'), 'dir');
   // The entry is named index.js (in a folder of its own): the bundle is named after it.
   mkdirSync(join(dir, 'faulty'));
-  writeFileSync(join(dir, 'faulty', 'index.js'), `import worker, { SimprintKeys as Keys, SimprintLimiter } from '../src/index.js';
+  writeFileSync(
+    join(dir, 'faulty', 'index.js'),
+    `import worker, { SimprintKeys as Keys, SimprintLimiter } from '../src/index.js';
 
 export default worker;
 export { SimprintLimiter };
@@ -144,8 +173,12 @@ export class SimprintKeys extends Keys {
     return super.removeEntries(args);
   }
 }
-`);
-  const toml = readFileSync(join(dir, 'wrangler.toml'), 'utf8').replace(/^main = .*$/m, 'main = "faulty/index.js"');
+`,
+  );
+  const toml = readFileSync(join(dir, 'wrangler.toml'), 'utf8').replace(
+    /^main = .*$/m,
+    'main = "faulty/index.js"',
+  );
   writeFileSync(join(dir, 'wrangler.toml'), toml);
   bundle(out, { dir });
 }

@@ -18,7 +18,9 @@ export function hamming(a, b) {
 }
 
 export function compare(a, b, options) {
-  return options == null && word(a) && word(b) ? glue.__compare64(a, b) : glue.compare(a, b, options);
+  return options == null && word(a) && word(b)
+    ? glue.__compare64(a, b)
+    : glue.compare(a, b, options);
 }
 
 // Strings of ENCODE_MIN to ENCODE_MAX UTF-16 units are written as UTF-8 by
@@ -43,7 +45,8 @@ const PROBES = 16;
 function utf8(text) {
   const n = text.length;
   if (n < ENCODE_MIN || n > ENCODE_MAX) return undefined;
-  for (let i = 0; i < PROBES; i++) if (text.charCodeAt(((i * n) / PROBES) | 0) > 0x7f) return undefined;
+  for (let i = 0; i < PROBES; i++)
+    if (text.charCodeAt(((i * n) / PROBES) | 0) > 0x7f) return undefined;
   if (buffer.length < n * 3) buffer = new Uint8Array(n * 3);
   return buffer.subarray(0, encoder.encodeInto(text, buffer).written);
 }

@@ -7,7 +7,7 @@
 // in their own words. Anything thrown here (a getter, a proxy trap, memory running out) is
 // caught (guard.js) and reaches Rust as an Err, which takes the same way.
 
-import { guarded } from "./guard.js";
+import { guarded } from './guard.js';
 
 const encoder = new TextEncoder();
 
@@ -21,10 +21,10 @@ export const joinFeatures = guarded((features, n, stringsOnly) => {
   if (n === 0) return out.done();
   const first = features[0];
   const item = (i) => (i === 0 ? first : features[i]); // each element read once
-  if (stringsOnly || typeof first === "string") {
+  if (stringsOnly || typeof first === 'string') {
     for (let i = 0; i < n; i++) {
       const s = item(i);
-      if (typeof s !== "string" || !out.push(s)) return undefined;
+      if (typeof s !== 'string' || !out.push(s)) return undefined;
     }
     return out.done();
   }
@@ -36,7 +36,7 @@ export const joinFeatures = guarded((features, n, stringsOnly) => {
     const w = pair[1];
     if (!Number.isFinite(w)) return undefined; // false for anything but a finite number
     const s = pair[0];
-    if (typeof s !== "string" || !out.push(s)) return undefined;
+    if (typeof s !== 'string' || !out.push(s)) return undefined;
     weights.push(w);
   }
   return { ...out.done(), weights: weights.done() };
@@ -51,7 +51,7 @@ export const copyWeights = guarded((weights, n) => {
   const out = new Grow(Float64Array, n);
   for (let i = 0; i < n; i++) {
     const w = weights[i];
-    if (typeof w !== "number") return undefined;
+    if (typeof w !== 'number') return undefined;
     out.push(w);
   }
   return out.done();

@@ -21,14 +21,14 @@ function cut(text) {
 /** What a thrown value says: its message, or the thrown string; never throws itself. */
 function describe(e) {
   try {
-    if (typeof e === "string") return cut(e);
-    if (e !== null && (typeof e === "object" || typeof e === "function")) {
+    if (typeof e === 'string') return cut(e);
+    if (e !== null && (typeof e === 'object' || typeof e === 'function')) {
       const message = e.message; // a getter or proxy may throw: caught below
-      if (typeof message === "string") return cut(message);
+      if (typeof message === 'string') return cut(message);
     }
-    return `a ${e === null ? "null" : typeof e} was thrown`;
+    return `a ${e === null ? 'null' : typeof e} was thrown`;
   } catch {
-    return "an exception was thrown";
+    return 'an exception was thrown';
   }
 }
 

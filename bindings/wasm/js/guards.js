@@ -14,7 +14,7 @@ let ready = false;
 
 const NOT_READY =
   "simprint is not initialised: call init() first (browsers: `await init()`; the package's " +
-  "Node and workerd entries do it on import)";
+  'Node and workerd entries do it on import)';
 
 function mustBeReady() {
   if (!ready) throw new Error(NOT_READY);
@@ -55,8 +55,8 @@ export function guardClass(cls) {
   const proto = cls.prototype;
   for (const key of Reflect.ownKeys(proto)) {
     // The glue's own helpers (`__destroy_into_raw`) are left as they are; free() below.
-    if (key === "constructor" || key === "free" || key === Symbol.dispose) continue;
-    if (typeof key === "string" && key.startsWith("__")) continue;
+    if (key === 'constructor' || key === 'free' || key === Symbol.dispose) continue;
+    if (typeof key === 'string' && key.startsWith('__')) continue;
     const d = Object.getOwnPropertyDescriptor(proto, key);
     const name = `${cls.name}.${String(key)}`;
     const guard = (f) =>
@@ -64,11 +64,13 @@ export function guardClass(cls) {
       function (...args) {
         // Instances hold their wasm object's address; free() sets it to 0.
         if (!(this?.__wbg_ptr > 0)) {
-          throw new Error(`${name}: this ${cls.name} was freed (free() was called) and cannot be used`);
+          throw new Error(
+            `${name}: this ${cls.name} was freed (free() was called) and cannot be used`,
+          );
         }
         return f.apply(this, args);
       };
-    if (typeof d.value === "function") d.value = guard(d.value);
+    if (typeof d.value === 'function') d.value = guard(d.value);
     else {
       d.get = guard(d.get);
       d.set = guard(d.set);
@@ -84,7 +86,7 @@ export function guardClass(cls) {
   if (Symbol.dispose && proto[Symbol.dispose]) proto[Symbol.dispose] = proto.free;
   for (const key of Object.getOwnPropertyNames(cls)) {
     const d = Object.getOwnPropertyDescriptor(cls, key);
-    if (typeof d.value === "function" && !key.startsWith("__")) {
+    if (typeof d.value === 'function' && !key.startsWith('__')) {
       d.value = guardFunction(d.value);
       Object.defineProperty(cls, key, d);
     }

@@ -13,7 +13,15 @@
 //
 //   node bindings/wasm/js/package.mjs <pkg dir> <esbuild binary>
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { portableTypes, wasmModuleTypes } from './types.mjs';
@@ -34,9 +42,10 @@ copyFileSync(join(here, 'fast.js'), join(pkg, 'fast.js'));
 // from the module itself.
 const glue = await import(pathToFileURL(join(pkg, 'simprint_glue.js')).href);
 const fast = await import(pathToFileURL(join(pkg, 'fast.js')).href);
-const isClass = (v) => typeof v === 'function' && /^class\b/.test(Function.prototype.toString.call(v));
+const isClass = (v) =>
+  typeof v === 'function' && /^class\b/.test(Function.prototype.toString.call(v));
 const lines = [
-  '// The package for browsers and bundlers: the glue\'s exports, guarded (guards.js). Written by',
+  "// The package for browsers and bundlers: the glue's exports, guarded (guards.js). Written by",
   '// bindings/wasm/js/package.mjs.',
   "import * as glue from './simprint_glue.js';",
   "import * as fast from './fast.js';",
@@ -49,23 +58,35 @@ for (const name of Object.keys(glue).sort()) {
   else if (name === 'default') lines.push('export default guardInit(glue.default);');
   else if (name === 'initSync') lines.push('export const initSync = guardInitSync(glue.initSync);');
   else if (isClass(glue[name])) lines.push(`export const ${name} = guardClass(glue.${name});`);
-  else if (typeof glue[name] === 'function') lines.push(`export const ${name} = guardFunction(glue.${name});`);
+  else if (typeof glue[name] === 'function')
+    lines.push(`export const ${name} = guardFunction(glue.${name});`);
   else throw new Error(`the glue exports ${name}, neither a function nor a class`);
 }
 writeFileSync(join(pkg, 'simprint.js'), `${lines.join('\n')}\n`);
 
-for (const entry of ['node.mjs', 'workerd.js', 'edge-light.js']) copyFileSync(join(here, entry), join(pkg, entry));
+for (const entry of ['node.mjs', 'workerd.js', 'edge-light.js'])
+  copyFileSync(join(here, entry), join(pkg, entry));
 // The command line (`bin`: simprint), a thin layer over node.mjs (docs/cli.md).
 mkdirSync(join(pkg, 'cli'), { recursive: true });
-for (const file of readdirSync(join(here, 'cli'))) copyFileSync(join(here, 'cli', file), join(pkg, 'cli', file));
+for (const file of readdirSync(join(here, 'cli')))
+  copyFileSync(join(here, 'cli', file), join(pkg, 'cli', file));
 chmodSync(join(pkg, 'cli', 'simprint.mjs'), 0o755);
 // CommonJS cannot import the ES modules: one bundle of the same code. `import.meta` only names
 // the .wasm for a default init(), which never runs here (the entry initialises first).
-execFileSync(esbuild, [
-  join(here, 'node-cjs.js'), '--bundle', '--platform=node', '--format=cjs', '--log-level=warning',
-  '--log-override:empty-import-meta=silent', `--outfile=${join(pkg, 'node.cjs')}`,
-  `--alias:simprint-package=${join(pkg, 'simprint.js')}`,
-], { stdio: 'inherit' });
+execFileSync(
+  esbuild,
+  [
+    join(here, 'node-cjs.js'),
+    '--bundle',
+    '--platform=node',
+    '--format=cjs',
+    '--log-level=warning',
+    '--log-override:empty-import-meta=silent',
+    `--outfile=${join(pkg, 'node.cjs')}`,
+    `--alias:simprint-package=${join(pkg, 'simprint.js')}`,
+  ],
+  { stdio: 'inherit' },
+);
 
 // Types: the glue's, for every entry (TypeScript needs a .d.cts to type a require()), made to
 // compile in any program (types.mjs says how), with the core's defaults written in.
@@ -94,6 +115,10 @@ const out = {
 };
 writeFileSync(join(pkg, 'package.json'), `${JSON.stringify(out, null, 2)}\n`);
 // The package's README links into the repository's docs.
-writeFileSync(join(pkg, 'README.md'), readFileSync(join(here, '..', 'README.md'), 'utf8').replaceAll('REPOSITORY', repository));
+writeFileSync(
+  join(pkg, 'README.md'),
+  readFileSync(join(here, '..', 'README.md'), 'utf8').replaceAll('REPOSITORY', repository),
+);
 copyFileSync(join(root, 'CHANGELOG.md'), join(pkg, 'CHANGELOG.md'));
-for (const licence of ['LICENSE-MIT', 'LICENSE-APACHE']) copyFileSync(join(root, licence), join(pkg, licence));
+for (const licence of ['LICENSE-MIT', 'LICENSE-APACHE'])
+  copyFileSync(join(root, licence), join(pkg, licence));

@@ -9,19 +9,19 @@
 // from in steps. Every export that reads is guarded (guard.js): whatever throws here becomes
 // an Err in Rust, never an exception through wasm frames.
 
-import { guarded } from "./guard.js";
+import { guarded } from './guard.js';
 
 const TypedArray = Object.getPrototypeOf(Uint8Array.prototype);
 const getter = (name) => Object.getOwnPropertyDescriptor(TypedArray, name).get;
 // [[TypedArrayName]]: undefined for anything that is not a typed array, proxies included.
 const kindOf = getter(Symbol.toStringTag);
-const bufferOf = getter("buffer");
-const byteOffsetOf = getter("byteOffset");
-const lengthOf = getter("length");
+const bufferOf = getter('buffer');
+const byteOffsetOf = getter('byteOffset');
+const lengthOf = getter('length');
 // Throws for an array whose buffer is detached or too short for it now; reads nothing else.
 const at = TypedArray.at;
 
-const DETACHED = "its ArrayBuffer is detached or no longer holds it";
+const DETACHED = 'its ArrayBuffer is detached or no longer holds it';
 
 /** The wasm module's memory (set once by the bindings) and its buffer, until it grows. */
 let memory;

@@ -34,7 +34,8 @@ declare global {
 
 /** `text` with `from` replaced by `to`, failing if wasm-bindgen no longer writes `from`. */
 function replaceAll(text, from, to) {
-  if (!text.includes(from)) throw new Error(`types.mjs: the glue's .d.ts has no ${JSON.stringify(from)}`);
+  if (!text.includes(from))
+    throw new Error(`types.mjs: the glue's .d.ts has no ${JSON.stringify(from)}`);
   return text.split(from).join(to);
 }
 
@@ -47,18 +48,33 @@ function show(value) {
 export function portableTypes(dts, glue) {
   let out = dts;
   for (const [from, to] of [
-    ['export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;',
-      'export type InitInput = WasmSource | WasmBytes | WasmModule;'],
-    ['export type SyncInitInput = BufferSource | WebAssembly.Module;', 'export type SyncInitInput = WasmBytes | WasmModule;'],
+    [
+      'export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;',
+      'export type InitInput = WasmSource | WasmBytes | WasmModule;',
+    ],
+    [
+      'export type SyncInitInput = BufferSource | WebAssembly.Module;',
+      'export type SyncInitInput = WasmBytes | WasmModule;',
+    ],
     ['readonly memory: WebAssembly.Memory;', 'readonly memory: WasmInstance<"Memory">;'],
-    ['readonly __wbindgen_externrefs: WebAssembly.Table;', 'readonly __wbindgen_externrefs: WasmInstance<"Table">;'],
+    [
+      'readonly __wbindgen_externrefs: WebAssembly.Table;',
+      'readonly __wbindgen_externrefs: WasmInstance<"Table">;',
+    ],
     ['    [Symbol.dispose](): void;\n', ''],
-  ]) out = replaceAll(out, from, to);
+  ])
+    out = replaceAll(out, from, to);
   // Every class is disposable where the program knows what that is.
   const classes = [...out.matchAll(/^export class (\w+) \{$/gm)].map((m) => m[1]);
-  if (classes.length === 0) throw new Error('types.mjs: no classes in the glue\'s .d.ts');
-  out = out.replace(/^export class (\w+) \{$/gm, 'export interface $1 extends Disposable {}\nexport class $1 {');
-  const code = out.split('\n').filter((l) => !/^\s*(\*|\/\*|\/\/)/.test(l)).join('\n');
+  if (classes.length === 0) throw new Error("types.mjs: no classes in the glue's .d.ts");
+  out = out.replace(
+    /^export class (\w+) \{$/gm,
+    'export interface $1 extends Disposable {}\nexport class $1 {',
+  );
+  const code = out
+    .split('\n')
+    .filter((l) => !/^\s*(\*|\/\*|\/\/)/.test(l))
+    .join('\n');
   const unknown = code.match(/\b(?:WebAssembly\.\w+|RequestInfo|BufferSource|Symbol\.dispose)\b/);
   if (unknown) throw new Error(`types.mjs: the .d.ts still names ${unknown[0]}`);
   out = fillDefaults(out, glue.defaults());
@@ -80,7 +96,7 @@ export function fillDefaults(text, defaults) {
 export function wasmModuleTypes() {
   return [
     '/** The compiled WebAssembly module, as workerd and wrangler import a .wasm file: a',
-    ' *  `WebAssembly.Module` where the program\'s libs declare one, else any object. */',
+    " *  `WebAssembly.Module` where the program's libs declare one, else any object. */",
     'declare const module: typeof globalThis extends { WebAssembly: { Module: abstract new (...args: any) => infer T } }',
     '  ? T',
     '  : object;',

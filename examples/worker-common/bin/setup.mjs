@@ -12,13 +12,17 @@ if (existsSync(path)) {
 } else {
   const token = () => randomBytes(24).toString('hex');
   const tokens = { demo: token(), other: token() };
-  writeFileSync(path, [
-    '# Secrets for `wrangler dev`, made by simprint-worker-setup with fresh random values. Never commit this',
-    '# file; for a deployment make new ones and set them with `npx wrangler secret put TOKENS`',
-    '# and `npx wrangler secret put SIPHASH_KEY`.',
-    `TOKENS="demo:${tokens.demo} other:${tokens.other}"`,
-    `SIPHASH_KEY="${randomBytes(16).toString('hex')}"`,
-    '',
-  ].join('\n'), { mode: 0o600 });
+  writeFileSync(
+    path,
+    [
+      '# Secrets for `wrangler dev`, made by simprint-worker-setup with fresh random values. Never commit this',
+      '# file; for a deployment make new ones and set them with `npx wrangler secret put TOKENS`',
+      '# and `npx wrangler secret put SIPHASH_KEY`.',
+      `TOKENS="demo:${tokens.demo} other:${tokens.other}"`,
+      `SIPHASH_KEY="${randomBytes(16).toString('hex')}"`,
+      '',
+    ].join('\n'),
+    { mode: 0o600 },
+  );
   console.log(`.dev.vars written. Tenant "demo" uses: Authorization: Bearer ${tokens.demo}`);
 }

@@ -15,27 +15,40 @@ import { Fingerprinter, hamming } from 'simprint';
 const dir = process.cwd();
 const devVars = join(dir, '.dev.vars');
 if (!existsSync(devVars)) {
-  spawnSync(process.execPath, [fileURLToPath(new URL('./setup.mjs', import.meta.url))], { cwd: dir, stdio: 'inherit' });
+  spawnSync(process.execPath, [fileURLToPath(new URL('./setup.mjs', import.meta.url))], {
+    cwd: dir,
+    stdio: 'inherit',
+  });
 }
 const vars = readFileSync(devVars, 'utf8');
 const tokens = /^TOKENS="([^"]*)"/m.exec(vars)?.[1];
 const key = /^SIPHASH_KEY="([^"]*)"/m.exec(vars)?.[1];
-const token = tokens?.split(/[\s,]+/)[0]?.split(':').slice(1).join(':');
+const token = tokens
+  ?.split(/[\s,]+/)[0]
+  ?.split(':')
+  .slice(1)
+  .join(':');
 if (!token) fail('.dev.vars has no TOKENS entry');
 
 const port = await new Promise((resolve, reject) => {
-  const server = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-    const { port: p } = server.address();
-    server.close(() => resolve(p));
-  });
+  const server = createServer()
+    .once('error', reject)
+    .listen(0, '127.0.0.1', () => {
+      const { port: p } = server.address();
+      server.close(() => resolve(p));
+    });
 });
 const wrangler = join(dir, 'node_modules', '.bin', 'wrangler');
 if (!existsSync(wrangler)) fail('wrangler is not installed here: run `npm install` first');
 const dev = spawn(wrangler, ['dev', '--ip', '127.0.0.1', '--port', String(port)], {
   cwd: dir,
   env: {
-    ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false',
-    WRANGLER_SEND_ERROR_REPORTS: 'false', WRANGLER_HIDE_BANNER: 'true', CI: 'true',
+    ...process.env,
+    CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+    WRANGLER_SEND_METRICS: 'false',
+    WRANGLER_SEND_ERROR_REPORTS: 'false',
+    WRANGLER_HIDE_BANNER: 'true',
+    CI: 'true',
   },
   stdio: ['ignore', 'pipe', 'pipe'],
 });
@@ -56,7 +69,11 @@ await new Promise((resolve) => {
 
 const base = `http://127.0.0.1:${port}`;
 const call = async (method, path, body) => {
-  const res = await fetch(base + path, { method, headers: { authorization: `Bearer ${token}` }, body });
+  const res = await fetch(base + path, {
+    method,
+    headers: { authorization: `Bearer ${token}` },
+    body,
+  });
   return { status: res.status, body: await res.json() };
 };
 const A = 'Debian 管理员手册介绍了如何安装和配置系统，以及如何使用 APT 工具维护软件包。';
@@ -74,13 +91,23 @@ try {
   const distance = hamming(fp.fingerprint(A), fp.fingerprint(B));
   const own = fp.recommendedK(B);
   fp.free();
-  const agrees = b.status === 201 && b.body.k <= own && (distance <= b.body.k
-    ? found?.distance === distance && b.body.original === false
-    : found === undefined);
-  expect(`PUT a near-copy: ${distance} bits apart at k = ${b.body.k} (its own ${own}): ${found ? 'reported' : 'not reported'}, as simprint says`,
-    agrees, b);
+  const agrees =
+    b.status === 201 &&
+    b.body.k <= own &&
+    (distance <= b.body.k
+      ? found?.distance === distance && b.body.original === false
+      : found === undefined);
+  expect(
+    `PUT a near-copy: ${distance} bits apart at k = ${b.body.k} (its own ${own}): ${found ? 'reported' : 'not reported'}, as simprint says`,
+    agrees,
+    b,
+  );
   const c = await call('POST', '/check', C);
-  expect('POST /check an unrelated text: nothing reported', c.status === 200 && c.body.duplicates.length === 0, c);
+  expect(
+    'POST /check an unrelated text: nothing reported',
+    c.status === 200 && c.body.duplicates.length === 0,
+    c,
+  );
   const stats = await call('GET', '/stats');
   expect('GET /stats', stats.status === 200 && stats.body.documents >= 2, stats);
   for (const id of ['smoke-a', 'smoke-b']) {

@@ -14,7 +14,9 @@ function tokenDigests(env) {
   let digests = digestsCache.get(env);
   if (!digests) {
     const entries = parseTokens(env.TOKENS); // throws (500, not configured) before caching
-    digests = Promise.all(entries.map(async ({ tenant, token }) => ({ tenant, digest: await sha256(token) })));
+    digests = Promise.all(
+      entries.map(async ({ tenant, token }) => ({ tenant, digest: await sha256(token) })),
+    );
     digestsCache.set(env, digests);
   }
   return digests;

@@ -29,7 +29,9 @@ export async function* cappedChunks(request, maxBytes, timeoutMs = Infinity) {
   const deadline = Number.isFinite(timeoutMs)
     ? new Promise((_, reject) => {
         timer = setTimeout(
-          () => reject(new HttpError(408, `request body not received within ${timeoutMs} ms`)), timeoutMs);
+          () => reject(new HttpError(408, `request body not received within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
       })
     : null;
   deadline?.catch(() => {}); // it may fire after the body is read, with nobody awaiting it
@@ -107,7 +109,11 @@ export async function readJson(request, { maxBytes, timeoutMs }) {
   try {
     value = JSON.parse(text);
   } catch {
-    throw bad(text.trim() === '' ? 'request body is empty; expected JSON' : 'request body is not valid JSON');
+    throw bad(
+      text.trim() === ''
+        ? 'request body is empty; expected JSON'
+        : 'request body is not valid JSON',
+    );
   }
   checkStrings(value, 0);
   return value;
@@ -116,7 +122,10 @@ export async function readJson(request, { maxBytes, timeoutMs }) {
 function checkStrings(value, depth) {
   if (depth > 64) throw bad('request body nests too deep');
   if (typeof value === 'string') {
-    if (!value.isWellFormed()) throw bad('a string in the body is not well-formed Unicode: it has a lone surrogate (an unpaired \\uD800-\\uDFFF escape)');
+    if (!value.isWellFormed())
+      throw bad(
+        'a string in the body is not well-formed Unicode: it has a lone surrogate (an unpaired \\uD800-\\uDFFF escape)',
+      );
   } else if (value !== null && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
       checkStrings(k, depth + 1);

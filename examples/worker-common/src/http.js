@@ -27,9 +27,13 @@ export function errorResponse(err) {
 /** Throws 405 (with Allow) unless the request's method is one of `methods`. */
 export function allow(request, methods) {
   if (!methods.includes(request.method)) {
-    throw new HttpError(405, `method ${request.method} not allowed here; use ${methods.join(' or ')}`, {
-      allow: methods.join(', '),
-    });
+    throw new HttpError(
+      405,
+      `method ${request.method} not allowed here; use ${methods.join(' or ')}`,
+      {
+        allow: methods.join(', '),
+      },
+    );
   }
 }
 
@@ -44,7 +48,12 @@ export function queryFlag(url, name) {
 /** `429` with Retry-After (whole seconds), or `413` for a cost no wait can pay (see limiter.js). */
 export function tooMany(seconds) {
   if (seconds === Infinity) {
-    return new HttpError(413, 'this request costs more tokens than RATE_LIMIT_BURST holds; send fewer documents at once');
+    return new HttpError(
+      413,
+      'this request costs more tokens than RATE_LIMIT_BURST holds; send fewer documents at once',
+    );
   }
-  return new HttpError(429, `too many requests for this tenant; retry after ${seconds} s`, { 'retry-after': String(seconds) });
+  return new HttpError(429, `too many requests for this tenant; retry after ${seconds} s`, {
+    'retry-after': String(seconds),
+  });
 }

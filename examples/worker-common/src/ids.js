@@ -46,10 +46,15 @@ export function addressable(id) {
 export function checkId(id, maxLength) {
   if (typeof id !== 'string') throw new HttpError(400, '"id" must be a string');
   if (id === '') throw new HttpError(400, '"id" must not be empty');
-  if (id.length > maxLength) throw new HttpError(400, `"id" is longer than ${maxLength} characters`);
-  if (!id.isWellFormed()) throw new HttpError(400, '"id" is not well-formed Unicode (it has a lone surrogate)');
+  if (id.length > maxLength)
+    throw new HttpError(400, `"id" is longer than ${maxLength} characters`);
+  if (!id.isWellFormed())
+    throw new HttpError(400, '"id" is not well-formed Unicode (it has a lone surrogate)');
   if (!addressable(id)) {
-    throw new HttpError(400, `"id" ${JSON.stringify(id)} cannot be used in a URL path: ` +
-      '/documents/<percent-encoded id> must give it back unchanged, and for "." and ".." (dot segments) it does not');
+    throw new HttpError(
+      400,
+      `"id" ${JSON.stringify(id)} cannot be used in a URL path: ` +
+        '/documents/<percent-encoded id> must give it back unchanged, and for "." and ".." (dot segments) it does not',
+    );
   }
 }

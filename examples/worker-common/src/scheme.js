@@ -7,7 +7,8 @@ import { Fingerprinter, defaults, toHex } from 'simprint';
 // A fixed text whose fingerprint stands for the scheme: a change of width, of key, of the
 // default pipeline or of the hashing moves it (unless the change misses this English and
 // Chinese text).
-export const CANARY = 'simprint scheme canary: The quick brown fox jumps over the lazy dog. 敏捷的棕色狐狸跳过了懒狗。';
+export const CANARY =
+  'simprint scheme canary: The quick brown fox jumps over the lazy dog. 敏捷的棕色狐狸跳过了懒狗。';
 
 /** The library's public default key, which no deployment may use as its secret. */
 export const PUBLIC_KEY = defaults().options.key;
@@ -33,14 +34,27 @@ export function schemeOf(width, key) {
   const name = `${width}:${key}`;
   if (!schemes.has(name)) {
     const canary = toHex(fingerprinterFor(width, key).fingerprint(CANARY), width);
-    schemes.set(name, hmacHex(key, `simprint scheme w${width} ${canary}`).then((mac) => `w${width}:${mac.slice(0, 32)}`));
+    schemes.set(
+      name,
+      hmacHex(key, `simprint scheme w${width} ${canary}`).then(
+        (mac) => `w${width}:${mac.slice(0, 32)}`,
+      ),
+    );
   }
   return schemes.get(name);
 }
 
 async function hmacHex(keyHex, message) {
   const keyBytes = Uint8Array.from(keyHex.match(/../g), (b) => parseInt(b, 16));
-  const key = await crypto.subtle.importKey('raw', keyBytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(message)));
+  const key = await crypto.subtle.importKey(
+    'raw',
+    keyBytes,
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
+  const mac = new Uint8Array(
+    await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(message)),
+  );
   return Array.from(mac, (b) => b.toString(16).padStart(2, '0')).join('');
 }

@@ -4,7 +4,8 @@
 import { HttpError } from './http.js';
 
 const badConfig = (message) => new HttpError(500, `bad configuration: ${message}`);
-const notConfigured = (message) => new HttpError(500, `not configured: ${message} (see the example's README, "Security")`);
+const notConfigured = (message) =>
+  new HttpError(500, `not configured: ${message} (see the example's README, "Security")`);
 
 /** A whole number setting from `min` to `max`, `fallback` when unset. */
 export function whole(env, name, fallback, min, max) {
@@ -12,7 +13,9 @@ export function whole(env, name, fallback, min, max) {
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
   if (!Number.isSafeInteger(n) || n < min || n > max) {
-    throw badConfig(`${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(raw)}`);
+    throw badConfig(
+      `${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(raw)}`,
+    );
   }
   return n;
 }
@@ -31,7 +34,15 @@ export function decimal(env, name, fallback, min, max) {
 /** A true/false setting (also "1"/"0"), false when unset. */
 export function flag(env, name) {
   const raw = env[name];
-  if (raw === undefined || raw === '' || raw === false || raw === 'false' || raw === '0' || raw === 0) return false;
+  if (
+    raw === undefined ||
+    raw === '' ||
+    raw === false ||
+    raw === 'false' ||
+    raw === '0' ||
+    raw === 0
+  )
+    return false;
   if (raw === true || raw === 'true' || raw === '1' || raw === 1) return true;
   throw badConfig(`${name} must be true or false, not ${JSON.stringify(raw)}`);
 }
@@ -45,7 +56,9 @@ export function kSetting(env, width) {
   if (raw === undefined || raw === '' || raw === 'auto') return 'auto';
   const n = Number(raw);
   if (!Number.isSafeInteger(n) || n < 0 || n > width) {
-    throw badConfig(`K must be "auto" or a whole number from 0 to ${width}, not ${JSON.stringify(raw)}`);
+    throw badConfig(
+      `K must be "auto" or a whole number from 0 to ${width}, not ${JSON.stringify(raw)}`,
+    );
   }
   return n;
 }
@@ -54,7 +67,10 @@ export function kSetting(env, width) {
 export function choice(env, name, choices) {
   const raw = env[name];
   if (raw === undefined || raw === '') return choices[0];
-  if (!choices.includes(raw)) throw badConfig(`${name} must be ${choices.map((c) => JSON.stringify(c)).join(' or ')}, not ${JSON.stringify(raw)}`);
+  if (!choices.includes(raw))
+    throw badConfig(
+      `${name} must be ${choices.map((c) => JSON.stringify(c)).join(' or ')}, not ${JSON.stringify(raw)}`,
+    );
   return raw;
 }
 
@@ -79,7 +95,10 @@ export function bodyLimits(env) {
 export function rateLimit(env) {
   const rate = decimal(env, 'RATE_LIMIT_PER_SECOND', 100, 0, 1e6);
   if (env.RATE_LIMITER || rate === 0) return null;
-  return { perSecond: rate, burst: whole(env, 'RATE_LIMIT_BURST', Math.max(1, Math.ceil(2 * rate)), 1, 1e7) };
+  return {
+    perSecond: rate,
+    burst: whole(env, 'RATE_LIMIT_BURST', Math.max(1, Math.ceil(2 * rate)), 1, 1e7),
+  };
 }
 
 // Values printed in the examples' files over time (an old .dev.vars.example): public, so never
@@ -100,15 +119,22 @@ const MAKE_TOKEN = 'make one with `npm run setup` (for wrangler dev) or `openssl
  */
 export function parseKey(raw, { publicKey }) {
   if (raw === undefined || raw === '') {
-    throw notConfigured(`the SIPHASH_KEY secret is not set; the Worker does not fingerprint with a public key; ${MAKE_KEY}`);
+    throw notConfigured(
+      `the SIPHASH_KEY secret is not set; the Worker does not fingerprint with a public key; ${MAKE_KEY}`,
+    );
   }
   if (typeof raw !== 'string' || !/^[0-9a-fA-F]{32}$/.test(raw)) {
-    throw notConfigured(`the SIPHASH_KEY secret must be 32 hex digits (a 128-bit key); ${MAKE_KEY}`);
+    throw notConfigured(
+      `the SIPHASH_KEY secret must be 32 hex digits (a 128-bit key); ${MAKE_KEY}`,
+    );
   }
   const key = raw.toLowerCase();
-  if (key === publicKey.toLowerCase()) throw notConfigured(`SIPHASH_KEY is the library's public default key; ${MAKE_KEY}`);
-  if (PRINTED_KEYS.includes(key)) throw notConfigured(`SIPHASH_KEY is a value printed in the example's files; ${MAKE_KEY}`);
-  if (/^(..)\1{15}$/.test(key)) throw notConfigured(`SIPHASH_KEY is one byte repeated; ${MAKE_KEY}`);
+  if (key === publicKey.toLowerCase())
+    throw notConfigured(`SIPHASH_KEY is the library's public default key; ${MAKE_KEY}`);
+  if (PRINTED_KEYS.includes(key))
+    throw notConfigured(`SIPHASH_KEY is a value printed in the example's files; ${MAKE_KEY}`);
+  if (/^(..)\1{15}$/.test(key))
+    throw notConfigured(`SIPHASH_KEY is one byte repeated; ${MAKE_KEY}`);
   return key;
 }
 
@@ -126,9 +152,12 @@ export const MIN_TOKEN_DISTINCT = 8;
  */
 export function parseTokens(raw) {
   if (raw === undefined || raw === '') {
-    throw notConfigured(`the TOKENS secret is not set; the Worker serves no one without it; ${MAKE_TOKEN}`);
+    throw notConfigured(
+      `the TOKENS secret is not set; the Worker serves no one without it; ${MAKE_TOKEN}`,
+    );
   }
-  if (typeof raw !== 'string') throw notConfigured('the TOKENS secret must be a string of tenant:token entries');
+  if (typeof raw !== 'string')
+    throw notConfigured('the TOKENS secret must be a string of tenant:token entries');
   const entries = [];
   const seen = new Set();
   const parts = raw.split(/[\s,]+/).filter((p) => p !== '');
@@ -140,15 +169,25 @@ export function parseTokens(raw) {
     // Entry numbers, never values, in messages: the value is a secret.
     const where = `TOKENS entry ${i + 1}`;
     if (colon < 0) throw notConfigured(`${where} is not of the form tenant:token`);
-    if (!TENANT_RE.test(tenant)) throw notConfigured(`${where}: a tenant is 1-64 of a-z, 0-9, "_", "-", starting with a letter or digit`);
+    if (!TENANT_RE.test(tenant))
+      throw notConfigured(
+        `${where}: a tenant is 1-64 of a-z, 0-9, "_", "-", starting with a letter or digit`,
+      );
     if (token.length < MIN_TOKEN_LENGTH || !TOKEN_RE.test(token)) {
-      throw notConfigured(`${where}: a token is at least ${MIN_TOKEN_LENGTH} of A-Z a-z 0-9 - . _ ~ + / (then any "="); ${MAKE_TOKEN}`);
+      throw notConfigured(
+        `${where}: a token is at least ${MIN_TOKEN_LENGTH} of A-Z a-z 0-9 - . _ ~ + / (then any "="); ${MAKE_TOKEN}`,
+      );
     }
     // A guessable token is a shared one: refuse the obvious kinds (aaaa…, abab…, printed ones).
     if (new Set(token).size < MIN_TOKEN_DISTINCT) {
-      throw notConfigured(`${where}: a token needs at least ${MIN_TOKEN_DISTINCT} different characters; ${MAKE_TOKEN}`);
+      throw notConfigured(
+        `${where}: a token needs at least ${MIN_TOKEN_DISTINCT} different characters; ${MAKE_TOKEN}`,
+      );
     }
-    if (PRINTED_TOKENS.includes(token)) throw notConfigured(`${where}: the token is a value printed in the example's files; ${MAKE_TOKEN}`);
+    if (PRINTED_TOKENS.includes(token))
+      throw notConfigured(
+        `${where}: the token is a value printed in the example's files; ${MAKE_TOKEN}`,
+      );
     if (seen.has(token)) throw notConfigured(`${where}: the same token is given twice`);
     seen.add(token);
     entries.push({ tenant, token });

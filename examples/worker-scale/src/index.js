@@ -33,7 +33,14 @@
 // they agree says which came first: that one is `original`, the other is not.
 import { authenticate } from 'simprint-worker-common/auth';
 import { readJson, readText, TextSink } from 'simprint-worker-common/body';
-import { allow, errorResponse, HttpError, json, queryFlag, tooMany } from 'simprint-worker-common/http';
+import {
+  allow,
+  errorResponse,
+  HttpError,
+  json,
+  queryFlag,
+  tooMany,
+} from 'simprint-worker-common/http';
 import { checkId, idFromPath } from 'simprint-worker-common/ids';
 import { fingerprinterFor, schemeOf } from 'simprint-worker-common/scheme';
 import { toHex } from 'simprint';
@@ -72,7 +79,11 @@ async function route(request, env) {
   if (path === '/check') {
     allow(request, ['POST']);
     const isJson = /^application\/json\b/i.test(request.headers.get('content-type') ?? '');
-    return add(at, isJson ? await readJsonDocument(request, s, false) : await readTextDocument(request, s, null), false);
+    return add(
+      at,
+      isJson ? await readJsonDocument(request, s, false) : await readTextDocument(request, s, null),
+      false,
+    );
   }
   if (path === '/batch') {
     allow(request, ['POST']);
@@ -91,7 +102,10 @@ async function route(request, env) {
     }
     return request.method === 'GET' ? getDocument(id, at) : deleteDocument(id, at);
   }
-  throw new HttpError(404, `no route ${path}; see PUT /documents/:id, POST /check, POST /batch, GET|DELETE /documents/:id`);
+  throw new HttpError(
+    404,
+    `no route ${path}; see PUT /documents/:id, POST /check, POST /batch, GET|DELETE /documents/:id`,
+  );
 }
 
 // ---- rate limits ----
@@ -110,8 +124,11 @@ async function rateLimitAtTheEdge(env, tenant) {
 /** Takes `cost` tokens (a batch: one per document) from the tenant's limiter, or throws 429. */
 async function charge({ env, tenant, s }, cost) {
   if (!s.rateLimit) return;
-  if (!env.LIMITER) throw new Error('the LIMITER Durable Object binding is missing (see wrangler.toml)');
-  const { retryAfter } = await env.LIMITER.get(env.LIMITER.idFromName(limiterName(tenant))).take(cost);
+  if (!env.LIMITER)
+    throw new Error('the LIMITER Durable Object binding is missing (see wrangler.toml)');
+  const { retryAfter } = await env.LIMITER.get(env.LIMITER.idFromName(limiterName(tenant))).take(
+    cost,
+  );
   if (retryAfter) throw tooMany(retryAfter);
 }
 
@@ -124,14 +141,23 @@ function tracer(env, tenant, s) {
   const stub = (i) => {
     if (!stubs.has(i)) {
       const real = keysStub(env, tenant, i, s.objects);
-      stubs.set(i, new Proxy({}, {
-        // Not a thenable: `then` stays undefined, so a stub may pass through await safely.
-        get: (_, method) => (method === 'then' ? undefined : (...args) => {
-          trace.calls++;
-          trace.objects.add(i);
-          return real[method](...args);
-        }),
-      }));
+      stubs.set(
+        i,
+        new Proxy(
+          {},
+          {
+            // Not a thenable: `then` stays undefined, so a stub may pass through await safely.
+            get: (_, method) =>
+              method === 'then'
+                ? undefined
+                : (...args) => {
+                    trace.calls++;
+                    trace.objects.add(i);
+                    return real[method](...args);
+                  },
+          },
+        ),
+      );
     }
     return stubs.get(i);
   };
@@ -146,12 +172,18 @@ const keysOf = (s) => (hex) => routingPlan(s.width, s.maxK).keys(hex).map(keyHex
 
 const unfinished = (err) => {
   console.error('simprint: a write did not finish:', err?.stack ?? err);
-  return new HttpError(503, 'the write did not finish (an object failed); it is finished within HEAL_AFTER_MS ' +
-    'by the document\'s home object, or at once by sending the same request again', { 'retry-after': '1' });
+  return new HttpError(
+    503,
+    'the write did not finish (an object failed); it is finished within HEAL_AFTER_MS ' +
+      "by the document's home object, or at once by sending the same request again",
+    { 'retry-after': '1' },
+  );
 };
 
-const conflict = (id) => new HttpError(409, `another version of ${JSON.stringify(id)} is being written; retry shortly`,
-  { 'retry-after': '1' });
+const conflict = (id) =>
+  new HttpError(409, `another version of ${JSON.stringify(id)} is being written; retry shortly`, {
+    'retry-after': '1',
+  });
 
 // ---- bodies ----
 
@@ -172,20 +204,34 @@ function jsonDocument(s, value, idRequired, where = '') {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new HttpError(400, `${where}must be a JSON object {"id": string, "text": string}`);
   }
-  if (value.id === undefined && idRequired) throw new HttpError(400, `${where}missing "id" (a non-empty string)`);
+  if (value.id === undefined && idRequired)
+    throw new HttpError(400, `${where}missing "id" (a non-empty string)`);
   try {
     if (value.id !== undefined) checkId(value.id, s.maxIdLength);
   } catch (err) {
     err.message = where + err.message;
     throw err;
   }
-  if (typeof value.text !== 'string') throw new HttpError(400, `${where}${value.text === undefined ? 'missing "text" (a string)' : '"text" must be a string'}`);
+  if (typeof value.text !== 'string')
+    throw new HttpError(
+      400,
+      `${where}${value.text === undefined ? 'missing "text" (a string)' : '"text" must be a string'}`,
+    );
   const fp = fingerprinterFor(s.width, s.key);
-  return { id: value.id ?? null, hex: fp.fingerprintHex(value.text), k: kFor(s, fp.recommendedK(value.text)), textLength: value.text.length };
+  return {
+    id: value.id ?? null,
+    hex: fp.fingerprintHex(value.text),
+    k: kFor(s, fp.recommendedK(value.text)),
+    textLength: value.text.length,
+  };
 }
 
 async function readJsonDocument(request, s, idRequired) {
-  return jsonDocument(s, await readJson(request, { maxBytes: s.maxJsonBytes, timeoutMs: s.bodyTimeoutMs }), idRequired);
+  return jsonDocument(
+    s,
+    await readJson(request, { maxBytes: s.maxJsonBytes, timeoutMs: s.bodyTimeoutMs }),
+    idRequired,
+  );
 }
 
 /**
@@ -202,9 +248,16 @@ const kFor = (s, recommended) => (s.k === 'auto' ? recommended : s.k);
  */
 async function checkAll({ s, t }, hex, k, exceptId, scheme) {
   const owners = ownersOf(keysOf(s)(hex).slice(0, Math.min(k, s.maxK) + 1), s.objects);
-  const answers = await Promise.all([...owners].map(([o, mask]) =>
-    t.stub(o).check({ queries: [{ hex, k, exceptId: exceptId ?? null, mask }], scheme })));
-  return mergeById(answers.map((a) => a.results[0]), MAX_DUPLICATES, { stored: false });
+  const answers = await Promise.all(
+    [...owners].map(([o, mask]) =>
+      t.stub(o).check({ queries: [{ hex, k, exceptId: exceptId ?? null, mask }], scheme }),
+    ),
+  );
+  return mergeById(
+    answers.map((a) => a.results[0]),
+    MAX_DUPLICATES,
+    { stored: false },
+  );
 }
 
 /** PUT /documents/:id, POST /documents (store or dry run) and POST /check. */
@@ -217,11 +270,19 @@ async function add(at, doc, store) {
   const shown = s.exposeFingerprints ? { fingerprint: hex } : {};
   if (!store) {
     const found = await checkAll(at, hex, k, id, scheme);
-    return json({ id, ...shown, k: Math.min(k, s.maxK), ...found, stored: false }, 200, t.headers());
+    return json(
+      { id, ...shown, k: Math.min(k, s.maxK), ...found, stored: false },
+      200,
+      t.headers(),
+    );
   }
   const written = await write(at, scheme, [doc]);
   if (written.conflicts.length > 0) throw conflict(id);
-  return json({ id, ...shown, k: Math.min(k, s.maxK), ...written.found.get(id), stored: true }, written.created.has(id) ? 201 : 200, t.headers());
+  return json(
+    { id, ...shown, k: Math.min(k, s.maxK), ...written.found.get(id), stored: true },
+    written.created.has(id) ? 201 : 200,
+    t.headers(),
+  );
 }
 
 /**
@@ -231,23 +292,50 @@ async function add(at, doc, store) {
 async function write({ s, tenant, t }, scheme, docs) {
   const where = { tenant, objects: s.objects };
   const homes = groupBy(docs, (d) => homeOf(d.id, s.objects));
-  const begun = await Promise.all([...homes].map(([h, items]) =>
-    t.stub(h).begin({ items: items.map(({ id, hex, textLength }) => ({ id, hex, textLength })), scheme, where })));
+  const begun = await Promise.all(
+    [...homes].map(([h, items]) =>
+      t
+        .stub(h)
+        .begin({
+          items: items.map(({ id, hex, textLength }) => ({ id, hex, textLength })),
+          scheme,
+          where,
+        }),
+    ),
+  );
   const results = begun.flatMap((b) => b.results);
   const conflicts = results.filter((r) => r.conflict).map((r) => r.id);
   const created = new Set(results.filter((r) => r.created).map((r) => r.id));
   const byId = new Map(docs.map((d) => [d.id, d]));
   // A version already stored (a retry) is put again, which changes nothing, for its check.
-  const todo = results.filter((r) => !r.conflict)
-    .map((r) => ({ id: r.id, hex: byId.get(r.id).hex, k: byId.get(r.id).k, stale: r.stale ?? [], done: r.done }));
+  const todo = results
+    .filter((r) => !r.conflict)
+    .map((r) => ({
+      id: r.id,
+      hex: byId.get(r.id).hex,
+      k: byId.get(r.id).k,
+      stale: r.stale ?? [],
+      done: r.done,
+    }));
   const found = new Map();
   if (todo.length === 0) return { created, conflicts, found };
   try {
-    const { answers } = await deliver({ stub: t.stub, keysOf: keysOf(s), n: s.objects, scheme, docs: todo, check: true });
-    for (const [id, list] of answers) found.set(id, mergeById(list, MAX_DUPLICATES, { stored: true }));
+    const { answers } = await deliver({
+      stub: t.stub,
+      keysOf: keysOf(s),
+      n: s.objects,
+      scheme,
+      docs: todo,
+      check: true,
+    });
+    for (const [id, list] of answers)
+      found.set(id, mergeById(list, MAX_DUPLICATES, { stored: true }));
     const pending = todo.filter((d) => !d.done);
-    const committed = await Promise.all([...groupBy(pending, (d) => homeOf(d.id, s.objects))].map(([h, items]) =>
-      t.stub(h).commit({ items: items.map(({ id, hex }) => ({ id, hex })) })));
+    const committed = await Promise.all(
+      [...groupBy(pending, (d) => homeOf(d.id, s.objects))].map(([h, items]) =>
+        t.stub(h).commit({ items: items.map(({ id, hex }) => ({ id, hex })) }),
+      ),
+    );
     for (const r of committed.flatMap((c) => c.results)) {
       if (!r.stored) {
         conflicts.push(r.id);
@@ -282,21 +370,30 @@ async function batch(request, at) {
   const { s, t } = at;
   const body = await readJson(request, { maxBytes: s.maxBodyBytes, timeoutMs: s.bodyTimeoutMs });
   const list = body?.documents;
-  if (!Array.isArray(list)) throw new HttpError(400, 'expected {"documents": [{"id": …, "text": …}, …]}');
+  if (!Array.isArray(list))
+    throw new HttpError(400, 'expected {"documents": [{"id": …, "text": …}, …]}');
   if (list.length > s.maxBatchDocuments) {
-    throw new HttpError(413, `a batch holds at most ${s.maxBatchDocuments} documents (MAX_BATCH_DOCUMENTS), not ${list.length}`);
+    throw new HttpError(
+      413,
+      `a batch holds at most ${s.maxBatchDocuments} documents (MAX_BATCH_DOCUMENTS), not ${list.length}`,
+    );
   }
   const seen = new Set();
   const docs = list.map((d, i) => {
     const doc = jsonDocument(s, d, true, `documents[${i}]: `);
-    if (seen.has(doc.id)) throw new HttpError(400, `documents[${i}]: id ${JSON.stringify(doc.id)} appears twice`);
+    if (seen.has(doc.id))
+      throw new HttpError(400, `documents[${i}]: id ${JSON.stringify(doc.id)} appears twice`);
     seen.add(doc.id);
     return doc;
   });
   await charge(at, Math.max(1, docs.length));
   const scheme = await schemeOf(s.width, s.key);
-  const { conflicts, found } = docs.length ? await write(at, scheme, docs) : { conflicts: [], found: new Map() };
-  const documents = docs.filter((d) => found.has(d.id)).map((d) => ({ id: d.id, k: d.k, ...found.get(d.id) }));
+  const { conflicts, found } = docs.length
+    ? await write(at, scheme, docs)
+    : { conflicts: [], found: new Map() };
+  const documents = docs
+    .filter((d) => found.has(d.id))
+    .map((d) => ({ id: d.id, k: d.k, ...found.get(d.id) }));
   return json({ stored: docs.length - conflicts.length, conflicts, documents }, 200, t.headers());
 }
 
@@ -314,11 +411,20 @@ async function deleteDocument(id, at) {
   await charge(at, 1);
   const scheme = await schemeOf(s.width, s.key);
   const home = homeOf(id, s.objects);
-  const begun = await t.stub(home).beginDelete({ id, scheme, where: { tenant, objects: s.objects } });
+  const begun = await t
+    .stub(home)
+    .beginDelete({ id, scheme, where: { tenant, objects: s.objects } });
   if (begun.conflict) throw conflict(id);
   if (!begun.found) throw new HttpError(404, `no document ${JSON.stringify(id)}`);
   try {
-    await deliver({ stub: t.stub, keysOf: keysOf(s), n: s.objects, scheme, docs: [{ id, hex: begun.hex, stale: begun.stale }], deleting: true });
+    await deliver({
+      stub: t.stub,
+      keysOf: keysOf(s),
+      n: s.objects,
+      scheme,
+      docs: [{ id, hex: begun.hex, stale: begun.stale }],
+      deleting: true,
+    });
     const { deleted } = await t.stub(home).finishDelete({ id, hex: begun.hex });
     // Not deleted: the record left the "deleting" state meanwhile (the alarm finished it, or a
     // write took it over after HEAL_AFTER_MS). Either way this request did not do it.
@@ -340,7 +446,10 @@ async function listDocuments(url, at) {
   await charge(at, 1);
   const all = Array.from({ length: at.s.objects }, (_, i) => i);
   const pages = await Promise.all(all.map((i) => t.stub(i).listIds(after, limit)));
-  const ids = pages.flatMap((p) => p.ids).sort(compareIds).slice(0, limit);
+  const ids = pages
+    .flatMap((p) => p.ids)
+    .sort(compareIds)
+    .slice(0, limit);
   return json({ ids, next: ids.length === limit ? ids[ids.length - 1] : null }, 200, t.headers());
 }
 
@@ -350,26 +459,30 @@ async function stats(at) {
   const all = Array.from({ length: s.objects }, (_, i) => i);
   const perObject = await Promise.all(all.map((i) => t.stub(i).stats()));
   const sum = (key) => perObject.reduce((n, p) => n + p[key], 0);
-  return json({
-    tenant,
-    width: s.width,
-    k: s.k,
-    maxK: s.maxK,
-    objects: s.objects,
-    routingTables: s.maxK + 1,
-    storeSubstrings: s.storeSubstrings,
-    memoryDocuments: s.memoryDocuments,
-    healAfterMs: s.healAfterMs,
-    maxBodyBytes: s.maxBodyBytes,
-    maxJsonBytes: s.maxJsonBytes,
-    exposeFingerprints: s.exposeFingerprints,
-    rateLimit: env.RATE_LIMITER ? 'binding' : s.rateLimit ?? 'off',
-    documents: sum('documents'),
-    unsettled: sum('unsettled'),
-    held: sum('held'),
-    probeRows: sum('probeRows'),
-    memoryBytes: sum('memoryBytes'),
-    sqlBytes: sum('sqlBytes'),
-    perObject,
-  }, 200, t.headers());
+  return json(
+    {
+      tenant,
+      width: s.width,
+      k: s.k,
+      maxK: s.maxK,
+      objects: s.objects,
+      routingTables: s.maxK + 1,
+      storeSubstrings: s.storeSubstrings,
+      memoryDocuments: s.memoryDocuments,
+      healAfterMs: s.healAfterMs,
+      maxBodyBytes: s.maxBodyBytes,
+      maxJsonBytes: s.maxJsonBytes,
+      exposeFingerprints: s.exposeFingerprints,
+      rateLimit: env.RATE_LIMITER ? 'binding' : (s.rateLimit ?? 'off'),
+      documents: sum('documents'),
+      unsettled: sum('unsettled'),
+      held: sum('held'),
+      probeRows: sum('probeRows'),
+      memoryBytes: sum('memoryBytes'),
+      sqlBytes: sum('sqlBytes'),
+      perObject,
+    },
+    200,
+    t.headers(),
+  );
 }

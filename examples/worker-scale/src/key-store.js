@@ -74,17 +74,22 @@ export class SimprintKeys extends DurableObject {
     const started = Date.now();
     for (const statement of SCHEMA) this.sql.exec(statement);
     // Objects made before `seq` existed: their documents count as taken before any new one.
-    const columns = this.sql.exec('PRAGMA table_info(docs)').toArray().map((c) => c.name);
-    if (!columns.includes('seq')) this.sql.exec('ALTER TABLE docs ADD COLUMN seq INTEGER NOT NULL DEFAULT 0');
+    const columns = this.sql
+      .exec('PRAGMA table_info(docs)')
+      .toArray()
+      .map((c) => c.name);
+    if (!columns.includes('seq'))
+      this.sql.exec('ALTER TABLE docs ADD COLUMN seq INTEGER NOT NULL DEFAULT 0');
     this.seq = this.sql.exec('SELECT coalesce(max(seq), 0) AS n FROM docs').one().n;
     this.routing = routingPlan(s.width, s.maxK);
     this.keysCache = new Map();
     this.store = storePlan(s.width, s.maxK, s.storeSubstrings);
     const stored = this.meta('scheme');
-    this.stale = stored !== undefined && stored !== this.scheme
-      ? `this object's fingerprints were made with scheme ${stored}, this deployment makes ${this.scheme} ` +
-        '(WIDTH, SIPHASH_KEY or the simprint version changed): its documents must be deleted and added again'
-      : null;
+    this.stale =
+      stored !== undefined && stored !== this.scheme
+        ? `this object's fingerprints were made with scheme ${stored}, this deployment makes ${this.scheme} ` +
+          '(WIDTH, SIPHASH_KEY or the simprint version changed): its documents must be deleted and added again'
+        : null;
     // Counts kept up to date by every write, so /stats costs the same at any size.
     this.held = this.sql.exec('SELECT count(*) AS n FROM docs').one().n;
     this.homes = this.sql.exec('SELECT count(*) AS n FROM homes').one().n;
@@ -100,7 +105,8 @@ export class SimprintKeys extends DurableObject {
   }
 
   setMeta(key, value) {
-    if (this.meta(key) !== value) this.sql.exec('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', key, value);
+    if (this.meta(key) !== value)
+      this.sql.exec('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', key, value);
   }
 
   /** The in-memory Index of every held document (num -> fingerprint); ids stay in SQLite. */
@@ -128,7 +134,9 @@ export class SimprintKeys extends DurableObject {
 
   checkScheme(scheme) {
     if (scheme !== this.scheme) {
-      throw new Error(`the worker fingerprints with scheme ${scheme}, this object with ${this.scheme} (version skew)`);
+      throw new Error(
+        `the worker fingerprints with scheme ${scheme}, this object with ${this.scheme} (version skew)`,
+      );
     }
     if (this.stale) throw new Error(this.stale);
   }
@@ -143,7 +151,11 @@ export class SimprintKeys extends DurableObject {
    */
   check({ queries, scheme }) {
     this.checkScheme(scheme);
-    return { results: queries.map(({ hex, k, exceptId, mask }) => this.near(hex, k, exceptId, mask, Infinity)) };
+    return {
+      results: queries.map(({ hex, k, exceptId, mask }) =>
+        this.near(hex, k, exceptId, mask, Infinity),
+      ),
+    };
   }
 
   /**
@@ -155,11 +167,17 @@ export class SimprintKeys extends DurableObject {
    */
   near(hex, asked, exceptId, mask, seqOfQuery) {
     const k = this.kFor(asked);
-    const except = exceptId == null ? undefined : this.sql.exec('SELECT num FROM docs WHERE id = ?', exceptId).toArray()[0]?.num;
+    const except =
+      exceptId == null
+        ? undefined
+        : this.sql.exec('SELECT num FROM docs WHERE id = ?', exceptId).toArray()[0]?.num;
     const keep = MAX_DUPLICATES + 2; // one for `except`, one to tell whether there are more
-    const found = (this.memory
-      ? this.memory.index.query(fromHex(hex, this.s.width), k, keep).map(({ id, distance }) => ({ num: id, distance }))
-      : this.lookUp(hex, k, keep)
+    const found = (
+      this.memory
+        ? this.memory.index
+            .query(fromHex(hex, this.s.width), k, keep)
+            .map(({ id, distance }) => ({ num: id, distance }))
+        : this.lookUp(hex, k, keep)
     ).filter((f) => f.num !== except);
     const shown = found.slice(0, MAX_DUPLICATES);
     const rows = this.rowsOf(shown.map((f) => f.num));
@@ -201,8 +219,13 @@ export class SimprintKeys extends DurableObject {
     byTable.forEach((keys, t) => {
       // A statement of at most PROBE_KEYS_PER_STATEMENT keys: SQLite limits a statement's length.
       for (let from = 0; from < keys.length; from += PROBE_KEYS_PER_STATEMENT) {
-        const list = keys.slice(from, from + PROBE_KEYS_PER_STATEMENT).map((key) => Number(key)).join(',');
-        for (const row of this.sql.exec(`SELECT num, fingerprint FROM probe WHERE tbl = ${t} AND key IN (${list})`)) {
+        const list = keys
+          .slice(from, from + PROBE_KEYS_PER_STATEMENT)
+          .map((key) => Number(key))
+          .join(',');
+        for (const row of this.sql.exec(
+          `SELECT num, fingerprint FROM probe WHERE tbl = ${t} AND key IN (${list})`,
+        )) {
           candidates++;
           if (near.has(row.num)) continue;
           const d = hamming(fromHex(row.fingerprint, width), fp);
@@ -211,7 +234,8 @@ export class SimprintKeys extends DurableObject {
       }
     });
     this.candidates += candidates;
-    return [...near].map(([num, distance]) => ({ num, distance }))
+    return [...near]
+      .map(([num, distance]) => ({ num, distance }))
       .sort((a, b) => a.distance - b.distance || a.num - b.num)
       .slice(0, keep);
   }
@@ -233,7 +257,10 @@ export class SimprintKeys extends DurableObject {
   rowsOf(nums) {
     const out = new Map();
     if (nums.length === 0) return out;
-    for (const row of this.sql.exec(`SELECT num, id, fingerprint, seq FROM docs WHERE num IN (${nums.join(',')})`)) out.set(row.num, row);
+    for (const row of this.sql.exec(
+      `SELECT num, id, fingerprint, seq FROM docs WHERE num IN (${nums.join(',')})`,
+    ))
+      out.set(row.num, row);
     return out;
   }
 
@@ -241,7 +268,11 @@ export class SimprintKeys extends DurableObject {
   file(num, hex) {
     const keys = this.store.keys(hex);
     const values = keys.map((key, t) => `(${t}, ${Number(key)}, ${num}, ?)`).join(', ');
-    if (keys.length > 0) this.sql.exec(`INSERT OR REPLACE INTO probe (tbl, key, num, fingerprint) VALUES ${values}`, ...keys.map(() => hex));
+    if (keys.length > 0)
+      this.sql.exec(
+        `INSERT OR REPLACE INTO probe (tbl, key, num, fingerprint) VALUES ${values}`,
+        ...keys.map(() => hex),
+      );
   }
 
   unfile(num, hex) {
@@ -268,20 +299,36 @@ export class SimprintKeys extends DurableObject {
       this.setMeta('scheme', this.scheme);
       let next = this.seq;
       for (const { id, hex, mask } of items) {
-        const row = this.sql.exec('SELECT num, fingerprint, tables, seq FROM docs WHERE id = ?', id).toArray()[0];
+        const row = this.sql
+          .exec('SELECT num, fingerprint, tables, seq FROM docs WHERE id = ?', id)
+          .toArray()[0];
         if (!row) {
-          const { num } = this.sql.exec('INSERT INTO docs (id, fingerprint, tables, seq) VALUES (?, ?, ?, ?) RETURNING num',
-            id, hex, mask, ++next).one();
+          const { num } = this.sql
+            .exec(
+              'INSERT INTO docs (id, fingerprint, tables, seq) VALUES (?, ?, ?, ?) RETURNING num',
+              id,
+              hex,
+              mask,
+              ++next,
+            )
+            .one();
           this.file(num, hex);
           seqs.push(next);
           changed.push([num, hex]);
           added++;
         } else if (row.fingerprint === hex) {
-          if ((row.tables | mask) !== row.tables) this.sql.exec('UPDATE docs SET tables = ? WHERE num = ?', row.tables | mask, row.num);
+          if ((row.tables | mask) !== row.tables)
+            this.sql.exec('UPDATE docs SET tables = ? WHERE num = ?', row.tables | mask, row.num);
           seqs.push(row.seq);
         } else {
           this.unfile(row.num, row.fingerprint);
-          this.sql.exec('UPDATE docs SET fingerprint = ?, tables = ?, seq = ? WHERE num = ?', hex, mask, ++next, row.num);
+          this.sql.exec(
+            'UPDATE docs SET fingerprint = ?, tables = ?, seq = ? WHERE num = ?',
+            hex,
+            mask,
+            ++next,
+            row.num,
+          );
           this.file(row.num, hex);
           seqs.push(next);
           changed.push([row.num, hex]);
@@ -291,10 +338,13 @@ export class SimprintKeys extends DurableObject {
     });
     // Committed: memory follows the table.
     this.held += added;
-    if (this.memory) for (const [num, hex] of changed) this.memory.index.insert(num, fromHex(hex, this.s.width));
+    if (this.memory)
+      for (const [num, hex] of changed) this.memory.index.insert(num, fromHex(hex, this.s.width));
     this.dropMemoryIfFull();
     if (!check) return { ok: true };
-    return { results: items.map(({ id, hex, k, mask }, i) => this.near(hex, k, id, mask, seqs[i])) };
+    return {
+      results: items.map(({ id, hex, k, mask }, i) => this.near(hex, k, id, mask, seqs[i])),
+    };
   }
 
   /**
@@ -305,7 +355,9 @@ export class SimprintKeys extends DurableObject {
     this.checkScheme(scheme);
     this.ctx.storage.transactionSync(() => {
       for (const { id, hex, mask } of items) {
-        const row = this.sql.exec('SELECT num, fingerprint, tables FROM docs WHERE id = ?', id).toArray()[0];
+        const row = this.sql
+          .exec('SELECT num, fingerprint, tables FROM docs WHERE id = ?', id)
+          .toArray()[0];
         if (!row || row.fingerprint !== hex) continue;
         const left = row.tables & ~mask;
         if (left !== 0) {
@@ -339,23 +391,39 @@ export class SimprintKeys extends DurableObject {
       this.setMeta('scheme', this.scheme);
       this.setMeta('where', JSON.stringify(where));
       for (const { id, hex, textLength } of items) {
-        const row = this.sql.exec('SELECT fingerprint, state, stale, begun_at FROM homes WHERE id = ?', id).toArray()[0];
+        const row = this.sql
+          .exec('SELECT fingerprint, state, stale, begun_at FROM homes WHERE id = ?', id)
+          .toArray()[0];
         if (!row) {
-          this.sql.exec(`INSERT INTO homes (id, fingerprint, text_length, created_at, updated_at, state, stale, begun_at)
-                         VALUES (?, ?, ?, ?, ?, 'pending', '[]', ?)`, id, hex, textLength, now, now, now);
+          this.sql.exec(
+            `INSERT INTO homes (id, fingerprint, text_length, created_at, updated_at, state, stale, begun_at)
+                         VALUES (?, ?, ?, ?, ?, 'pending', '[]', ?)`,
+            id,
+            hex,
+            textLength,
+            now,
+            now,
+            now,
+          );
           out.push({ id, stale: [], created: true });
           added++;
           continue;
         }
         if (row.state === 'stored' && row.fingerprint === hex) {
-          this.sql.exec('UPDATE homes SET text_length = ?, updated_at = ? WHERE id = ?', textLength, now, id);
+          this.sql.exec(
+            'UPDATE homes SET text_length = ?, updated_at = ? WHERE id = ?',
+            textLength,
+            now,
+            id,
+          );
           out.push({ id, done: true });
           continue;
         }
         // Another version being written, or a delete under way, owns the entries for now: its
         // removals and these puts must not interleave. (The same version being written is a
         // retry: its puts and removals are the same ones, so it may go on beside it.)
-        const busy = row.state === 'deleting' || (row.state === 'pending' && row.fingerprint !== hex);
+        const busy =
+          row.state === 'deleting' || (row.state === 'pending' && row.fingerprint !== hex);
         if (busy && now - row.begun_at < this.s.healAfterMs) {
           out.push({ id, conflict: true });
           continue;
@@ -366,8 +434,16 @@ export class SimprintKeys extends DurableObject {
         if (row.fingerprint !== hex) stale.add(row.fingerprint);
         stale.delete(hex);
         const list = [...stale];
-        this.sql.exec(`UPDATE homes SET fingerprint = ?, text_length = ?, updated_at = ?, state = 'pending', stale = ?, begun_at = ?
-                       WHERE id = ?`, hex, textLength, now, JSON.stringify(list), now, id);
+        this.sql.exec(
+          `UPDATE homes SET fingerprint = ?, text_length = ?, updated_at = ?, state = 'pending', stale = ?, begun_at = ?
+                       WHERE id = ?`,
+          hex,
+          textLength,
+          now,
+          JSON.stringify(list),
+          now,
+          id,
+        );
         out.push({ id, stale: list, created: false });
       }
     });
@@ -381,10 +457,23 @@ export class SimprintKeys extends DurableObject {
     const out = [];
     this.ctx.storage.transactionSync(() => {
       for (const { id, hex } of items) {
-        const row = this.sql.exec(`UPDATE homes SET state = 'stored', stale = '[]' WHERE id = ? AND fingerprint = ? AND state = 'pending'
-                                   RETURNING id`, id, hex).toArray();
-        const already = row.length === 0 &&
-          this.sql.exec(`SELECT 1 FROM homes WHERE id = ? AND fingerprint = ? AND state = 'stored'`, id, hex).toArray().length === 1;
+        const row = this.sql
+          .exec(
+            `UPDATE homes SET state = 'stored', stale = '[]' WHERE id = ? AND fingerprint = ? AND state = 'pending'
+                                   RETURNING id`,
+            id,
+            hex,
+          )
+          .toArray();
+        const already =
+          row.length === 0 &&
+          this.sql
+            .exec(
+              `SELECT 1 FROM homes WHERE id = ? AND fingerprint = ? AND state = 'stored'`,
+              id,
+              hex,
+            )
+            .toArray().length === 1;
         out.push({ id, stored: row.length === 1 || already });
       }
     });
@@ -394,10 +483,13 @@ export class SimprintKeys extends DurableObject {
   /** Begins deleting `id`: `{ found: false }`, `{ conflict }`, or `{ found, hex, stale }` to remove. */
   beginDelete({ id, scheme, where }) {
     this.checkScheme(scheme);
-    const row = this.sql.exec('SELECT fingerprint, state, stale, begun_at FROM homes WHERE id = ?', id).toArray()[0];
+    const row = this.sql
+      .exec('SELECT fingerprint, state, stale, begun_at FROM homes WHERE id = ?', id)
+      .toArray()[0];
     if (!row) return { found: false };
     const now = Date.now();
-    if (row.state === 'pending' && now - row.begun_at < this.s.healAfterMs) return { conflict: true };
+    if (row.state === 'pending' && now - row.begun_at < this.s.healAfterMs)
+      return { conflict: true };
     this.ctx.storage.transactionSync(() => {
       this.setMeta('where', JSON.stringify(where));
       this.sql.exec(`UPDATE homes SET state = 'deleting', begun_at = ? WHERE id = ?`, now, id);
@@ -411,21 +503,34 @@ export class SimprintKeys extends DurableObject {
    * or is already gone (the alarm finished it), false when a write has taken the id over.
    */
   finishDelete({ id, hex }) {
-    const gone = this.sql.exec(`DELETE FROM homes WHERE id = ? AND fingerprint = ? AND state = 'deleting' RETURNING id`, id, hex).toArray();
+    const gone = this.sql
+      .exec(
+        `DELETE FROM homes WHERE id = ? AND fingerprint = ? AND state = 'deleting' RETURNING id`,
+        id,
+        hex,
+      )
+      .toArray();
     if (gone.length === 1) {
       this.homes--;
       return { deleted: true };
     }
-    return { deleted: this.sql.exec('SELECT 1 FROM homes WHERE id = ?', id).toArray().length === 0 };
+    return {
+      deleted: this.sql.exec('SELECT 1 FROM homes WHERE id = ?', id).toArray().length === 0,
+    };
   }
 
   /** An alarm HEAL_AFTER_MS from now, unless one is due sooner. */
   scheduleHeal() {
     const at = Date.now() + this.s.healAfterMs;
-    this.ctx.storage.getAlarm().then((due) => {
-      if (due === null || due > at) return this.ctx.storage.setAlarm(at);
-      return undefined;
-    }).catch((err) => console.error('simprint keys: could not set the healing alarm:', err?.message ?? err));
+    this.ctx.storage
+      .getAlarm()
+      .then((due) => {
+        if (due === null || due > at) return this.ctx.storage.setAlarm(at);
+        return undefined;
+      })
+      .catch((err) =>
+        console.error('simprint keys: could not set the healing alarm:', err?.message ?? err),
+      );
   }
 
   /**
@@ -439,7 +544,9 @@ export class SimprintKeys extends DurableObject {
     if (!where) return;
     const { tenant, objects } = JSON.parse(where);
     const cutoff = Date.now() - this.s.healAfterMs;
-    const rows = this.sql.exec(`SELECT id, fingerprint, state, stale, begun_at FROM homes WHERE state <> 'stored'`).toArray();
+    const rows = this.sql
+      .exec(`SELECT id, fingerprint, state, stale, begun_at FROM homes WHERE state <> 'stored'`)
+      .toArray();
     const due = rows.filter((r) => r.begun_at <= cutoff);
     const waiting = rows.length > due.length;
     const common = {
@@ -457,7 +564,10 @@ export class SimprintKeys extends DurableObject {
         else this.commit({ items: [{ id: r.id, hex: r.fingerprint }] });
         this.healed = (this.healed ?? 0) + 1;
       } catch (err) {
-        console.error(`simprint keys: healing ${JSON.stringify(r.id)} failed, will retry:`, err?.message ?? err);
+        console.error(
+          `simprint keys: healing ${JSON.stringify(r.id)} failed, will retry:`,
+          err?.message ?? err,
+        );
         failed = true;
       }
     }
@@ -469,7 +579,10 @@ export class SimprintKeys extends DurableObject {
   /** { document }: `id`'s record (state 'stored' or, while a write is unsettled, 'pending'), or null. */
   getDocument(id) {
     const row = this.sql
-      .exec(`SELECT id, fingerprint, text_length, created_at, updated_at, state FROM homes WHERE id = ? AND state <> 'deleting'`, id)
+      .exec(
+        `SELECT id, fingerprint, text_length, created_at, updated_at, state FROM homes WHERE id = ? AND state <> 'deleting'`,
+        id,
+      )
       .toArray()[0];
     if (!row) return { document: null };
     return {
@@ -487,7 +600,11 @@ export class SimprintKeys extends DurableObject {
   /** { ids }: up to `limit` ids of this home after `after`, ascending, stored or pending. */
   listIds(after, limit) {
     const ids = this.sql
-      .exec(`SELECT id FROM homes WHERE id > ? AND state <> 'deleting' ORDER BY id LIMIT ?`, after, limit)
+      .exec(
+        `SELECT id FROM homes WHERE id > ? AND state <> 'deleting' ORDER BY id LIMIT ?`,
+        after,
+        limit,
+      )
       .toArray()
       .map((row) => row.id);
     return { ids };
@@ -495,7 +612,9 @@ export class SimprintKeys extends DurableObject {
 
   /** Sizes from counters and the small index of unsettled writes: no call scans the tables. */
   stats() {
-    const unsettled = this.sql.exec(`SELECT count(*) AS n FROM homes WHERE state <> 'stored'`).one().n;
+    const unsettled = this.sql
+      .exec(`SELECT count(*) AS n FROM homes WHERE state <> 'stored'`)
+      .one().n;
     return {
       documents: this.homes - unsettled,
       unsettled,

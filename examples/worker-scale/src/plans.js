@@ -12,7 +12,8 @@ function planFor(name, options) {
 }
 
 /** MAX_K + 1 substrings, radius 0: a document's routing keys are its MAX_K + 1 table keys. */
-export const routingPlan = (width, maxK) => planFor(`route:${width}:${maxK}`, { width, k: maxK, substrings: maxK + 1 });
+export const routingPlan = (width, maxK) =>
+  planFor(`route:${width}:${maxK}`, { width, k: maxK, substrings: maxK + 1 });
 
 /**
  * The plan of an object's SQLite tables: `substrings` substrings (keys of about 21 bits at 64

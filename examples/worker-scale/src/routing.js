@@ -88,7 +88,12 @@ export function mergeById(answers, max, { stored }) {
     }
   }
   const truncated = answers.some((a) => a.truncated);
-  const all = [...best].map(([id, { distance, decided, earlier }]) => ({ id, distance, earlier: earlier || (truncated && !decided) }))
+  const all = [...best]
+    .map(([id, { distance, decided, earlier }]) => ({
+      id,
+      distance,
+      earlier: earlier || (truncated && !decided),
+    }))
     .sort((p, q) => p.distance - q.distance || compareIds(p.id, q.id));
   const ks = answers.map((a) => a.k).filter((k) => k !== undefined);
   return {

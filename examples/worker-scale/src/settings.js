@@ -1,6 +1,12 @@
 // This deployment's settings: wrangler.toml's [vars] and the two secrets (see README.md).
 import {
-  bodyLimits, cachedSettings, flag, kSetting, parseKey, rateLimit, whole,
+  bodyLimits,
+  cachedSettings,
+  flag,
+  kSetting,
+  parseKey,
+  rateLimit,
+  whole,
 } from 'simprint-worker-common/settings';
 import { PUBLIC_KEY } from 'simprint-worker-common/scheme';
 import { HttpError } from 'simprint-worker-common/http';
@@ -19,7 +25,10 @@ export const settings = cachedSettings((env) => {
   const fixed = mode === 'auto' ? null : mode;
   const maxK = Math.max(whole(env, 'MAX_K', defaultMaxK(width), 0, width), fixed ?? 0);
   if (maxK > MAX_ROUTING_K) {
-    throw new HttpError(500, `bad configuration: documents are routed by MAX_K + 1 table keys, so MAX_K (and K) must be at most ${MAX_ROUTING_K}, not ${maxK}`);
+    throw new HttpError(
+      500,
+      `bad configuration: documents are routed by MAX_K + 1 table keys, so MAX_K (and K) must be at most ${MAX_ROUTING_K}, not ${maxK}`,
+    );
   }
   return {
     width,
@@ -33,7 +42,13 @@ export const settings = cachedSettings((env) => {
     key: parseKey(env.SIPHASH_KEY, { publicKey: PUBLIC_KEY }),
     objects: whole(env, 'OBJECTS', 16, 1, 4096),
     memoryDocuments: whole(env, 'MEMORY_DOCUMENTS', 20000, 0, 1e8),
-    storeSubstrings: whole(env, 'STORE_SUBSTRINGS', storeSubstrings(width, maxK), Math.ceil(width / 52), width),
+    storeSubstrings: whole(
+      env,
+      'STORE_SUBSTRINGS',
+      storeSubstrings(width, maxK),
+      Math.ceil(width / 52),
+      width,
+    ),
     healAfterMs: whole(env, 'HEAL_AFTER_MS', 10000, 10, 3600000),
     maxBatchDocuments: whole(env, 'MAX_BATCH_DOCUMENTS', 1000, 1, 10000),
   };
@@ -59,7 +74,9 @@ export function storeSubstrings(width, maxK) {
   for (let n = Math.ceil(width / 52); n <= Math.min(width, maxK + 1, 8); n++) {
     const plan = new Plan({ width, k: maxK, substrings: n });
     const counts = plan.probeCounts();
-    const candidates = plan.describe().tables.reduce((sum, t, i) => sum + (counts[i] * 1e6) / 2 ** t.keyBits, 0);
+    const candidates = plan
+      .describe()
+      .tables.reduce((sum, t, i) => sum + (counts[i] * 1e6) / 2 ** t.keyBits, 0);
     const cost = plan.probeCount + candidates;
     plan.free();
     if (best === null || cost < best.cost) best = { n, cost };

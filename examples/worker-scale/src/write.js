@@ -40,22 +40,27 @@ export async function deliver({ stub, keysOf, n, scheme, docs, deleting = false,
   const touched = new Set();
   let calls = 0;
   const stale = docs.flatMap(({ id, hex, stale: old = [] }) =>
-    [...old, ...(deleting ? [hex] : [])].map((h) => ({ id, hex: h })));
+    [...old, ...(deleting ? [hex] : [])].map((h) => ({ id, hex: h })),
+  );
   const removals = byOwner(stale, keysOf, n);
-  await Promise.all([...removals].map(([owner, items]) => {
-    touched.add(owner);
-    calls++;
-    return stub(owner).removeEntries({ items, scheme, owner });
-  }));
+  await Promise.all(
+    [...removals].map(([owner, items]) => {
+      touched.add(owner);
+      calls++;
+      return stub(owner).removeEntries({ items, scheme, owner });
+    }),
+  );
   const answers = new Map(docs.map(({ id }) => [id, []]));
   if (!deleting) {
     const puts = byOwner(docs, keysOf, n);
-    await Promise.all([...puts].map(async ([owner, items]) => {
-      touched.add(owner);
-      calls++;
-      const put = await stub(owner).putEntries({ items, scheme, owner, check });
-      if (check) items.forEach(({ id }, i) => answers.get(id).push(put.results[i]));
-    }));
+    await Promise.all(
+      [...puts].map(async ([owner, items]) => {
+        touched.add(owner);
+        calls++;
+        const put = await stub(owner).putEntries({ items, scheme, owner, check });
+        if (check) items.forEach(({ id }, i) => answers.get(id).push(put.results[i]));
+      }),
+    );
   }
   return { calls, objects: touched.size, answers };
 }

@@ -14,7 +14,14 @@
 // (With EXPOSE_FINGERPRINTS, answers about one document carry its "fingerprint" too.)
 import { authenticate } from 'simprint-worker-common/auth';
 import { readJson, readText, TextSink } from 'simprint-worker-common/body';
-import { allow, errorResponse, HttpError, json, queryFlag, tooMany } from 'simprint-worker-common/http';
+import {
+  allow,
+  errorResponse,
+  HttpError,
+  json,
+  queryFlag,
+  tooMany,
+} from 'simprint-worker-common/http';
 import { checkId, idFromPath } from 'simprint-worker-common/ids';
 import { fingerprinterFor, schemeOf } from 'simprint-worker-common/scheme';
 import { toHex } from 'simprint';
@@ -50,7 +57,9 @@ async function route(request, env) {
   if (path === '/check') {
     allow(request, ['POST']);
     const isJson = /^application\/json\b/i.test(request.headers.get('content-type') ?? '');
-    const doc = isJson ? await readJsonDocument(request, s, false) : await readTextDocument(request, s, null);
+    const doc = isJson
+      ? await readJsonDocument(request, s, false)
+      : await readTextDocument(request, s, null);
     return check(at, doc, false);
   }
   if (path === '/stats') {
@@ -66,7 +75,10 @@ async function route(request, env) {
     }
     return request.method === 'GET' ? getDocument(id, at) : deleteDocument(id, at);
   }
-  throw new HttpError(404, `no route ${path}; see PUT /documents/:id, POST /check, GET|DELETE /documents/:id`);
+  throw new HttpError(
+    404,
+    `no route ${path}; see PUT /documents/:id, POST /check, GET|DELETE /documents/:id`,
+  );
 }
 
 // ---- rate limits ----
@@ -94,7 +106,8 @@ function admitted(answer) {
 // requests never reach another's documents. Tenants hold no ':' or '/' (TOKENS' rules).
 
 function tenantObject({ env, tenant }) {
-  if (!env.INDEX) throw new Error('the INDEX Durable Object binding is missing (see wrangler.toml)');
+  if (!env.INDEX)
+    throw new Error('the INDEX Durable Object binding is missing (see wrangler.toml)');
   // The name an earlier version gave the tenant's one object, so its documents stay.
   return env.INDEX.get(env.INDEX.idFromName(`tenant:${tenant}/shard-0-of-1`));
 }
@@ -122,11 +135,21 @@ async function readJsonDocument(request, s, idRequired) {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new HttpError(400, 'request body must be a JSON object {"id": string, "text": string}');
   }
-  if (body.id === undefined && idRequired) throw new HttpError(400, 'missing "id" (a non-empty string)');
+  if (body.id === undefined && idRequired)
+    throw new HttpError(400, 'missing "id" (a non-empty string)');
   if (body.id !== undefined) checkId(body.id, s.maxIdLength);
-  if (typeof body.text !== 'string') throw new HttpError(400, body.text === undefined ? 'missing "text" (a string)' : '"text" must be a string');
+  if (typeof body.text !== 'string')
+    throw new HttpError(
+      400,
+      body.text === undefined ? 'missing "text" (a string)' : '"text" must be a string',
+    );
   const fp = fingerprinterFor(s.width, s.key);
-  return { id: body.id ?? null, hex: fp.fingerprintHex(body.text), k: kFor(s, fp.recommendedK(body.text)), textLength: body.text.length };
+  return {
+    id: body.id ?? null,
+    hex: fp.fingerprintHex(body.text),
+    k: kFor(s, fp.recommendedK(body.text)),
+    textLength: body.text.length,
+  };
 }
 
 /**
@@ -147,8 +170,18 @@ async function check(at, { id, hex, k, textLength }, store) {
   // Fingerprints under the secret key stay inside unless the deployment says otherwise: with
   // them, a client could work out feature hashes (a one-word text's fingerprint is its hash).
   const shown = s.exposeFingerprints ? { fingerprint: hex } : {};
-  return json({ id, ...shown, k: answer.k, duplicates, truncated: answer.truncated, original: duplicates.length === 0, stored: store },
-    answer.created ? 201 : 200);
+  return json(
+    {
+      id,
+      ...shown,
+      k: answer.k,
+      duplicates,
+      truncated: answer.truncated,
+      original: duplicates.length === 0,
+      stored: store,
+    },
+    answer.created ? 201 : 200,
+  );
 }
 
 async function getDocument(id, at) {
@@ -186,7 +219,7 @@ async function stats(at) {
     maxJsonBytes: s.maxJsonBytes,
     bodyTimeoutMs: s.bodyTimeoutMs,
     exposeFingerprints: s.exposeFingerprints,
-    rateLimit: env.RATE_LIMITER ? 'binding' : s.rateLimit ?? 'off',
+    rateLimit: env.RATE_LIMITER ? 'binding' : (s.rateLimit ?? 'off'),
     ...object,
   });
 }

@@ -1,6 +1,12 @@
 // This deployment's settings: wrangler.toml's [vars] and the two secrets (see README.md).
 import {
-  bodyLimits, cachedSettings, flag, kSetting, parseKey, rateLimit, whole,
+  bodyLimits,
+  cachedSettings,
+  flag,
+  kSetting,
+  parseKey,
+  rateLimit,
+  whole,
 } from 'simprint-worker-common/settings';
 import { PUBLIC_KEY } from 'simprint-worker-common/scheme';
 

@@ -48,11 +48,14 @@ export class SimprintIndex extends DurableObject {
     const stored = this.sql.exec(`SELECT value FROM meta WHERE key = 'scheme'`).toArray()[0]?.value;
     // Fingerprints of another width or pipeline cannot be compared with this one's.
     this.schemeStored = stored !== undefined;
-    this.stale = stored !== undefined && stored !== this.scheme
-      ? `this object's fingerprints were made with scheme ${stored}, this deployment makes ${this.scheme} ` +
-        '(WIDTH, SIPHASH_KEY or the simprint version changed): delete its documents and add them again'
-      : null;
-    const { n, next } = this.sql.exec('SELECT count(*) AS n, coalesce(max(num), -1) + 1 AS next FROM documents').one();
+    this.stale =
+      stored !== undefined && stored !== this.scheme
+        ? `this object's fingerprints were made with scheme ${stored}, this deployment makes ${this.scheme} ` +
+          '(WIDTH, SIPHASH_KEY or the simprint version changed): delete its documents and add them again'
+        : null;
+    const { n, next } = this.sql
+      .exec('SELECT count(*) AS n, coalesce(max(num), -1) + 1 AS next FROM documents')
+      .one();
     this.documents = n;
     this.nextNum = next;
     this.index = null;
@@ -67,7 +70,9 @@ export class SimprintIndex extends DurableObject {
    */
   plannedK() {
     const { k, maxK, width } = this.s;
-    return k === 'auto' ? Math.min(maxK, collectionK(Math.max(this.documents, 1), width) ?? 0) : maxK;
+    return k === 'auto'
+      ? Math.min(maxK, collectionK(Math.max(this.documents, 1), width) ?? 0)
+      : maxK;
   }
 
   /**
@@ -98,7 +103,9 @@ export class SimprintIndex extends DurableObject {
 
   checkScheme(scheme) {
     if (scheme !== this.scheme) {
-      throw new Error(`the worker fingerprints with scheme ${scheme}, this object with ${this.scheme} (version skew)`);
+      throw new Error(
+        `the worker fingerprints with scheme ${scheme}, this object with ${this.scheme} (version skew)`,
+      );
     }
     // Once its old documents are all deleted, a stale object takes the new scheme (see add).
     if (this.stale && this.documents > 0) throw new Error(this.stale);
@@ -126,7 +133,9 @@ export class SimprintIndex extends DurableObject {
     const shown = found.slice(0, MAX_DUPLICATES);
     const ids = new Map();
     if (shown.length > 0) {
-      for (const row of this.sql.exec(`SELECT num, id FROM documents WHERE num IN (${shown.map((m) => m.id).join(',')})`)) {
+      for (const row of this.sql.exec(
+        `SELECT num, id FROM documents WHERE num IN (${shown.map((m) => m.id).join(',')})`,
+      )) {
         ids.set(row.num, row.id);
       }
     }
@@ -172,14 +181,28 @@ export class SimprintIndex extends DurableObject {
         this.sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('scheme', ?)`, this.scheme);
       }
       if (existing === undefined) {
-        const row = this.sql.exec(
-          'INSERT INTO documents (id, num, fingerprint, text_length, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
-          id, num, hex, textLength, now, now).toArray();
+        const row = this.sql
+          .exec(
+            'INSERT INTO documents (id, num, fingerprint, text_length, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
+            id,
+            num,
+            hex,
+            textLength,
+            now,
+            now,
+          )
+          .toArray();
         if (row.length !== 1 || row[0].id !== id) throw this.disagree(id);
       } else {
-        const row = this.sql.exec(
-          'UPDATE documents SET fingerprint = ?, text_length = ?, updated_at = ? WHERE id = ? RETURNING num',
-          hex, textLength, now, id).toArray();
+        const row = this.sql
+          .exec(
+            'UPDATE documents SET fingerprint = ?, text_length = ?, updated_at = ? WHERE id = ? RETURNING num',
+            hex,
+            textLength,
+            now,
+            id,
+          )
+          .toArray();
         if (row.length !== 1 || row[0].num !== existing) throw this.disagree(id);
       }
       this.index.insert(num, fp);
@@ -197,7 +220,9 @@ export class SimprintIndex extends DurableObject {
   }
 
   disagree(id) {
-    return new Error(`document ${JSON.stringify(id)}: the table did not write the row meant; nothing was changed`);
+    return new Error(
+      `document ${JSON.stringify(id)}: the table did not write the row meant; nothing was changed`,
+    );
   }
 
   /** { document }: the stored document `id`, or null. */
@@ -205,7 +230,10 @@ export class SimprintIndex extends DurableObject {
     const wait = this.admit();
     if (wait) return { retryAfter: wait };
     const row = this.sql
-      .exec('SELECT id, fingerprint, text_length, created_at, updated_at FROM documents WHERE id = ?', id)
+      .exec(
+        'SELECT id, fingerprint, text_length, created_at, updated_at FROM documents WHERE id = ?',
+        id,
+      )
       .toArray()[0];
     if (!row) return { document: null };
     return {

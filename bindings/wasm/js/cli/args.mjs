@@ -10,21 +10,28 @@ export class UsageError extends Error {}
 const number = (name, value, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}) => {
   const n = typeof value === 'number' ? value : Number(String(value).trim());
   if (String(value).trim() === '' || !Number.isInteger(n) || n < min || n > max) {
-    throw new UsageError(`--${kebab(name)} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+    throw new UsageError(
+      `--${kebab(name)} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`,
+    );
   }
   return n;
 };
 const share = (name, value) => {
   const n = typeof value === 'number' ? value : Number(String(value).trim());
-  if (String(value).trim() === '' || !Number.isFinite(n)) throw new UsageError(`--${kebab(name)} must be a number, got ${JSON.stringify(value)}`);
+  if (String(value).trim() === '' || !Number.isFinite(n))
+    throw new UsageError(`--${kebab(name)} must be a number, got ${JSON.stringify(value)}`);
   return n; // the library checks its range and says so
 };
 const text = (name, value) => {
-  if (typeof value !== 'string' || value === '') throw new UsageError(`--${kebab(name)} needs a value`);
+  if (typeof value !== 'string' || value === '')
+    throw new UsageError(`--${kebab(name)} needs a value`);
   return value;
 };
 const oneOf = (choices) => (name, value) => {
-  if (!choices.includes(value)) throw new UsageError(`--${kebab(name)} must be one of ${choices.join(', ')}, got ${JSON.stringify(value)}`);
+  if (!choices.includes(value))
+    throw new UsageError(
+      `--${kebab(name)} must be one of ${choices.join(', ')}, got ${JSON.stringify(value)}`,
+    );
   return value;
 };
 const flag = (name, value) => {
@@ -38,7 +45,10 @@ const flag = (name, value) => {
 const SETTINGS = {
   // What the library computes: passed to new Fingerprinter() and recommendedK as given; the
   // library checks the values and words the errors.
-  width: { read: (n, v) => number(n, v, { min: 0, max: 1000 }), commands: ['fingerprint', 'dedup', 'keys'] },
+  width: {
+    read: (n, v) => number(n, v, { min: 0, max: 1000 }),
+    commands: ['fingerprint', 'dedup', 'keys'],
+  },
   tokenizer: { read: text, commands: ['fingerprint', 'dedup'] },
   n: { read: (n, v) => number(n, v, { max: 1000 }), commands: ['fingerprint', 'dedup'] },
   wordN: { read: (n, v) => number(n, v, { max: 1000 }), commands: ['fingerprint', 'dedup'] },
@@ -50,13 +60,19 @@ const SETTINGS = {
   tolerance: { read: share, commands: ['fingerprint', 'dedup'] },
   far: { read: share, commands: ['fingerprint', 'dedup'] },
   // Input.
-  format: { read: oneOf(['jsonl', 'csv', 'text', 'parquet']), commands: ['fingerprint', 'dedup', 'keys'] },
+  format: {
+    read: oneOf(['jsonl', 'csv', 'text', 'parquet']),
+    commands: ['fingerprint', 'dedup', 'keys'],
+  },
   textField: { read: text, commands: ['fingerprint', 'dedup'] },
   idField: { read: text, commands: ['fingerprint', 'dedup', 'keys'] },
   fingerprintField: { read: text, commands: ['keys'] },
   onError: { read: oneOf(['fail', 'skip']), commands: ['fingerprint', 'dedup'] },
   // The run.
-  threads: { read: (n, v) => number(n, v, { min: 1, max: 256 }), commands: ['fingerprint', 'dedup'] },
+  threads: {
+    read: (n, v) => number(n, v, { min: 1, max: 256 }),
+    commands: ['fingerprint', 'dedup'],
+  },
   output: { read: text, commands: ['fingerprint', 'dedup', 'keys'] },
   progress: { read: flag, switch: true, commands: ['fingerprint', 'dedup', 'keys'] },
   // Dedup.
@@ -89,21 +105,42 @@ function kebab(s) {
  * `merge`. Throws UsageError.
  */
 export function parse(argv) {
-  const out = { command: undefined, files: [], settings: {}, config: undefined, help: false, version: false };
+  const out = {
+    command: undefined,
+    files: [],
+    settings: {},
+    config: undefined,
+    help: false,
+    version: false,
+  };
   let rest = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (rest || arg === '-' || !arg.startsWith('-')) {
       if (out.command === undefined && !rest) {
-        if (!COMMANDS.includes(arg)) throw new UsageError(`unknown command ${JSON.stringify(arg)}: expected ${COMMANDS.join(', ')}`);
+        if (!COMMANDS.includes(arg))
+          throw new UsageError(
+            `unknown command ${JSON.stringify(arg)}: expected ${COMMANDS.join(', ')}`,
+          );
         out.command = arg;
       } else out.files.push(arg);
       continue;
     }
-    if (arg === '--') { rest = true; continue; }
-    if (arg === '-h' || arg === '--help') { out.help = true; continue; }
-    if (arg === '-V' || arg === '--version') { out.version = true; continue; }
-    let [name, value] = arg.startsWith('--') ? splitOnce(arg.slice(2)) : [ALIASES[arg.slice(1)] ?? arg.slice(1), undefined];
+    if (arg === '--') {
+      rest = true;
+      continue;
+    }
+    if (arg === '-h' || arg === '--help') {
+      out.help = true;
+      continue;
+    }
+    if (arg === '-V' || arg === '--version') {
+      out.version = true;
+      continue;
+    }
+    let [name, value] = arg.startsWith('--')
+      ? splitOnce(arg.slice(2))
+      : [ALIASES[arg.slice(1)] ?? arg.slice(1), undefined];
     if (arg.startsWith('--')) name = camel(name);
     if (name === 'config') {
       out.config = value ?? argv[++i];
@@ -119,7 +156,8 @@ export function parse(argv) {
     const setting = SETTINGS[name];
     if (!setting) throw new UsageError(`unknown option ${arg.split('=')[0]}`);
     if (setting.switch) {
-      if (negated && value !== undefined) throw new UsageError(`${arg.split('=')[0]} takes no value`);
+      if (negated && value !== undefined)
+        throw new UsageError(`${arg.split('=')[0]} takes no value`);
       out.settings[name] = negated ? false : value === undefined ? true : setting.read(name, value);
     } else {
       if (negated) throw new UsageError(`unknown option ${arg.split('=')[0]}`);
@@ -151,20 +189,27 @@ export function merge(command, lineSettings, configText, configName = 'the confi
     } catch (e) {
       throw new UsageError(`${configName} is not JSON: ${e.message}`);
     }
-    if (config === null || typeof config !== 'object' || Array.isArray(config)) throw new UsageError(`${configName} must hold a JSON object of settings`);
+    if (config === null || typeof config !== 'object' || Array.isArray(config))
+      throw new UsageError(`${configName} must hold a JSON object of settings`);
     for (const [name, value] of Object.entries(config)) {
       const setting = SETTINGS[name];
-      if (!setting) throw new UsageError(`${configName}: unknown setting ${JSON.stringify(name)} (settings are the flags in camelCase, e.g. "textField")`);
+      if (!setting)
+        throw new UsageError(
+          `${configName}: unknown setting ${JSON.stringify(name)} (settings are the flags in camelCase, e.g. "textField")`,
+        );
       if (!setting.commands.includes(command)) continue; // one file may serve every command
       settings[name] = setting.read(name, value);
     }
   }
   for (const [name, value] of Object.entries(lineSettings)) {
-    if (!SETTINGS[name].commands.includes(command)) throw new UsageError(`--${kebab(name)} does not apply to simprint ${command}`);
+    if (!SETTINGS[name].commands.includes(command))
+      throw new UsageError(`--${kebab(name)} does not apply to simprint ${command}`);
     settings[name] = value;
   }
   if (command === 'dedup' && settings.k !== undefined && settings.maxK !== undefined) {
-    throw new UsageError('--k and --max-k do not go together: --k compares every document at that k');
+    throw new UsageError(
+      '--k and --max-k do not go together: --k compares every document at that k',
+    );
   }
   if (command === 'keys' && settings.substrings !== undefined && settings.blocks !== undefined) {
     throw new UsageError('--substrings and --blocks do not go together: give one plan');
@@ -175,7 +220,17 @@ export function merge(command, lineSettings, configText, configName = 'the confi
 /** The library's options (for new Fingerprinter) among `settings`. */
 export function fingerprinterOptions(settings) {
   const out = {};
-  for (const name of ['width', 'tokenizer', 'n', 'wordN', 'charN', 'normalization', 'caseFold', 'weighting', 'key']) {
+  for (const name of [
+    'width',
+    'tokenizer',
+    'n',
+    'wordN',
+    'charN',
+    'normalization',
+    'caseFold',
+    'weighting',
+    'key',
+  ]) {
     if (settings[name] !== undefined) out[name] = settings[name];
   }
   return out;

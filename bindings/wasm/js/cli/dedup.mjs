@@ -33,12 +33,21 @@ export function openIndex(path, { width, k, expected }) {
     } catch (e) {
       throw new InputError(`${path}: not an index file simprint can read: ${e.message}`);
     }
-    if (width !== undefined && index.width !== width) throw new InputError(`${path}: the index holds ${index.width}-bit fingerprints, but --width is ${width}`);
-    if (k !== undefined && k > index.k) throw new InputError(`${path}: the index was built for k up to ${index.k}, but this run asks ${k}; start a new index (another --index file)`);
+    if (width !== undefined && index.width !== width)
+      throw new InputError(
+        `${path}: the index holds ${index.width}-bit fingerprints, but --width is ${width}`,
+      );
+    if (k !== undefined && k > index.k)
+      throw new InputError(
+        `${path}: the index was built for k up to ${index.k}, but this run asks ${k}; start a new index (another --index file)`,
+      );
     return index;
   }
   const w = width ?? defaults().options.width;
-  return new Index({ width: w, k: k ?? collectionK(Math.max(PLANNED_DOCUMENTS, expected ?? 0), w) ?? 0 });
+  return new Index({
+    width: w,
+    k: k ?? collectionK(Math.max(PLANNED_DOCUMENTS, expected ?? 0), w) ?? 0,
+  });
 }
 
 /**
@@ -50,7 +59,10 @@ export function replan(index, k) {
   const ids = index.ids();
   const next = new Index({ width: index.width, k });
   try {
-    next.insertMany(ids, ids.map((id) => index.get(id)));
+    next.insertMany(
+      ids,
+      ids.map((id) => index.get(id)),
+    );
     next.compact();
   } catch (e) {
     next.free();
@@ -61,7 +73,11 @@ export function replan(index, k) {
 }
 
 export async function dedup(files, settings, { progress, warn }) {
-  let index = openIndex(settings.index, { width: settings.width, k: settings.k ?? settings.maxK, expected: settings.expected });
+  let index = openIndex(settings.index, {
+    width: settings.width,
+    k: settings.k ?? settings.maxK,
+    expected: settings.expected,
+  });
   const out = new Output(settings.output);
   const keep = settings.keep !== undefined ? new Output(settings.keep) : undefined;
   const clusters = settings.clusters ? new Map() : undefined;
@@ -75,14 +91,26 @@ export async function dedup(files, settings, { progress, warn }) {
       progress,
       recommend: settings.k === undefined,
       temp: () => temporary(tempBeside(settings.output ?? 'simprint-input', 'parquet-input')),
-      skipped: (message) => { skipped++; warn(message); },
+      skipped: (message) => {
+        skipped++;
+        warn(message);
+      },
       each: ({ id, hex, k: recommended, batch, i }) => {
         documents++;
-        const k = documentK({ fixedK: settings.k, recommended, kept: index.size, expected: settings.expected, indexK: index.k, width: index.width });
+        const k = documentK({
+          fixedK: settings.k,
+          recommended,
+          kept: index.size,
+          expected: settings.expected,
+          indexK: index.k,
+          width: index.width,
+        });
         // An id already in the index is an earlier document's (or an earlier run's, resumed
         // from --index): its fingerprint would be replaced, or found as its own duplicate.
         if (index.has(id)) {
-          throw new InputError(`${whereOf(batch, i)}: the id ${JSON.stringify(id)} is already in the index (an earlier document's${started ? `, or one of ${settings.index}` : ''}): ids must be unique`);
+          throw new InputError(
+            `${whereOf(batch, i)}: the id ${JSON.stringify(id)} is already in the index (an earlier document's${started ? `, or one of ${settings.index}` : ''}): ids must be unique`,
+          );
         }
         const [match] = index.query(hex, k, 1);
         if (match) {
@@ -92,7 +120,8 @@ export async function dedup(files, settings, { progress, warn }) {
             if (group) group.push(id);
             else clusters.set(match.id, [id]);
           } else out.line(JSON.stringify({ id, original: match.id, distance: match.distance, k }));
-          if (documents % 1024 === 0) progress.documents(0, `${duplicates.toLocaleString('en-US')} duplicates`);
+          if (documents % 1024 === 0)
+            progress.documents(0, `${duplicates.toLocaleString('en-US')} duplicates`);
           return;
         }
         index.insert(id, hex);
@@ -101,12 +130,15 @@ export async function dedup(files, settings, { progress, warn }) {
         // they grow: an index planned for that smaller k answers the same, faster. Unless the
         // k was given (--k, --max-k), the index follows it (a handful of rebuilds up to 10^6).
         if (adaptive) {
-          const target = collectionK(Math.max(index.size, settings.expected ?? 0), index.width) ?? 0;
+          const target =
+            collectionK(Math.max(index.size, settings.expected ?? 0), index.width) ?? 0;
           if (target < index.k) index = replan(index, target);
         }
       },
     });
-    if (clusters) for (const [original, members] of clusters) out.line(JSON.stringify({ original, duplicates: members }));
+    if (clusters)
+      for (const [original, members] of clusters)
+        out.line(JSON.stringify({ original, duplicates: members }));
     // The index first: outputs are renamed only once everything they depend on is written.
     if (settings.index) {
       const temp = temporary(tempBeside(settings.index));
@@ -115,7 +147,15 @@ export async function dedup(files, settings, { progress, warn }) {
     }
     await keep?.commit();
     await out.commit();
-    return { documents, duplicates, kept: index.size - started, skipped, indexK: index.k, indexBytes: index.memoryBytes(), indexSize: index.size };
+    return {
+      documents,
+      duplicates,
+      kept: index.size - started,
+      skipped,
+      indexK: index.k,
+      indexBytes: index.memoryBytes(),
+      indexSize: index.size,
+    };
   } finally {
     index.free();
   }

@@ -11,7 +11,10 @@ export async function fingerprint(files, settings, { progress, warn }) {
     progress,
     recommend: true,
     temp: () => temporary(tempBeside(settings.output ?? 'simprint-input', 'parquet-input')),
-    skipped: (message) => { skipped++; warn(message); },
+    skipped: (message) => {
+      skipped++;
+      warn(message);
+    },
     each: ({ id, hex, k }) => {
       documents++;
       out.line(JSON.stringify({ id, fingerprint: hex, k }));

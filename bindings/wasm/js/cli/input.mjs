@@ -23,7 +23,9 @@ export function totalBytes(files) {
     try {
       total += statSync(file).size;
     } catch (e) {
-      throw new InputError(`${file}: ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a folder' : e.message}`);
+      throw new InputError(
+        `${file}: ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a folder' : e.message}`,
+      );
     }
   }
   return total;
@@ -48,7 +50,10 @@ async function* textStream(file, onBytes) {
   if (last) yield last;
 }
 
-const fileError = (file, e) => new InputError(`${file}: ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a folder, not a file' : e.code === 'Z_DATA_ERROR' || e.errno === -3 ? `not gzip data (${e.message})` : e.message}`);
+const fileError = (file, e) =>
+  new InputError(
+    `${file}: ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a folder, not a file' : e.code === 'Z_DATA_ERROR' || e.errno === -3 ? `not gzip data (${e.message})` : e.message}`,
+  );
 
 /**
  * Every record of `files` in batches, `kind` "jsonl" (`text`: whole lines, split and parsed by
@@ -67,7 +72,9 @@ export async function* batches(files, settings, progress, temp) {
         const size = statSync(file).size;
         const lines = statSync(jsonl).size;
         // Progress counts the Parquet file's bytes, as the JSONL made of it is read.
-        for await (const batch of jsonlBatches(jsonl, (b) => progress(b * size / Math.max(lines, 1)))) {
+        for await (const batch of jsonlBatches(jsonl, (b) =>
+          progress((b * size) / Math.max(lines, 1)),
+        )) {
           yield { ...batch, file, what: 'column', row: true };
         }
       } else yield* textBatches(file, progress);
@@ -167,13 +174,16 @@ async function* csvBatches(file, progress) {
     try {
       return f();
     } catch (e) {
-      if (e instanceof RecordError) throw new InputError(`${file}:${e.message.replace(/^line (\d+): /, '$1: ')}`);
+      if (e instanceof RecordError)
+        throw new InputError(`${file}:${e.message.replace(/^line (\d+): /, '$1: ')}`);
       throw e;
     }
   };
-  for await (const chunk of textStream(file, progress)) yield* take(parse(() => parser.push(chunk)));
+  for await (const chunk of textStream(file, progress))
+    yield* take(parse(() => parser.push(chunk)));
   yield* take(parse(() => parser.end()));
-  if (!header) throw new InputError(`${file}: empty: a CSV file starts with a header of column names`);
+  if (!header)
+    throw new InputError(`${file}: empty: a CSV file starts with a header of column names`);
   if (records.length) yield { kind: 'records', what: 'column', file, records, lineNumbers };
 }
 
@@ -184,9 +194,13 @@ async function* textBatches(file, progress) {
   progress(bytes.length);
   let text;
   try {
-    text = utf8.decode(file.toLowerCase().endsWith('.gz') ? (await import('node:zlib')).gunzipSync(bytes) : bytes);
+    text = utf8.decode(
+      file.toLowerCase().endsWith('.gz') ? (await import('node:zlib')).gunzipSync(bytes) : bytes,
+    );
   } catch (e) {
-    throw new InputError(`${file}: ${e.code === 'ERR_ENCODING_INVALID_ENCODED_DATA' ? 'not UTF-8 text (a text file is read as one document; give JSONL, CSV or Parquet by their extension, or --format)' : e.message}`);
+    throw new InputError(
+      `${file}: ${e.code === 'ERR_ENCODING_INVALID_ENCODED_DATA' ? 'not UTF-8 text (a text file is read as one document; give JSONL, CSV or Parquet by their extension, or --format)' : e.message}`,
+    );
   }
   yield { kind: 'docs', file, texts: [text], ids: [file], firstLine: 1, count: 1 };
 }

@@ -13,7 +13,8 @@ import { quote } from './records.mjs';
 /** The Plan options among `settings`: --k, --blocks, --key-blocks, --substrings, --size. */
 export function planOptions(settings) {
   const out = { width: settings.width ?? defaults().index.width };
-  for (const name of ['k', 'blocks', 'keyBlocks', 'substrings', 'size']) if (settings[name] !== undefined) out[name] = settings[name];
+  for (const name of ['k', 'blocks', 'keyBlocks', 'substrings', 'size'])
+    if (settings[name] !== undefined) out[name] = settings[name];
   return out;
 }
 
@@ -35,18 +36,27 @@ export async function keys(files, settings, { progress }) {
     }
     if (settings.flips) {
       plan.probeKeysByTable(0n).forEach((masks, table) => {
-        for (const mask of masks) out.line(JSON.stringify({ table, flip: toHex(mask, tables[table].keyBits) }));
+        for (const mask of masks)
+          out.line(JSON.stringify({ table, flip: toHex(mask, tables[table].keyBits) }));
       });
       await out.commit();
       return { documents: 0 };
     }
-    if (tables.length === 0) throw new InputError('a scan plan has no keys: give --k with --blocks or --substrings, or a --size the planner files in tables');
+    if (tables.length === 0)
+      throw new InputError(
+        'a scan plan has no keys: give --k with --blocks or --substrings, or a --size the planner files in tables',
+      );
     const keyBits = tables.map((t) => t.keyBits);
     const field = settings.fingerprintField ?? 'fingerprint';
     const idField = settings.idField ?? 'id';
     let documents = 0;
     const temp = () => temporary(tempBeside(settings.output ?? 'simprint-input', 'parquet-input'));
-    for await (const batch of batches(files, { ...settings, fallbackFormat: 'jsonl' }, (b) => progress.bytes(b), temp)) {
+    for await (const batch of batches(
+      files,
+      { ...settings, fallbackFormat: 'jsonl' },
+      (b) => progress.bytes(b),
+      temp,
+    )) {
       const lines = batch.kind === 'jsonl' ? batch.text.split('\n') : undefined;
       for (let i = 0; i < countOf(batch); i++) {
         const where = whereOf(batch, i);
@@ -59,9 +69,14 @@ export async function keys(files, settings, { progress }) {
             throw new InputError(`${where}: not JSON: ${e.message}`);
           }
         } else if (batch.kind === 'records') record = batch.records[i];
-        else throw new InputError(`${batch.file}: simprint keys reads fingerprints (JSONL or Parquet, as simprint fingerprint writes them), not text`);
+        else
+          throw new InputError(
+            `${batch.file}: simprint keys reads fingerprints (JSONL or Parquet, as simprint fingerprint writes them), not text`,
+          );
         if (record === null || typeof record !== 'object' || typeof record[field] !== 'string') {
-          throw new InputError(`${where}: expected an object with the fingerprint as hex in ${quote(field)}${record && typeof record === 'object' ? ` (fields: ${Object.keys(record).slice(0, 8).join(', ')})` : ''}`);
+          throw new InputError(
+            `${where}: expected an object with the fingerprint as hex in ${quote(field)}${record && typeof record === 'object' ? ` (fields: ${Object.keys(record).slice(0, 8).join(', ')})` : ''}`,
+          );
         }
         let rows;
         try {
@@ -70,7 +85,8 @@ export async function keys(files, settings, { progress }) {
           throw new InputError(`${where}: ${e.message}`);
         }
         const id = record[idField];
-        for (const { table, key } of rows) out.line(JSON.stringify({ id, fingerprint: record[field], table, key }));
+        for (const { table, key } of rows)
+          out.line(JSON.stringify({ id, fingerprint: record[field], table, key }));
         documents++;
       }
       progress.documents(countOf(batch));

@@ -9,7 +9,10 @@ const FLUSH = 1 << 16;
 
 /** A temporary path beside `path`, unique to this process. */
 export function tempBeside(path, tag = 'tmp') {
-  return join(dirname(path), `.${basename(path)}.${tag}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
+  return join(
+    dirname(path),
+    `.${basename(path)}.${tag}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
+  );
 }
 
 /** Every temporary file still to be removed, should the run fail or be interrupted. */

@@ -12,7 +12,9 @@ async function duckdb() {
     return await import(DUCKDB_PACKAGE);
   } catch (e) {
     if (e.code === 'ERR_MODULE_NOT_FOUND') {
-      throw new InputError(`Parquet needs DuckDB's Node API beside simprint: npm install ${DUCKDB_PACKAGE}@${DUCKDB_VERSION}`);
+      throw new InputError(
+        `Parquet needs DuckDB's Node API beside simprint: npm install ${DUCKDB_PACKAGE}@${DUCKDB_VERSION}`,
+      );
     }
     throw e;
   }
@@ -35,7 +37,11 @@ async function withDuckDB(run) {
 /** Every row of the Parquet file `file` as a JSONL file at `out` (one object a row, in order). */
 export async function parquetToJsonl(file, out) {
   try {
-    await withDuckDB((db) => db.run(`COPY (SELECT * FROM read_parquet(${literal(file)})) TO ${literal(out)} (FORMAT json)`));
+    await withDuckDB((db) =>
+      db.run(
+        `COPY (SELECT * FROM read_parquet(${literal(file)})) TO ${literal(out)} (FORMAT json)`,
+      ),
+    );
   } catch (e) {
     if (e instanceof InputError) throw e;
     throw new InputError(`${file}: could not be read as Parquet: ${e.message.split('\n')[0]}`);
@@ -45,5 +51,9 @@ export async function parquetToJsonl(file, out) {
 
 /** The JSONL file `jsonl` written as the Parquet file `out`, the columns' types inferred. */
 export async function jsonlToParquet(jsonl, out) {
-  await withDuckDB((db) => db.run(`COPY (SELECT * FROM read_json(${literal(jsonl)}, format = 'newline_delimited')) TO ${literal(out)} (FORMAT parquet)`));
+  await withDuckDB((db) =>
+    db.run(
+      `COPY (SELECT * FROM read_json(${literal(jsonl)}, format = 'newline_delimited')) TO ${literal(out)} (FORMAT parquet)`,
+    ),
+  );
 }

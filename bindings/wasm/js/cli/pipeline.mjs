@@ -13,7 +13,11 @@ import { UsageError, fingerprinterOptions, toleranceOptions } from './args.mjs';
  * stop the run (an InputError naming the file and line) or, with `onError: "skip"`, go to
  * `skipped(message)`. `recommend`: whether k is wanted (else k is 0).
  */
-export async function forEachDocument(files, settings, { progress, each, skipped, recommend, temp }) {
+export async function forEachDocument(
+  files,
+  settings,
+  { progress, each, skipped, recommend, temp },
+) {
   const threads = settings.threads ?? availableParallelism();
   checkOptions(settings, recommend);
   const pool = new Pool(threads, {
@@ -27,7 +31,8 @@ export async function forEachDocument(files, settings, { progress, each, skipped
   const handle = ({ batch, answer }) => {
     const errors = new Map(answer.errors.map((e) => [e.i, e.message]));
     const n = countOf(batch);
-    if (answer.hex.length !== n) throw new Error(`internal: a batch of ${n} records was answered with ${answer.hex.length}`);
+    if (answer.hex.length !== n)
+      throw new Error(`internal: a batch of ${n} records was answered with ${answer.hex.length}`);
     let documents = 0;
     for (let i = 0; i < n; i++) {
       const message = errors.get(i);

@@ -19,7 +19,10 @@ export class Pool {
         this.#next(worker);
       });
       worker.on('error', (e) => this.#fail(e));
-      worker.on('exit', (code) => { if (code !== 0) this.#fail(new Error(`a fingerprinting thread stopped (exit code ${code})`)); });
+      worker.on('exit', (code) => {
+        if (code !== 0)
+          this.#fail(new Error(`a fingerprinting thread stopped (exit code ${code})`));
+      });
       this.#workers.push(worker);
       this.#idle.push(worker);
     }

@@ -18,7 +18,11 @@ const duration = (s) => {
 export function progressLine({ documents, bytes, total, seconds, note = '' }, columns = 80) {
   const docsPerS = seconds > 0 ? documents / seconds : 0;
   const mbPerS = seconds > 0 ? bytes / 1e6 / seconds : 0;
-  const stats = [`${number(documents)} docs`, `${number(docsPerS)} docs/s`, `${mbPerS.toFixed(1)} MB/s`];
+  const stats = [
+    `${number(documents)} docs`,
+    `${number(docsPerS)} docs/s`,
+    `${mbPerS.toFixed(1)} MB/s`,
+  ];
   let bar = '';
   if (total) {
     const share = Math.min(1, bytes / total);
@@ -28,7 +32,8 @@ export function progressLine({ documents, bytes, total, seconds, note = '' }, co
     const room = columns - stats.join('  ').length - note.length - percent.length - 8;
     const width = Math.max(0, Math.min(30, room));
     const full = Math.round(share * width);
-    bar = width > 0 ? `[${'#'.repeat(full)}${'.'.repeat(width - full)}] ${percent}  ` : `${percent}  `;
+    bar =
+      width > 0 ? `[${'#'.repeat(full)}${'.'.repeat(width - full)}] ${percent}  ` : `${percent}  `;
   } else {
     stats.push(`${duration(seconds)} elapsed`);
   }

@@ -18,7 +18,9 @@ export const quote = (s, max = 60) => {
 export function checkId(value, field) {
   if (typeof value === 'string' && value !== '') return value;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
-  throw new RecordError(`"${field}" must be a non-empty string or a whole number from 0 to 2^53 - 1, got ${typeof value === 'string' ? 'an empty string' : typeof value === 'number' ? value : describe(value)}`);
+  throw new RecordError(
+    `"${field}" must be a non-empty string or a whole number from 0 to 2^53 - 1, got ${typeof value === 'string' ? 'an empty string' : typeof value === 'number' ? value : describe(value)}`,
+  );
 }
 
 /**
@@ -33,7 +35,8 @@ export function jsonlDocument(line, { textField = 'text', idField }, fallbackId)
   } catch (e) {
     throw new RecordError(`not JSON: ${e.message}`);
   }
-  if (record === null || typeof record !== 'object' || Array.isArray(record)) throw new RecordError(`expected a JSON object, got ${describe(record)}`);
+  if (record === null || typeof record !== 'object' || Array.isArray(record))
+    throw new RecordError(`expected a JSON object, got ${describe(record)}`);
   return document(record, { textField, idField }, fallbackId, 'field');
 }
 
@@ -41,14 +44,25 @@ export function jsonlDocument(line, { textField = 'text', idField }, fallbackId)
 export function document(record, { textField = 'text', idField }, fallbackId, what = 'field') {
   if (!Object.hasOwn(record, textField)) {
     const names = Object.keys(record);
-    throw new RecordError(`no ${what} ${quote(textField)} (${names.length ? `${what}s: ${names.slice(0, 8).map((n) => quote(n, 30)).join(', ')}${names.length > 8 ? ', …' : ''}` : `no ${what}s`}); --text-field names it`);
+    throw new RecordError(
+      `no ${what} ${quote(textField)} (${
+        names.length
+          ? `${what}s: ${names
+              .slice(0, 8)
+              .map((n) => quote(n, 30))
+              .join(', ')}${names.length > 8 ? ', …' : ''}`
+          : `no ${what}s`
+      }); --text-field names it`,
+    );
   }
   const text = record[textField];
-  if (typeof text !== 'string') throw new RecordError(`${quote(textField)} must be a string, got ${describe(text)}`);
+  if (typeof text !== 'string')
+    throw new RecordError(`${quote(textField)} must be a string, got ${describe(text)}`);
   let id = fallbackId;
   const field = idField ?? 'id';
   if (Object.hasOwn(record, field) && record[field] !== null) id = checkId(record[field], field);
-  else if (idField !== undefined) throw new RecordError(`no ${what} ${quote(idField)}; --id-field names it`);
+  else if (idField !== undefined)
+    throw new RecordError(`no ${what} ${quote(idField)}; --id-field names it`);
   return { id, text };
 }
 
@@ -76,7 +90,10 @@ export class CsvRecords {
       const c = chunk[i];
       if (this.#pendingCr) {
         this.#pendingCr = false;
-        if (c === '\n') { i++; continue; }
+        if (c === '\n') {
+          i++;
+          continue;
+        }
       }
       if (this.#quoted) {
         // Runs of plain characters are copied at once.
@@ -102,7 +119,9 @@ export class CsvRecords {
           this.#quoted = true;
           this.#started = true;
         } else {
-          throw new RecordError(`line ${this.#line}: a quote inside an unquoted field (quote the whole field and double the quote)`);
+          throw new RecordError(
+            `line ${this.#line}: a quote inside an unquoted field (quote the whole field and double the quote)`,
+          );
         }
         i++;
         continue;
@@ -130,9 +149,19 @@ export class CsvRecords {
         i++;
         continue;
       }
-      if (this.#afterQuote) throw new RecordError(`line ${this.#line}: characters after a closing quote (a field is either quoted whole or not at all)`);
+      if (this.#afterQuote)
+        throw new RecordError(
+          `line ${this.#line}: characters after a closing quote (a field is either quoted whole or not at all)`,
+        );
       let end = i + 1;
-      while (end < n && chunk[end] !== ',' && chunk[end] !== '\n' && chunk[end] !== '\r' && chunk[end] !== '"') end++;
+      while (
+        end < n &&
+        chunk[end] !== ',' &&
+        chunk[end] !== '\n' &&
+        chunk[end] !== '\r' &&
+        chunk[end] !== '"'
+      )
+        end++;
       this.#field += chunk.slice(i, end);
       this.#started = true;
       i = end;
@@ -142,7 +171,10 @@ export class CsvRecords {
 
   /** The last record, if the input did not end with a line break. */
   end() {
-    if (this.#quoted) throw new RecordError(`line ${this.#recordLine}: a quoted field is not closed by the end of the file`);
+    if (this.#quoted)
+      throw new RecordError(
+        `line ${this.#recordLine}: a quoted field is not closed by the end of the file`,
+      );
     if (!this.#started && this.#field === '') return [];
     this.#fields.push(this.#field);
     const out = [{ fields: this.#fields, line: this.#recordLine }];
@@ -166,8 +198,11 @@ export function csvHeader(fields) {
 
 /** A CSV record under `header` as an object of columns. */
 export function csvObject(header, fields) {
-  if (fields.length !== header.length) throw new RecordError(`${fields.length} fields, but the header has ${header.length} columns`);
+  if (fields.length !== header.length)
+    throw new RecordError(`${fields.length} fields, but the header has ${header.length} columns`);
   const out = {};
-  header.forEach((name, i) => { out[name] = fields[i]; });
+  header.forEach((name, i) => {
+    out[name] = fields[i];
+  });
   return out;
 }

@@ -8,7 +8,8 @@ import { removeTemporaries } from './output.mjs';
 import { Progress } from './progress.mjs';
 import { totalBytes } from './input.mjs';
 
-const version = () => JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+const version = () =>
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 const number = (n) => n.toLocaleString('en-US');
 
 async function main(argv) {
@@ -20,13 +21,21 @@ async function main(argv) {
     try {
       configText = readFileSync(line.config, 'utf8');
     } catch (e) {
-      throw new UsageError(`--config ${line.config}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
+      throw new UsageError(
+        `--config ${line.config}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`,
+      );
     }
   }
   const settings = merge(line.command, line.settings, configText, line.config);
-  const files = line.files.length ? line.files : line.command === 'keys' && (settings.flips || settings.plan) ? [] : undefined;
-  if (!files) throw new UsageError(`simprint ${line.command} needs input files (- for standard input)`);
-  if (files.filter((f) => f === '-').length > 1) throw new UsageError('standard input (-) can be given once');
+  const files = line.files.length
+    ? line.files
+    : line.command === 'keys' && (settings.flips || settings.plan)
+      ? []
+      : undefined;
+  if (!files)
+    throw new UsageError(`simprint ${line.command} needs input files (- for standard input)`);
+  if (files.filter((f) => f === '-').length > 1)
+    throw new UsageError('standard input (-) can be given once');
   const progress = new Progress(process.stderr, totalBytes(files), settings.progress);
   const warn = (message) => {
     process.stderr.write(`${process.stderr.isTTY ? '\r\x1b[K' : ''}simprint: skipped ${message}\n`);
@@ -35,9 +44,10 @@ async function main(argv) {
   const result = await command[line.command](files, settings, { progress, warn });
   const { seconds, bytes } = progress.state;
   const rate = `${number(Math.round(result.documents / Math.max(seconds, 1e-9)))} docs/s, ${(bytes / 1e6 / Math.max(seconds, 1e-9)).toFixed(1)} MB/s`;
-  const summary = line.command === 'dedup'
-    ? `${number(result.documents)} documents: ${number(result.duplicates)} duplicates, ${number(result.kept)} kept${result.skipped ? `, ${number(result.skipped)} skipped` : ''} in ${seconds.toFixed(1)} s (${rate}); index: ${number(result.indexSize)} fingerprints, k up to ${result.indexK}, ${number(result.indexBytes)} bytes`
-    : `${number(result.documents)} documents${result.skipped ? `, ${number(result.skipped)} skipped` : ''} in ${seconds.toFixed(1)} s (${rate})`;
+  const summary =
+    line.command === 'dedup'
+      ? `${number(result.documents)} documents: ${number(result.duplicates)} duplicates, ${number(result.kept)} kept${result.skipped ? `, ${number(result.skipped)} skipped` : ''} in ${seconds.toFixed(1)} s (${rate}); index: ${number(result.indexSize)} fingerprints, k up to ${result.indexK}, ${number(result.indexBytes)} bytes`
+      : `${number(result.documents)} documents${result.skipped ? `, ${number(result.skipped)} skipped` : ''} in ${seconds.toFixed(1)} s (${rate})`;
   progress.stop(summary);
 }
 
@@ -57,7 +67,9 @@ try {
   if (e.code === 'EPIPE') process.exit(0); // the reader of standard output went away (| head)
   process.stderr.write(`\r\x1b[K`.repeat(process.stderr.isTTY ? 1 : 0));
   if (e instanceof UsageError) {
-    process.stderr.write(`simprint: ${e.message}\n(simprint --help lists the commands and options)\n`);
+    process.stderr.write(
+      `simprint: ${e.message}\n(simprint --help lists the commands and options)\n`,
+    );
     process.exit(2);
   }
   // Every expected failure is an InputError or the library's own message; a stack only on request.

@@ -24,7 +24,7 @@ function fingerprintOf(text) {
 
 parentPort.on('message', (batch) => {
   const lines = batch.kind === 'jsonl' ? batch.text.split('\n') : undefined;
-  const n = lines ? lines.length : batch.lineNumbers?.length ?? batch.count;
+  const n = lines ? lines.length : (batch.lineNumbers?.length ?? batch.count);
   const ids = new Array(n);
   const hex = new Array(n);
   const ks = new Uint8Array(n);
@@ -34,8 +34,14 @@ parentPort.on('message', (batch) => {
     const line = batch.lineNumbers ? batch.lineNumbers[i] : batch.firstLine + i;
     try {
       let doc;
-      if (lines) doc = jsonlDocument(lines[i].endsWith('\r') ? lines[i].slice(0, -1) : lines[i], fields, `${batch.file}:${line}`);
-      else if (batch.kind === 'records') doc = document(batch.records[i], fields, `${batch.file}:${line}`, batch.what);
+      if (lines)
+        doc = jsonlDocument(
+          lines[i].endsWith('\r') ? lines[i].slice(0, -1) : lines[i],
+          fields,
+          `${batch.file}:${line}`,
+        );
+      else if (batch.kind === 'records')
+        doc = document(batch.records[i], fields, `${batch.file}:${line}`, batch.what);
       else doc = { id: batch.ids[i], text: batch.texts[i] };
       if (doc === undefined) continue; // a blank line
       const { fingerprint, k } = fingerprintOf(doc.text);
@@ -45,7 +51,10 @@ parentPort.on('message', (batch) => {
       bytes += doc.text.length;
     } catch (e) {
       // A bad record is reported by the main thread, in input order, with its file and line.
-      errors.push({ i, message: e instanceof RecordError ? e.message : `could not be fingerprinted: ${e.message}` });
+      errors.push({
+        i,
+        message: e instanceof RecordError ? e.message : `could not be fingerprinted: ${e.message}`,
+      });
     }
   }
   parentPort.postMessage({ seq: batch.seq, ids, hex, ks, errors, chars: bytes });

@@ -64,14 +64,12 @@ describe('demo index view in headless Chromium', { timeout: 180_000 }, () => {
   async function checkAnswers(index) {
     const q = sp.fingerprint(await page.inputValue('#ix-query'), { width: 64 });
     const want = index.query(q);
-    const shown = await page
-      .locator('#ix-matches tbody tr[data-id]')
-      .evaluateAll((trs) =>
-        trs.map((tr) => ({
-          id: Number(tr.cells[0].textContent),
-          distance: Number(tr.cells[1].textContent),
-        })),
-      );
+    const shown = await page.locator('#ix-matches tbody tr[data-id]').evaluateAll((trs) =>
+      trs.map((tr) => ({
+        id: Number(tr.cells[0].textContent),
+        distance: Number(tr.cells[1].textContent),
+      })),
+    );
     assert.deepEqual(shown, want);
     const examined = index.explainQuery(q);
     const rejected = [
@@ -165,15 +163,13 @@ describe('demo index view in headless Chromium', { timeout: 180_000 }, () => {
     const d0 = sp.hamming(fps.get(first.id), fps.get(first.copyOf));
     assert.ok(d0 <= 3, `the opening copy lies within k = 3 (d = ${d0})`);
     // The picker marks which copies lie within k of their originals, by the library's distance.
-    const options = await page
-      .locator('#ix-pick option[value]:not([value=""])')
-      .evaluateAll((os) =>
-        os.map((o) => ({
-          id: Number(o.value),
-          d: Number(o.dataset.distance),
-          within: o.textContent.includes('✓'),
-        })),
-      );
+    const options = await page.locator('#ix-pick option[value]:not([value=""])').evaluateAll((os) =>
+      os.map((o) => ({
+        id: Number(o.value),
+        d: Number(o.dataset.distance),
+        within: o.textContent.includes('✓'),
+      })),
+    );
     for (const o of options) {
       const copy = byId.get(o.id);
       const dist = sp.hamming(fps.get(copy.id), fps.get(copy.copyOf));

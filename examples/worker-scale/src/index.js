@@ -294,13 +294,11 @@ async function write({ s, tenant, t }, scheme, docs) {
   const homes = groupBy(docs, (d) => homeOf(d.id, s.objects));
   const begun = await Promise.all(
     [...homes].map(([h, items]) =>
-      t
-        .stub(h)
-        .begin({
-          items: items.map(({ id, hex, textLength }) => ({ id, hex, textLength })),
-          scheme,
-          where,
-        }),
+      t.stub(h).begin({
+        items: items.map(({ id, hex, textLength }) => ({ id, hex, textLength })),
+        scheme,
+        where,
+      }),
     ),
   );
   const results = begun.flatMap((b) => b.results);

@@ -418,11 +418,13 @@ test('64 objects: batch load, replace and delete; answers exact, a check touches
 });
 
 test('one object down mid-write: 503, the record stays pending, the alarm heals it; a retry heals at once', async (_t) => {
-  // Object 5 fails the first put it gets after each start.
+  // Object 5 fails the first put it gets after each start. The alarm heals after 3 s: the
+  // checks of a pending state below must come before it (at 500 ms a loaded machine lost that
+  // race, and the 409 became a 200); settled() waits for it either way.
   const rt = await runtime('edge-fail', {
     OBJECTS: 16,
     TEST_FAIL_FIRST_PUT_AT: 5,
-    HEAL_AFTER_MS: 500,
+    HEAL_AFTER_MS: 3000,
   });
   try {
     const plan = new sp.Plan({ width: 64, k: MAX_K, substrings: MAX_K + 1 });

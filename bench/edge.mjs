@@ -11,6 +11,7 @@
 // text (a few words changed), the rest new text.
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { client } from './http.mjs';
+import { syllableWord } from '../tests/js/support.mjs';
 import { join } from 'node:path';
 
 import { bundle, offline, scaleDir, secretsFor, workerOptions } from '../tests/support/workers.mjs';
@@ -46,28 +47,7 @@ const request = client({ maxSockets: IN_FLIGHT, authorization: AUTHORIZATION });
 
 let seed = 1;
 const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
-const SYLLABLES = [
-  'ka',
-  'lo',
-  'mi',
-  'ren',
-  'sat',
-  'vo',
-  'qui',
-  'der',
-  'an',
-  'tor',
-  'bel',
-  'ix',
-  'nu',
-  'pra',
-  'sel',
-];
-const word = () =>
-  Array.from(
-    { length: 1 + Math.floor(random() * 3) },
-    () => SYLLABLES[Math.floor(random() * SYLLABLES.length)],
-  ).join('');
+const word = () => syllableWord(random);
 const words = () => Array.from({ length: 30 + Math.floor(random() * 30) }, word);
 
 /** Resident memory (kB) of the workerd processes this Node process started. */

@@ -14,6 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { client } from './http.mjs';
+import { syllableWord } from '../tests/js/support.mjs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import sp from '../tests/js/load.mjs';
@@ -159,28 +160,7 @@ async function rate(label, n, job) {
 // documents are not near-duplicates of each other, as in most real traffic.
 let seed = 1;
 const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
-const SYLLABLES = [
-  'ka',
-  'lo',
-  'mi',
-  'ren',
-  'sat',
-  'vo',
-  'qui',
-  'der',
-  'an',
-  'tor',
-  'bel',
-  'ix',
-  'nu',
-  'pra',
-  'sel',
-];
-const word = () =>
-  Array.from(
-    { length: 1 + Math.floor(random() * 3) },
-    () => SYLLABLES[Math.floor(random() * SYLLABLES.length)],
-  ).join('');
+const word = () => syllableWord(random);
 const text = () => Array.from({ length: 60 + Math.floor(random() * 60) }, word).join(' ');
 
 try {

@@ -3,13 +3,13 @@
 // bindings/wasm/tests/core.rs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sp, { golden } from './load.mjs';
 import { expectedAnswers, goldenAnswers } from '../support/golden.mjs';
+import { startBundledWorker } from '../support/bundled-worker.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -45,34 +45,7 @@ export default {
 };
 `,
     );
-    execFileSync(
-      join(root, 'node_modules', '.bin', 'esbuild'),
-      [
-        'worker.js',
-        '--bundle',
-        '--format=esm',
-        '--platform=neutral',
-        '--conditions=workerd,worker,browser',
-        '--loader:.wasm=copy',
-        '--outdir=dist',
-        '--log-level=error',
-      ],
-      { cwd: dir, stdio: 'pipe' },
-    );
-    const { Miniflare } = await import('miniflare');
-    const mf = new Miniflare({
-      host: '127.0.0.1',
-      port: 0,
-      cf: false,
-      modules: true,
-      compatibilityDate: '2026-04-01',
-      scriptPath: join(dir, 'dist', 'worker.js'),
-      modulesRoot: join(dir, 'dist'),
-      modulesRules: [
-        { type: 'ESModule', include: ['**/*.js'] },
-        { type: 'CompiledWasm', include: ['**/*.wasm'] },
-      ],
-    });
+    const mf = await startBundledWorker(dir, join(root, 'node_modules', '.bin', 'esbuild'));
     try {
       const res = await fetch(await mf.ready, { method: 'POST', body: JSON.stringify(golden) });
       assert.equal(res.status, 200);

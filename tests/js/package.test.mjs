@@ -25,6 +25,7 @@ import httpServer from 'http-server';
 import { golden } from './load.mjs';
 import { launchChromium } from '../support/chromium.mjs';
 import { corpus, jsonl } from '../support/corpus.mjs';
+import { startBundledWorker } from '../support/bundled-worker.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -629,35 +630,8 @@ test('the README Workers snippet in workerd: bundled for the workerd condition, 
 }, async () => {
   const dir = project('readme-worker', { type: 'module' });
   writeFileSync(join(dir, 'worker.js'), readmeBlock('export default {'));
-  // As wrangler bundles: the workerd condition, the .wasm kept as a module of its own.
-  execFileSync(
-    bin('esbuild'),
-    [
-      'worker.js',
-      '--bundle',
-      '--format=esm',
-      '--platform=neutral',
-      '--conditions=workerd,worker,browser',
-      '--loader:.wasm=copy',
-      '--outdir=dist',
-      '--log-level=error',
-    ],
-    { cwd: dir, stdio: 'pipe' },
-  );
-  const { Miniflare } = await import('miniflare');
-  const mf = new Miniflare({
-    host: '127.0.0.1',
-    port: 0,
-    cf: false,
-    modules: true,
-    compatibilityDate: '2026-04-01',
-    scriptPath: join(dir, 'dist', 'worker.js'),
-    modulesRoot: join(dir, 'dist'),
-    modulesRules: [
-      { type: 'ESModule', include: ['**/*.js'] },
-      { type: 'CompiledWasm', include: ['**/*.wasm'] },
-    ],
-    bindings: { SIPHASH_KEY: '73696d7072696e742d7369702d6b6579' },
+  const mf = await startBundledWorker(dir, bin('esbuild'), {
+    SIPHASH_KEY: '73696d7072696e742d7369702d6b6579',
   });
   try {
     const url = await mf.ready;

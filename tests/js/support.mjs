@@ -32,21 +32,13 @@ export function mulberry32(seed) {
   };
 }
 
-/** Syllables the Worker tests build words of. */
-export const SYLLABLES = [
-  'ka',
-  'lo',
-  'mi',
-  'ren',
-  'sat',
-  'vo',
-  'qui',
-  'der',
-  'an',
-  'tor',
-  'bel',
-  'ix',
-  'nu',
-  'pra',
-  'sel',
-];
+/** Syllables the Worker tests and benchmarks build words of. */
+// biome-ignore format: one short list, kept on one line
+export const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'sat', 'vo', 'qui', 'der', 'an', 'tor', 'bel', 'ix', 'nu', 'pra', 'sel'];
+
+/** A made-up word of 1 to 3 syllables, drawn with `random` (numbers in [0, 1)). */
+export const syllableWord = (random) =>
+  Array.from(
+    { length: 1 + Math.floor(random() * 3) },
+    () => SYLLABLES[Math.floor(random() * SYLLABLES.length)],
+  ).join('');

@@ -2,17 +2,12 @@
 // edited copies of earlier ones (a few words replaced, inserted or dropped), so near-duplicates
 // exist at every small distance. Deterministic for a seed; no file is downloaded.
 
-/** splitmix64 as numbers in [0, 1). */
+import { splitmix64 } from '../js/support.mjs';
+
+/** splitmix64 (tests/js/support.mjs) as numbers in [0, 1). */
 function random(seed) {
-  let s = BigInt(seed);
-  const M = (1n << 64n) - 1n;
-  return () => {
-    s = (s + 0x9e3779b97f4a7c15n) & M;
-    let z = s;
-    z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & M;
-    z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & M;
-    return Number((z ^ (z >> 31n)) >> 11n) / 2 ** 53;
-  };
+  const next = splitmix64(seed);
+  return () => Number(next() >> 11n) / 2 ** 53;
 }
 
 /** `n` documents `{ id, text }`, ids 0 .. n-1; `copies` of them edited copies of earlier ones. */

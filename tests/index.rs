@@ -5,15 +5,7 @@
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
-use simprint::{Error, Fingerprint, Index, Match, Plan};
-
-fn mask(width: u32) -> u128 {
-    u128::MAX >> (128 - width)
-}
-
-fn fp(v: u128, width: u32) -> Fingerprint {
-    Fingerprint::new(v & mask(width), width).unwrap()
-}
+use simprint::{Error, Index, Match, Plan};
 
 #[path = "support/brute.rs"]
 mod brute;
@@ -26,27 +18,9 @@ use brute::{accepted, brute_pairs_of as brute_pairs, brute_query as brute};
 mod splitmix64;
 use splitmix64::SplitMix64 as Rng;
 
-impl Rng {
-    fn wide(&mut self) -> u128 {
-        (u128::from(self.next()) << 64) | u128::from(self.next())
-    }
-    /// `v` with `flips` random bits of the low `width` flipped (possibly the same bit twice).
-    fn perturb(&mut self, v: u128, flips: u32, width: u32) -> u128 {
-        (0..flips).fold(v, |v, _| v ^ (1u128 << self.below(u64::from(width))))
-    }
-}
-
-/// A clustered set: a few centres, each with many near neighbours and exact duplicates.
-fn clustered(rng: &mut Rng, width: u32, n: usize) -> Vec<u128> {
-    let centres: Vec<u128> = (0..1 + n / 40).map(|_| rng.wide() & mask(width)).collect();
-    (0..n)
-        .map(|_| {
-            let c = centres[rng.below(centres.len() as u64) as usize];
-            let flips = rng.below(7) as u32; // 0 gives exact duplicates
-            rng.perturb(c, flips, width)
-        })
-        .collect()
-}
+#[path = "support/sets.rs"]
+mod sets;
+use sets::{clustered, fp, mask};
 
 fn check_queries(index: &Index, model: &BTreeMap<u64, u128>, rng: &mut Rng, width: u32) {
     let k = index.k();

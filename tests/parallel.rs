@@ -16,33 +16,18 @@ use brute::{brute_pairs_of, brute_query};
 mod splitmix64;
 use splitmix64::SplitMix64 as Rng;
 
-fn mask(width: u32) -> u128 {
-    u128::MAX >> (128 - width)
-}
-
-fn fp(v: u128, width: u32) -> Fingerprint {
-    Fingerprint::new(v & mask(width), width).unwrap()
-}
-
-impl Rng {
-    fn wide(&mut self) -> u128 {
-        (u128::from(self.next()) << 64) | u128::from(self.next())
-    }
-}
+#[path = "support/sets.rs"]
+mod sets;
+use sets::{fp, mask};
 
 /// A set with near neighbours and exact duplicates around a few centres (clustered), or
 /// random values; clustered sets make large buckets and many pairs.
 fn values(rng: &mut Rng, width: u32, n: usize, clustered: bool) -> Vec<u128> {
-    let centres: Vec<u128> = (0..1 + n / 40).map(|_| rng.wide() & mask(width)).collect();
-    (0..n)
-        .map(|_| {
-            if !clustered {
-                return rng.wide() & mask(width);
-            }
-            let c = centres[rng.below(centres.len() as u64) as usize];
-            (0..rng.below(7)).fold(c, |v, _| v ^ (1u128 << rng.below(u64::from(width))))
-        })
-        .collect()
+    if clustered {
+        sets::clustered(rng, width, n)
+    } else {
+        sets::random(rng, width, n)
+    }
 }
 
 /// Thread counts worth trying: every core (0), one, two, more than the work has units.

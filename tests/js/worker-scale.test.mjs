@@ -110,6 +110,8 @@ function corpus(seed, n, prefix) {
 }
 
 const hex = (text) => sp.toHex(sp.fingerprint(text, { key: KEY }), 64);
+/** The Worker's routing plan: MAX_K + 1 substrings, so a near-duplicate shares a key. */
+const routingPlan = new sp.Plan({ width: 64, k: MAX_K, substrings: MAX_K + 1 });
 
 /** Runs `jobs` with at most `limit` in flight. */
 async function pool(jobs, limit) {
@@ -170,7 +172,6 @@ async function checkAgainstBruteForce(rt, queries, objects) {
     }),
     16,
   );
-  const routing = new sp.Plan({ width: 64, k: MAX_K, substrings: MAX_K + 1 });
   let most = 0;
   let total = 0;
   await pool(
@@ -201,7 +202,7 @@ async function checkAgainstBruteForce(rt, queries, objects) {
       assert.equal(
         res.calls,
         ownersOf(
-          routing
+          routingPlan
             .keys(q)
             .slice(0, asked + 1)
             .map((key) => key.toString(16)),
@@ -417,6 +418,13 @@ test('64 objects: batch load, replace and delete; answers exact, a check touches
   }
 });
 
+/** The objects (of 16) owning the routing keys of `text`, as the Worker routes it. */
+const ownersOfText = (text) =>
+  ownersOf(
+    routingPlan.keys(hex(text)).map((k) => k.toString(16)),
+    16,
+  );
+
 test('one object down mid-write: 503, the record stays pending, the alarm heals it; a retry heals at once', async (_t) => {
   // Object 5 fails the first put it gets after each start. The alarm heals after 3 s: the
   // checks of a pending state below must come before it (at 500 ms a loaded machine lost that
@@ -427,14 +435,8 @@ test('one object down mid-write: 503, the record stays pending, the alarm heals 
     HEAL_AFTER_MS: 3000,
   });
   try {
-    const plan = new sp.Plan({ width: 64, k: MAX_K, substrings: MAX_K + 1 });
-    const owners = (text) =>
-      ownersOf(
-        plan.keys(hex(text)).map((k) => k.toString(16)),
-        16,
-      );
     const docs = corpus(5, 200, 'f');
-    const victim = docs.find((d) => owners(d.text).has(5));
+    const victim = docs.find((d) => ownersOfText(d.text).has(5));
     const res = await rt.call('POST', '/documents', victim);
     assert.equal(res.status, 503, JSON.stringify(res.body));
     const pending = await rt.call('GET', `/documents/${victim.id}`);
@@ -453,13 +455,13 @@ test('one object down mid-write: 503, the record stays pending, the alarm heals 
     assert.ok(found.body.duplicates.some((d) => d.id === victim.id && d.distance === 0));
     // After a restart object 5 fails once more: this time the client retries at once.
     await rt.restart();
-    const second = docs.find((d) => d !== victim && owners(d.text).has(5));
+    const second = docs.find((d) => d !== victim && ownersOfText(d.text).has(5));
     assert.equal((await rt.call('POST', '/documents', second)).status, 503);
     const retry = await rt.call('POST', '/documents', second);
     assert.ok(retry.status === 200 || retry.status === 201, JSON.stringify(retry.body));
     assert.equal((await rt.call('GET', `/documents/${second.id}`)).body.state, 'stored');
     // Another version of a pending id is refused until the pending write settles (409).
-    const third = docs.find((d) => d !== victim && d !== second && owners(d.text).has(5));
+    const third = docs.find((d) => d !== victim && d !== second && ownersOfText(d.text).has(5));
     await rt.restart();
     assert.equal((await rt.call('POST', '/documents', third)).status, 503);
     const other = await rt.call('POST', '/documents', { id: third.id, text: victim.text });
@@ -480,18 +482,13 @@ test('one object down mid-delete: 503, gone from its home at once, no rewrite un
   const rt = await runtime('edge-fail-delete', {
     OBJECTS: 16,
     TEST_FAIL_FIRST_REMOVE_AT: 7,
-    HEAL_AFTER_MS: 500,
+    // As above: the 409 below must come before the alarm settles the delete.
+    HEAL_AFTER_MS: 3000,
   });
   try {
-    const plan = new sp.Plan({ width: 64, k: MAX_K, substrings: MAX_K + 1 });
-    const owners = (text) =>
-      ownersOf(
-        plan.keys(hex(text)).map((k) => k.toString(16)),
-        16,
-      );
     const docs = corpus(7, 200, 'x');
-    const victim = docs.find((d) => owners(d.text).has(7));
-    const kept = docs.find((d) => d !== victim && !owners(d.text).has(7));
+    const victim = docs.find((d) => ownersOfText(d.text).has(7));
+    const kept = docs.find((d) => d !== victim && !ownersOfText(d.text).has(7));
     assert.equal((await rt.call('POST', '/documents', victim)).status, 201);
     assert.equal((await rt.call('POST', '/documents', kept)).status, 201);
     const res = await rt.call('DELETE', `/documents/${victim.id}`);
@@ -509,7 +506,7 @@ test('one object down mid-delete: 503, gone from its home at once, no rewrite un
     const stats = (await rt.call('GET', '/stats')).body;
     assert.equal(
       stats.held,
-      [...owners(kept.text).keys()].length,
+      [...ownersOfText(kept.text).keys()].length,
       'only the kept document is held, by each of its owners',
     );
     const { stored } = await checkAgainstBruteForce(

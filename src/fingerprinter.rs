@@ -91,16 +91,23 @@ impl Fingerprinter {
             self.options.case_fold,
         );
         let mut sink = self.sink_for(text.len(), cjk);
+        self.feed_text(&mut sink, &text);
+        self.finish(sink)
+    }
+
+    /// Every feature of already folded `text` into `sink`, through the fingerprinter's own copy
+    /// of the tokenizer: the one-shot fingerprint's, and a stream's whose chunks hold whole
+    /// features (`Stream::process`), so both share the one copy.
+    pub(crate) fn feed_text(&self, sink: &mut Sink, text: &str) {
         self.options.tokenizer.for_each_feature_into(
-            &text,
+            text,
             &mut Feed {
                 fingerprinter: self,
-                sink: &mut sink,
-                text: &text,
+                sink,
+                text,
                 recent: Vec::new(),
             },
         );
-        self.finish(sink)
     }
 
     /// Where this fingerprinter's features go: straight into per-bit counts for term

@@ -136,7 +136,13 @@ impl Fingerprinter {
     /// `separator`) to `sink`.
     #[inline(always)]
     pub(crate) fn feed(&self, sink: &mut Sink, text: &str, parts: &[&str], separator: &str) {
-        let full = self.hasher.full_hash_in(text, parts, separator);
+        self.feed_hash(sink, self.hasher.full_hash_in(text, parts, separator));
+    }
+
+    /// Adds one feature by its full hash, for callers that need the hash themselves too (a
+    /// stream that also counts its text's features hashes each once).
+    #[inline(always)]
+    pub(crate) fn feed_hash(&self, sink: &mut Sink, full: u128) {
         match sink {
             Sink::Unit(counter) => counter.add(self.hasher.cut(full)),
             // By full 64/128-bit hash, not the cut one, so that at small widths two different

@@ -290,12 +290,10 @@ impl Stream {
         } = self;
         // What is left are the windows' own copies of the last tokens: no text to find them in.
         let mut emit = |parts: &[&str], sep: &str| {
-            fingerprinter.feed(&mut sink, "", parts, sep);
+            let full = fingerprinter.hasher().full_hash_in("", parts, sep);
+            fingerprinter.feed_hash(&mut sink, full);
             if let Some((counts, _)) = &mut counts {
-                counts.add(
-                    span(parts, sep),
-                    fingerprinter.hasher().full_hash_in("", parts, sep),
-                );
+                counts.add(span(parts, sep), full);
             }
         };
         match fingerprinter.options().tokenizer {
@@ -314,8 +312,8 @@ impl Stream {
 
     /// Folds and tokenizes `text`, which starts and ends where the text may be cut.
     ///
-    /// No copy of the word tokenizers of its own (one was 12 KB of wasm): a cut always ends a CJK
-    /// run (it follows a space, 。 or 、), so the n-grams of `text` are those of the whole
+    /// No copy of the word tokenizers of its own (one was 12 KB of wasm): a cut always ends a
+    /// CJK run (it follows a space, 。 or 、), so the n-grams of `text` are those of the whole
     /// text, and only word shingles and the `chars` tokenizer's n-grams reach across chunks.
     /// Without those, and without counting, `text` goes through the one-shot fingerprint's
     /// copy; else through the shared (`dyn`) one set to single words, the shingles kept in
@@ -341,13 +339,12 @@ impl Stream {
         }
         let sink = &mut self.sink;
         let counts = &mut self.counts;
+        // Each feature hashed once, for the sink and the counts alike.
         let mut emit = |parts: &[&str], sep: &str| {
-            fingerprinter.feed(sink, &folded, parts, sep);
+            let full = fingerprinter.hasher().full_hash_in(&folded, parts, sep);
+            fingerprinter.feed_hash(sink, full);
             if let Some((counts, _)) = counts {
-                counts.add(
-                    span(parts, sep),
-                    fingerprinter.hasher().full_hash_in(&folded, parts, sep),
-                );
+                counts.add(span(parts, sep), full);
             }
         };
         let words = &mut self.words;

@@ -91,16 +91,23 @@ impl Fingerprinter {
             self.options.case_fold,
         );
         let mut sink = self.sink_for(text.len(), cjk);
+        self.feed_text(&mut sink, &text);
+        self.finish(sink)
+    }
+
+    /// Every feature of already folded `text` into `sink`, through the fingerprinter's own copy
+    /// of the tokenizer: the one-shot fingerprint's, and a stream's whose chunks hold whole
+    /// features (`Stream::process`), so both share the one copy.
+    pub(crate) fn feed_text(&self, sink: &mut Sink, text: &str) {
         self.options.tokenizer.for_each_feature_into(
-            &text,
+            text,
             &mut Feed {
                 fingerprinter: self,
-                sink: &mut sink,
-                text: &text,
+                sink,
+                text,
                 recent: Vec::new(),
             },
         );
-        self.finish(sink)
     }
 
     /// Where this fingerprinter's features go: straight into per-bit counts for term
@@ -129,7 +136,13 @@ impl Fingerprinter {
     /// `separator`) to `sink`.
     #[inline(always)]
     pub(crate) fn feed(&self, sink: &mut Sink, text: &str, parts: &[&str], separator: &str) {
-        let full = self.hasher.full_hash_in(text, parts, separator);
+        self.feed_hash(sink, self.hasher.full_hash_in(text, parts, separator));
+    }
+
+    /// Adds one feature by its full hash, for callers that need the hash themselves too (a
+    /// stream that also counts its text's features hashes each once).
+    #[inline(always)]
+    pub(crate) fn feed_hash(&self, sink: &mut Sink, full: u128) {
         match sink {
             Sink::Unit(counter) => counter.add(self.hasher.cut(full)),
             // By full 64/128-bit hash, not the cut one, so that at small widths two different

@@ -10,41 +10,35 @@ use crate::error::Error;
 use crate::fingerprint::Fingerprint;
 use crate::fingerprinter::{Fingerprinter, Sink};
 use crate::recommend::{Recommendation, Tolerance};
-use crate::tokenize::{
-    auto_of, chars_of, last_cut, pieces, words_of, AutoTokens, CharsState, Tokenizer,
-};
+use crate::tokenize::{chars_of, last_cut, pieces, CharsState, Tokenizer};
 
 /// The last `n` tokens, owned (chunks do not outlive `update`), emitting each full window.
 /// They are kept joined by the separator in one buffer, and emitted as that one string (the
-/// feature is the joined text either way): nothing is allocated per token. A window of a
-/// stream that profiles its text emits each feature's span with it (units: words, CJK
-/// characters; see `edits::span`), else 0.
+/// feature is the joined text either way): nothing is allocated per token.
 struct OwnedWindow {
     n: usize,
     separator: &'static str,
     joined: String,
     /// Byte length of each token in `joined`, oldest first.
     lens: VecDeque<usize>,
-    profiling: bool,
     seen: usize,
 }
 
 impl OwnedWindow {
-    fn new(n: usize, separator: &'static str, profiling: bool) -> OwnedWindow {
+    fn new(n: usize, separator: &'static str) -> OwnedWindow {
         OwnedWindow {
             n,
             separator,
             joined: String::new(),
             lens: VecDeque::with_capacity(n),
-            profiling,
             seen: 0,
         }
     }
 
-    fn push(&mut self, item: &str, emit: &mut impl FnMut(&[&str], &str, u32)) {
+    fn push(&mut self, item: &str, emit: &mut impl FnMut(&[&str], &str)) {
         self.seen += 1;
         if self.n == 1 {
-            emit(&[item], self.separator, self.span(item));
+            emit(&[item], self.separator);
             return;
         }
         if self.lens.len() == self.n {
@@ -58,23 +52,14 @@ impl OwnedWindow {
         self.joined.push_str(item);
         self.lens.push_back(item.len());
         if self.seen >= self.n {
-            emit(&[&self.joined], "", self.span(&self.joined));
-        }
-    }
-
-    /// The span of a feature's text (the one-shot profile counts the same text), when profiling.
-    fn span(&self, feature: &str) -> u32 {
-        if self.profiling {
-            span(&[feature], "")
-        } else {
-            0
+            emit(&[&self.joined], "");
         }
     }
 
     /// Ends the sequence: one shorter than `n` becomes one feature, as in one shot.
-    fn flush(&mut self, emit: &mut impl FnMut(&[&str], &str, u32)) {
+    fn flush(&mut self, emit: &mut impl FnMut(&[&str], &str)) {
         if self.seen > 0 && self.seen < self.n {
-            emit(&[&self.joined], "", self.span(&self.joined));
+            emit(&[&self.joined], "");
         }
         self.seen = 0;
         self.joined.clear();
@@ -113,8 +98,8 @@ pub struct Stream {
     /// long text without a cut (one huge word or CJK run) costs linear time, not quadratic.
     scanned: usize,
     sink: Sink,
+    /// Word shingles reach across chunks; CJK n-grams do not (every cut ends a run).
     words: OwnedWindow,
-    run: OwnedWindow,
     chars: OwnedWindow,
     chars_state: CharsState,
     bytes: u64,
@@ -169,16 +154,14 @@ impl Fingerprinter {
             Tokenizer::Words { n } => (n, 1),
             Tokenizer::Chars { n } => (1, n),
         };
-        let profiling = counts.is_some();
         Stream {
             fingerprinter: self.clone(),
             counts,
             pending: Vec::new(),
             scanned: 0,
             sink: self.sink(),
-            words: OwnedWindow::new(word_n, " ", profiling),
-            run: OwnedWindow::new(char_n, "", profiling),
-            chars: OwnedWindow::new(char_n, "", profiling),
+            words: OwnedWindow::new(word_n, " "),
+            chars: OwnedWindow::new(char_n, ""),
             chars_state: CharsState::default(),
             bytes: 0,
         }
@@ -302,23 +285,19 @@ impl Stream {
             mut counts,
             mut sink,
             mut words,
-            mut run,
             mut chars,
             ..
         } = self;
         // What is left are the windows' own copies of the last tokens: no text to find them in.
-        let mut emit = |parts: &[&str], sep: &str, units: u32| {
-            fingerprinter.feed(&mut sink, "", parts, sep);
+        let mut emit = |parts: &[&str], sep: &str| {
+            let full = fingerprinter.hasher().full_hash_in("", parts, sep);
+            fingerprinter.feed_hash(&mut sink, full);
             if let Some((counts, _)) = &mut counts {
-                counts.add(units, fingerprinter.hasher().full_hash_in("", parts, sep));
+                counts.add(span(parts, sep), full);
             }
         };
         match fingerprinter.options().tokenizer {
-            Tokenizer::Auto { .. } => {
-                run.flush(&mut emit);
-                words.flush(&mut emit);
-            }
-            Tokenizer::Words { .. } => words.flush(&mut emit),
+            Tokenizer::Auto { .. } | Tokenizer::Words { .. } => words.flush(&mut emit),
             Tokenizer::Chars { .. } => chars.flush(&mut emit),
         }
         let recommendation = counts.map(|(counts, tolerance)| {
@@ -332,69 +311,66 @@ impl Stream {
     }
 
     /// Folds and tokenizes `text`, which starts and ends where the text may be cut.
+    ///
+    /// No copy of the word tokenizers of its own (one was 12 KB of wasm): a cut always ends a
+    /// CJK run (it follows a space, 。 or 、), so the n-grams of `text` are those of the whole
+    /// text, and only word shingles and the `chars` tokenizer's n-grams reach across chunks.
+    /// Without those, and without counting, `text` goes through the one-shot fingerprint's
+    /// copy; else through the shared (`dyn`) one set to single words, the shingles kept in
+    /// the stream's own window. That copy marks words with the separator `" "`, n-grams of
+    /// characters with `""`.
     fn process(&mut self, text: &str) {
         if text.is_empty() {
             return;
         }
         let fingerprinter = &self.fingerprinter;
         let folded = fingerprinter.fold(text);
+        let tokenizer = fingerprinter.options().tokenizer;
+        if self.counts.is_none()
+            && matches!(
+                tokenizer,
+                Tokenizer::Auto { word_n: 1, .. } | Tokenizer::Words { n: 1 }
+            )
+        {
+            // No feature reaches across a cut and none is counted by span (the defaults):
+            // the one-shot fingerprint's own path, its fastest.
+            fingerprinter.feed_text(&mut self.sink, &folded);
+            return;
+        }
         let sink = &mut self.sink;
         let counts = &mut self.counts;
-        let mut emit = |parts: &[&str], sep: &str, units: u32| {
-            fingerprinter.feed(sink, &folded, parts, sep);
+        // Each feature hashed once, for the sink and the counts alike.
+        let mut emit = |parts: &[&str], sep: &str| {
+            let full = fingerprinter.hasher().full_hash_in(&folded, parts, sep);
+            fingerprinter.feed_hash(sink, full);
             if let Some((counts, _)) = counts {
-                counts.add(
-                    units,
-                    fingerprinter.hasher().full_hash_in(&folded, parts, sep),
-                );
+                counts.add(span(parts, sep), full);
             }
         };
-        let (words, run, chars, chars_state) = (
-            &mut self.words,
-            &mut self.run,
-            &mut self.chars,
-            &mut self.chars_state,
-        );
-        for piece in pieces(&folded) {
-            match fingerprinter.options().tokenizer {
-                Tokenizer::Words { .. } => words_of(piece, |w| words.push(w, &mut emit)),
-                Tokenizer::Chars { .. } => {
-                    chars_of(piece, chars_state, |g| chars.push(g, &mut emit))
+        let words = &mut self.words;
+        match tokenizer {
+            Tokenizer::Words { .. } => {
+                Tokenizer::Words { n: 1 }.for_each_feature(&folded, |parts, _| {
+                    for word in parts {
+                        words.push(word, &mut emit);
+                    }
+                });
+            }
+            Tokenizer::Auto { char_n, .. } => {
+                Tokenizer::Auto { word_n: 1, char_n }.for_each_feature(&folded, |parts, sep| {
+                    match parts {
+                        [word] if sep == " " => words.push(word, &mut emit),
+                        _ => emit(parts, sep),
+                    }
+                });
+            }
+            Tokenizer::Chars { .. } => {
+                let (chars, state) = (&mut self.chars, &mut self.chars_state);
+                for piece in pieces(&folded) {
+                    chars_of(piece, state, |g| chars.push(g, &mut emit));
                 }
-                Tokenizer::Auto { .. } => auto_of(
-                    piece,
-                    &mut OwnedAuto {
-                        words,
-                        run,
-                        emit: &mut emit,
-                    },
-                ),
             }
         }
-    }
-}
-
-/// The `auto` tokenizer's owned windows, each feature to `emit`.
-struct OwnedAuto<'a, E> {
-    words: &'a mut OwnedWindow,
-    run: &'a mut OwnedWindow,
-    emit: &'a mut E,
-}
-
-impl<'t, E: FnMut(&[&str], &str, u32)> AutoTokens<'t> for OwnedAuto<'_, E> {
-    fn word(&mut self, w: &'t str) {
-        self.words.push(w, self.emit);
-    }
-    fn cjk(&mut self, g: &'t str) {
-        self.run.push(g, self.emit);
-    }
-    fn cjk_run(&mut self, run: &'t str) {
-        for (at, c) in run.char_indices() {
-            self.run.push(&run[at..at + c.len_utf8()], self.emit);
-        }
-    }
-    fn end_of_run(&mut self) {
-        self.run.flush(self.emit);
     }
 }
 

@@ -58,12 +58,27 @@ fn class(b: u8) -> Class {
 /// ends are visited with `trailing_zeros`, so the cost per byte is a few adds and xors, and the
 /// rest is paid once per run. Byte classes are only looked at where a run ends.
 #[inline]
-pub(crate) fn for_each_word<'t>(text: &'t str, mut word: impl FnMut(&'t str)) {
+pub(crate) fn for_each_word<'t>(text: &'t str, word: impl FnMut(&'t str)) {
+    for_each_word_in(text, 0, text.len(), word);
+}
+
+/// [`for_each_word`] of the ASCII text `text[from..to]` (cut where words may be cut: at the
+/// text's ends, before a non-ASCII character, or after ASCII whitespace), with the words as
+/// slices of `text`. The blocks are read from `text`, past `to` where it goes on, and the bits
+/// past `to` cleared: the short pieces of ASCII between CJK characters then take one or two
+/// whole 8-byte loads, without a loop over their last bytes (whose varying length was a
+/// mispredicted branch per piece).
+#[inline]
+pub(crate) fn for_each_word_in<'t>(
+    text: &'t str,
+    from: usize,
+    to: usize,
+    mut word: impl FnMut(&'t str),
+) {
     let bytes = text.as_bytes();
-    let n = bytes.len();
     // Between CJK characters, many pieces of ASCII are a lone space or punctuation mark: no
     // word, and not worth a block.
-    if n == 1 && !bytes[0].is_ascii_alphanumeric() {
+    if to == from + 1 && !bytes[from].is_ascii_alphanumeric() {
         return;
     }
     // Inside a run (or a word joined across a middle character), and where its word started.
@@ -73,8 +88,8 @@ pub(crate) fn for_each_word<'t>(text: &'t str, mut word: impl FnMut(&'t str)) {
     let mut carry = 0u64;
     // Up to and including `n`: a last, empty block when `n` is a multiple of 64 ends a run
     // that reaches the end of the text, so words are emitted in one place only.
-    for base in (0..=n).step_by(64) {
-        let mask = block_mask(&bytes[base..]);
+    for base in (from..=to).step_by(64) {
+        let mask = block_mask_in(bytes, base, to);
         // Runs start where a word byte follows another byte, and end where it is followed by
         // one; starts and ends alternate.
         let before = (mask << 1) | carry;
@@ -144,12 +159,31 @@ fn middle_joins(bytes: &[u8], at: usize) -> bool {
     }
 }
 
+/// [`block_mask`] of `bytes[base..to]` (ASCII), reading on past `to` where `bytes` goes on.
+/// The bytes there may be any (a CJK character's): the arithmetic of [`wordish_bits`] carries
+/// nothing out of an ASCII byte, so they change no bit before `to`, and theirs are cleared.
+#[inline(never)]
+fn block_mask_in(bytes: &[u8], base: usize, to: usize) -> u64 {
+    let len = to - base;
+    let keep = if len >= 64 { !0 } else { (1u64 << len) - 1 };
+    if len <= 16 {
+        if let Some(two) = bytes.get(base..).and_then(<[u8]>::first_chunk::<16>) {
+            let (words, _) = two.as_chunks::<8>();
+            return words_mask(words) & keep;
+        }
+    } else if let Some(block) = bytes.get(base..).and_then(<[u8]>::first_chunk::<64>) {
+        return words_mask(block.as_chunks::<8>().0) & keep;
+    }
+    // Near the end of the text.
+    block_mask(&bytes[base..to])
+}
+
 /// One bit per byte of the first 64 bytes of `bytes`, set for letters, digits and `_`; past the
 /// end of `bytes`, bits are clear, so a run reaching the end of the text ends there.
 ///
-/// Not inlined: the scanner is inlined at every caller (a dozen copies in the wasm build), and
-/// one call per 64 bytes costs little.
-#[inline(never)]
+/// Inlined into [`block_mask_in`], which is not: the scanner is inlined at every caller (a
+/// dozen copies in the wasm build), and one call per 64 bytes costs little.
+#[inline]
 fn block_mask(bytes: &[u8]) -> u64 {
     if let Some(block) = bytes.first_chunk::<64>() {
         return words_mask(block.as_chunks::<8>().0);

@@ -303,13 +303,12 @@ impl<'t> Pending<'t> {
             return;
         }
         self.flush_run(tokens);
-        let between = &self.text[self.done..to];
         if self.complex {
-            auto_of_segmented(between, tokens);
+            auto_of_segmented(&self.text[self.done..to], tokens);
         } else {
             // ASCII: no CJK, so the run ends.
             tokens.end_of_run();
-            crate::ascii_words::for_each_word(between, |w| tokens.word(w));
+            crate::ascii_words::for_each_word_in(self.text, self.done, to, |w| tokens.word(w));
         }
         self.done = to;
         self.complex = false;

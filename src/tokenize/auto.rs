@@ -201,6 +201,7 @@ pub(crate) fn auto_of<'t>(text: &'t str, tokens: &mut impl AutoTokens<'t>) {
         complex: false,
         run_start: 0,
         run_end: 0,
+        run_3: true,
     };
     // Whether katakana at `at` would be a unit on its left: the character before it is no
     // ExtendNumLet or katakana it could join (katakana joined to a unit stays in the run).
@@ -224,6 +225,7 @@ pub(crate) fn auto_of<'t>(text: &'t str, tokens: &mut impl AutoTokens<'t>) {
                 // checks below (which come to the same).
                 out.region_to(at, tokens);
                 out.run_start = at;
+                out.run_3 = true;
                 at = run_end(bytes, at + 3);
                 out.run_end = at;
                 out.done = at;
@@ -257,7 +259,10 @@ pub(crate) fn auto_of<'t>(text: &'t str, tokens: &mut impl AutoTokens<'t>) {
             if out.run_end != at || out.run_start == out.run_end {
                 out.flush_run(tokens);
                 out.run_start = at;
+                out.run_3 = true;
             }
+            // A character of the supplementary planes (four bytes) in the run.
+            out.run_3 &= n == 3;
             let end = run_end(bytes, next);
             out.run_end = end;
             out.done = end;
@@ -283,6 +288,8 @@ struct Pending<'t> {
     /// The run of adjacent CJK units, `text[run_start..run_end]` (empty when equal).
     run_start: usize,
     run_end: usize,
+    /// Every character of the run is three bytes long (none of the supplementary planes).
+    run_3: bool,
 }
 
 impl<'t> Pending<'t> {
@@ -290,7 +297,12 @@ impl<'t> Pending<'t> {
     #[inline(always)]
     fn flush_run(&mut self, tokens: &mut impl AutoTokens<'t>) {
         if self.run_start < self.run_end {
-            tokens.cjk_run(&self.text[self.run_start..self.run_end]);
+            let run = &self.text[self.run_start..self.run_end];
+            if self.run_3 {
+                tokens.cjk_run_3(run);
+            } else {
+                tokens.cjk_run(run);
+            }
         }
         (self.run_start, self.run_end) = (0, 0);
     }

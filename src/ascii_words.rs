@@ -165,7 +165,15 @@ fn middle_joins(bytes: &[u8], at: usize) -> bool {
 #[inline(never)]
 fn block_mask_in(bytes: &[u8], base: usize, to: usize) -> u64 {
     let len = to - base;
-    let keep = if len >= 64 { !0 } else { (1u64 << len) - 1 };
+    if len >= 64 {
+        // Within the piece (most blocks of English): nothing to clear.
+        if let Some(block) = bytes.get(base..).and_then(<[u8]>::first_chunk::<64>) {
+            return words_mask(block.as_chunks::<8>().0);
+        }
+        // Not reached (`to` is within `bytes`), but then the plain path says the same.
+        return block_mask(&bytes[base..to]);
+    }
+    let keep = (1u64 << len) - 1;
     if len <= 16 {
         if let Some(two) = bytes.get(base..).and_then(<[u8]>::first_chunk::<16>) {
             let (words, _) = two.as_chunks::<8>();

@@ -111,7 +111,8 @@ pub(crate) fn for_each_word_in<'t>(
             let off = ends.trailing_zeros();
             ends &= ends - 1;
             let at = base + off as usize;
-            if joins(bytes, at) {
+            // Within the piece only: what follows it joins nothing to it.
+            if joins(&bytes[..to], at) {
                 // The byte after a joining middle character starts a run, which goes on this
                 // word: drop that start, here or (at the block's last byte) in the next block.
                 if off == 63 {
@@ -226,14 +227,15 @@ const fn splat(b: u8) -> u64 {
 #[inline]
 fn wordish_bits(x: u64) -> u64 {
     // Byte-wise `b >= c` into each byte's high bit: b + (0x80 - c) stays below 0x100 as every
-    // byte is below 0x80, so no carry crosses into the next byte.
-    let at_least = |v: u64, c: u8| v + splat(0x80 - c);
+    // byte is below 0x80, so no carry crosses into the next byte. Wrapping: bytes read past
+    // the ASCII (see `block_mask_in`) may carry out of the top, into nothing that is kept.
+    let at_least = |v: u64, c: u8| v.wrapping_add(splat(0x80 - c));
     let lower = x | splat(0x20);
     // `b >= lo` and not `b > hi`: hi's test implies lo's, so xor keeps exactly the range.
     let letter = at_least(lower, b'a') ^ at_least(lower, b'z' + 1);
     let digit = at_least(x, b'0') ^ at_least(x, b'9' + 1);
     // Zero bytes of x ^ '_' are the underscores: adding 0x7f sets the high bit of all others.
-    let underscore = !((x ^ splat(b'_')) + splat(0x7f));
+    let underscore = !((x ^ splat(b'_')).wrapping_add(splat(0x7f)));
     let high = (letter | digit | underscore) & splat(0x80);
     // Gather the eight high bits (bits 8k + 7) into the top byte (bit 56 + k): each product
     // term lands on its own bit, so nothing carries, and the top byte holds just them.
@@ -330,6 +332,29 @@ mod tests {
         for len in [1, 8, 63, 64, 65, 128, 192, 200] {
             let text: String = core::iter::repeat_n('w', len).collect();
             assert_eq!(fast(&text), [text.as_str()]);
+        }
+    }
+
+    /// Words of an ASCII piece read on past its end, into any bytes (CJK, other letters,
+    /// ASCII that must not join), at every length around the one- and two-word loads and the
+    /// 64-byte blocks: those of the piece alone.
+    #[test]
+    fn pieces_read_past_their_end() {
+        for tail in [
+            "中文",
+            "\u{ff}\u{ff}\u{ff}",
+            "é",
+            "x.y",
+            "_9",
+            "\u{7f}\u{10ffff}",
+        ] {
+            for len in (0..=20).chain(60..=70).chain([127, 128, 129]) {
+                let piece: String = "ab.1 c'd,2_".chars().cycle().take(len).collect();
+                let text = alloc::format!("{piece}{tail}{}", "z".repeat(70));
+                let mut got = Vec::new();
+                for_each_word_in(&text, 0, len, |w| got.push(w));
+                assert_eq!(got, piece.unicode_words().collect::<Vec<_>>(), "{text:?}");
+            }
         }
     }
 

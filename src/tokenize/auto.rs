@@ -297,12 +297,7 @@ impl<'t> Pending<'t> {
     #[inline(always)]
     fn flush_run(&mut self, tokens: &mut impl AutoTokens<'t>) {
         if self.run_start < self.run_end {
-            let run = &self.text[self.run_start..self.run_end];
-            if self.run_3 {
-                tokens.cjk_run_3(run);
-            } else {
-                tokens.cjk_run(run);
-            }
+            tokens.cjk_run_of(&self.text[self.run_start..self.run_end], self.run_3);
         }
         (self.run_start, self.run_end) = (0, 0);
     }

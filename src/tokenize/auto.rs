@@ -297,7 +297,12 @@ impl<'t> Pending<'t> {
     #[inline(always)]
     fn flush_run(&mut self, tokens: &mut impl AutoTokens<'t>) {
         if self.run_start < self.run_end {
-            tokens.cjk_run_of(&self.text[self.run_start..self.run_end], self.run_3);
+            let run = &self.text[self.run_start..self.run_end];
+            if self.run_3 {
+                tokens.cjk_run_3(run);
+            } else {
+                tokens.cjk_run(run);
+            }
         }
         (self.run_start, self.run_end) = (0, 0);
     }

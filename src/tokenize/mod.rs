@@ -234,8 +234,8 @@ impl<'t, E: Features<'t>> AutoTokens<'t> for AutoFeatures<'t, '_, E> {
         self.run.push_run(run, false, self.emit);
     }
     #[inline]
-    fn cjk_run_of(&mut self, run: &'t str, three_byte: bool) {
-        self.run.push_run(run, three_byte, self.emit);
+    fn cjk_run_3(&mut self, run: &'t str) {
+        self.run.push_run(run, true, self.emit);
     }
     #[inline]
     fn end_of_run(&mut self) {

@@ -119,15 +119,21 @@ fn char_at(text: &str, at: usize) -> (Kind, usize) {
 /// True when `bytes[at..]` starts with a three-byte CJK character of kind `Ideo` or `Kata`.
 #[inline(always)]
 fn cjk3(bytes: &[u8], at: usize) -> bool {
-    match bytes.get(at..at + 3) {
-        Some(&[0xE4, b1, _]) => b1 != 0xB7,
-        Some(&[0xE5..=0xE9, _, _]) => true,
-        Some(&[0xE3, b1, b2]) => matches!(
-            KINDS_3000.get((usize::from(b1 & 0x3F) << 6) | usize::from(b2 & 0x3F)),
-            Some(Kind::Ideo | Kind::Kata) | None
-        ),
-        _ => false,
+    let Some(&[lead, b1, b2]) = bytes.get(at..at + 3) else {
+        return false;
+    };
+    if lead != 0xE3 {
+        // U+4000–U+9FFF: all Han but the Yijing hexagrams (U+4DC0–U+4DFF). Without a branch
+        // on the lead byte: Chinese text has Han of every lead, in no order, and a match on
+        // it was mispredicted about once a run.
+        let han = lead.wrapping_sub(0xE4) < 6;
+        let hexagram = (lead == 0xE4) & (b1 == 0xB7);
+        return han & !hexagram;
     }
+    matches!(
+        KINDS_3000.get((usize::from(b1 & 0x3F) << 6) | usize::from(b2 & 0x3F)),
+        Some(Kind::Ideo | Kind::Kata) | None
+    )
 }
 
 /// True when what starts at `at` makes a three-byte CJK character before it a unit, as

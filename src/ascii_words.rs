@@ -58,12 +58,27 @@ fn class(b: u8) -> Class {
 /// ends are visited with `trailing_zeros`, so the cost per byte is a few adds and xors, and the
 /// rest is paid once per run. Byte classes are only looked at where a run ends.
 #[inline]
-pub(crate) fn for_each_word<'t>(text: &'t str, mut word: impl FnMut(&'t str)) {
+pub(crate) fn for_each_word<'t>(text: &'t str, word: impl FnMut(&'t str)) {
+    for_each_word_in(text, 0, text.len(), word);
+}
+
+/// [`for_each_word`] of the ASCII text `text[from..to]` (cut where words may be cut: at the
+/// text's ends, before a non-ASCII character, or after ASCII whitespace), with the words as
+/// slices of `text`. The blocks are read from `text`, past `to` where it goes on, and the bits
+/// past `to` cleared: the short pieces of ASCII between CJK characters then take one or two
+/// whole 8-byte loads, without a loop over their last bytes (whose varying length was a
+/// mispredicted branch per piece).
+#[inline]
+pub(crate) fn for_each_word_in<'t>(
+    text: &'t str,
+    from: usize,
+    to: usize,
+    mut word: impl FnMut(&'t str),
+) {
     let bytes = text.as_bytes();
-    let n = bytes.len();
     // Between CJK characters, many pieces of ASCII are a lone space or punctuation mark: no
     // word, and not worth a block.
-    if n == 1 && !bytes[0].is_ascii_alphanumeric() {
+    if to == from + 1 && !bytes[from].is_ascii_alphanumeric() {
         return;
     }
     // Inside a run (or a word joined across a middle character), and where its word started.
@@ -73,8 +88,8 @@ pub(crate) fn for_each_word<'t>(text: &'t str, mut word: impl FnMut(&'t str)) {
     let mut carry = 0u64;
     // Up to and including `n`: a last, empty block when `n` is a multiple of 64 ends a run
     // that reaches the end of the text, so words are emitted in one place only.
-    for base in (0..=n).step_by(64) {
-        let mask = block_mask(&bytes[base..]);
+    for base in (from..=to).step_by(64) {
+        let mask = block_mask_in(bytes, base, to);
         // Runs start where a word byte follows another byte, and end where it is followed by
         // one; starts and ends alternate.
         let before = (mask << 1) | carry;
@@ -96,7 +111,8 @@ pub(crate) fn for_each_word<'t>(text: &'t str, mut word: impl FnMut(&'t str)) {
             let off = ends.trailing_zeros();
             ends &= ends - 1;
             let at = base + off as usize;
-            if joins(bytes, at) {
+            // Within the piece only: what follows it joins nothing to it.
+            if joins(&bytes[..to], at) {
                 // The byte after a joining middle character starts a run, which goes on this
                 // word: drop that start, here or (at the block's last byte) in the next block.
                 if off == 63 {
@@ -144,12 +160,39 @@ fn middle_joins(bytes: &[u8], at: usize) -> bool {
     }
 }
 
+/// [`block_mask`] of `bytes[base..to]` (ASCII), reading on past `to` where `bytes` goes on.
+/// The bytes there may be any (a CJK character's): the arithmetic of [`wordish_bits`] carries
+/// nothing out of an ASCII byte, so they change no bit before `to`, and theirs are cleared.
+#[inline(never)]
+fn block_mask_in(bytes: &[u8], base: usize, to: usize) -> u64 {
+    let len = to - base;
+    if len >= 64 {
+        // Within the piece (most blocks of English): nothing to clear.
+        if let Some(block) = bytes.get(base..).and_then(<[u8]>::first_chunk::<64>) {
+            return words_mask(block.as_chunks::<8>().0);
+        }
+        // Not reached (`to` is within `bytes`), but then the plain path says the same.
+        return block_mask(&bytes[base..to]);
+    }
+    let keep = (1u64 << len) - 1;
+    if len <= 16 {
+        if let Some(two) = bytes.get(base..).and_then(<[u8]>::first_chunk::<16>) {
+            let (words, _) = two.as_chunks::<8>();
+            return words_mask(words) & keep;
+        }
+    } else if let Some(block) = bytes.get(base..).and_then(<[u8]>::first_chunk::<64>) {
+        return words_mask(block.as_chunks::<8>().0) & keep;
+    }
+    // Near the end of the text.
+    block_mask(&bytes[base..to])
+}
+
 /// One bit per byte of the first 64 bytes of `bytes`, set for letters, digits and `_`; past the
 /// end of `bytes`, bits are clear, so a run reaching the end of the text ends there.
 ///
-/// Not inlined: the scanner is inlined at every caller (a dozen copies in the wasm build), and
-/// one call per 64 bytes costs little.
-#[inline(never)]
+/// Inlined into [`block_mask_in`], which is not: the scanner is inlined at every caller (a
+/// dozen copies in the wasm build), and one call per 64 bytes costs little.
+#[inline]
 fn block_mask(bytes: &[u8]) -> u64 {
     if let Some(block) = bytes.first_chunk::<64>() {
         return words_mask(block.as_chunks::<8>().0);
@@ -184,14 +227,15 @@ const fn splat(b: u8) -> u64 {
 #[inline]
 fn wordish_bits(x: u64) -> u64 {
     // Byte-wise `b >= c` into each byte's high bit: b + (0x80 - c) stays below 0x100 as every
-    // byte is below 0x80, so no carry crosses into the next byte.
-    let at_least = |v: u64, c: u8| v + splat(0x80 - c);
+    // byte is below 0x80, so no carry crosses into the next byte. Wrapping: bytes read past
+    // the ASCII (see `block_mask_in`) may carry out of the top, into nothing that is kept.
+    let at_least = |v: u64, c: u8| v.wrapping_add(splat(0x80 - c));
     let lower = x | splat(0x20);
     // `b >= lo` and not `b > hi`: hi's test implies lo's, so xor keeps exactly the range.
     let letter = at_least(lower, b'a') ^ at_least(lower, b'z' + 1);
     let digit = at_least(x, b'0') ^ at_least(x, b'9' + 1);
     // Zero bytes of x ^ '_' are the underscores: adding 0x7f sets the high bit of all others.
-    let underscore = !((x ^ splat(b'_')) + splat(0x7f));
+    let underscore = !((x ^ splat(b'_')).wrapping_add(splat(0x7f)));
     let high = (letter | digit | underscore) & splat(0x80);
     // Gather the eight high bits (bits 8k + 7) into the top byte (bit 56 + k): each product
     // term lands on its own bit, so nothing carries, and the top byte holds just them.
@@ -288,6 +332,29 @@ mod tests {
         for len in [1, 8, 63, 64, 65, 128, 192, 200] {
             let text: String = core::iter::repeat_n('w', len).collect();
             assert_eq!(fast(&text), [text.as_str()]);
+        }
+    }
+
+    /// Words of an ASCII piece read on past its end, into any bytes (CJK, other letters,
+    /// ASCII that must not join), at every length around the one- and two-word loads and the
+    /// 64-byte blocks: those of the piece alone.
+    #[test]
+    fn pieces_read_past_their_end() {
+        for tail in [
+            "中文",
+            "\u{ff}\u{ff}\u{ff}",
+            "é",
+            "x.y",
+            "_9",
+            "\u{7f}\u{10ffff}",
+        ] {
+            for len in (0..=20).chain(60..=70).chain([127, 128, 129]) {
+                let piece: String = "ab.1 c'd,2_".chars().cycle().take(len).collect();
+                let text = alloc::format!("{piece}{tail}{}", "z".repeat(70));
+                let mut got = Vec::new();
+                for_each_word_in(&text, 0, len, |w| got.push(w));
+                assert_eq!(got, piece.unicode_words().collect::<Vec<_>>(), "{text:?}");
+            }
         }
     }
 

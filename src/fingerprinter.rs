@@ -369,11 +369,11 @@ impl<'t> Features<'t> for Feed<'_> {
     /// one loop where they lie in the text and added to the sink picked once for the run,
     /// instead of one call through the generic feature path each.
     #[inline]
-    fn run_ngrams(&mut self, run: &'t str, n: usize) -> usize {
+    fn run_ngrams(&mut self, run: &'t str, n: usize, three_byte: bool) -> usize {
         let hasher = &self.fingerprinter.hasher;
         let bytes = run.as_bytes();
-        let three_byte =
-            bytes.len().is_multiple_of(3) && bytes.chunks_exact(3).all(|c| c[0] & 0xF0 == 0xE0);
+        let three_byte = three_byte
+            || bytes.len().is_multiple_of(3) && bytes.chunks_exact(3).all(|c| c[0] & 0xF0 == 0xE0);
         match crate::hash::offset_in(self.text, run) {
             Some(start) if n == 2 && three_byte && hasher.width() <= 64 => {
                 let count = bytes.len() / 3 - 1;

@@ -119,15 +119,21 @@ fn char_at(text: &str, at: usize) -> (Kind, usize) {
 /// True when `bytes[at..]` starts with a three-byte CJK character of kind `Ideo` or `Kata`.
 #[inline(always)]
 fn cjk3(bytes: &[u8], at: usize) -> bool {
-    match bytes.get(at..at + 3) {
-        Some(&[0xE4, b1, _]) => b1 != 0xB7,
-        Some(&[0xE5..=0xE9, _, _]) => true,
-        Some(&[0xE3, b1, b2]) => matches!(
-            KINDS_3000.get((usize::from(b1 & 0x3F) << 6) | usize::from(b2 & 0x3F)),
-            Some(Kind::Ideo | Kind::Kata) | None
-        ),
-        _ => false,
+    let Some(&[lead, b1, b2]) = bytes.get(at..at + 3) else {
+        return false;
+    };
+    if lead != 0xE3 {
+        // U+4000–U+9FFF: all Han but the Yijing hexagrams (U+4DC0–U+4DFF). Without a branch
+        // on the lead byte: Chinese text has Han of every lead, in no order, and a match on
+        // it was mispredicted about once a run.
+        let han = lead.wrapping_sub(0xE4) < 6;
+        let hexagram = (lead == 0xE4) & (b1 == 0xB7);
+        return han & !hexagram;
     }
+    matches!(
+        KINDS_3000.get((usize::from(b1 & 0x3F) << 6) | usize::from(b2 & 0x3F)),
+        Some(Kind::Ideo | Kind::Kata) | None
+    )
 }
 
 /// True when what starts at `at` makes a three-byte CJK character before it a unit, as
@@ -201,6 +207,7 @@ pub(crate) fn auto_of<'t>(text: &'t str, tokens: &mut impl AutoTokens<'t>) {
         complex: false,
         run_start: 0,
         run_end: 0,
+        run_3: true,
     };
     // Whether katakana at `at` would be a unit on its left: the character before it is no
     // ExtendNumLet or katakana it could join (katakana joined to a unit stays in the run).
@@ -224,6 +231,7 @@ pub(crate) fn auto_of<'t>(text: &'t str, tokens: &mut impl AutoTokens<'t>) {
                 // checks below (which come to the same).
                 out.region_to(at, tokens);
                 out.run_start = at;
+                out.run_3 = true;
                 at = run_end(bytes, at + 3);
                 out.run_end = at;
                 out.done = at;
@@ -257,7 +265,10 @@ pub(crate) fn auto_of<'t>(text: &'t str, tokens: &mut impl AutoTokens<'t>) {
             if out.run_end != at || out.run_start == out.run_end {
                 out.flush_run(tokens);
                 out.run_start = at;
+                out.run_3 = true;
             }
+            // A character of the supplementary planes (four bytes) in the run.
+            out.run_3 &= n == 3;
             let end = run_end(bytes, next);
             out.run_end = end;
             out.done = end;
@@ -283,6 +294,8 @@ struct Pending<'t> {
     /// The run of adjacent CJK units, `text[run_start..run_end]` (empty when equal).
     run_start: usize,
     run_end: usize,
+    /// Every character of the run is three bytes long (none of the supplementary planes).
+    run_3: bool,
 }
 
 impl<'t> Pending<'t> {
@@ -290,7 +303,12 @@ impl<'t> Pending<'t> {
     #[inline(always)]
     fn flush_run(&mut self, tokens: &mut impl AutoTokens<'t>) {
         if self.run_start < self.run_end {
-            tokens.cjk_run(&self.text[self.run_start..self.run_end]);
+            let run = &self.text[self.run_start..self.run_end];
+            if self.run_3 {
+                tokens.cjk_run_3(run);
+            } else {
+                tokens.cjk_run(run);
+            }
         }
         (self.run_start, self.run_end) = (0, 0);
     }
@@ -303,13 +321,12 @@ impl<'t> Pending<'t> {
             return;
         }
         self.flush_run(tokens);
-        let between = &self.text[self.done..to];
         if self.complex {
-            auto_of_segmented(between, tokens);
+            auto_of_segmented(&self.text[self.done..to], tokens);
         } else {
             // ASCII: no CJK, so the run ends.
             tokens.end_of_run();
-            crate::ascii_words::for_each_word(between, |w| tokens.word(w));
+            crate::ascii_words::for_each_word_in(self.text, self.done, to, |w| tokens.word(w));
         }
         self.done = to;
         self.complex = false;

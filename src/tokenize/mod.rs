@@ -30,9 +30,11 @@ pub(crate) trait Features<'t> {
     /// Every n-gram of `n` characters lying wholly in `run` (each character its own grapheme
     /// cluster), in order, each as one slice of `run`; returns how many there were. By
     /// default one [`Features::feature`] each, found by keeping a second position `n − 1`
-    /// characters behind.
+    /// characters behind. `three_byte`: every character of `run` is known to be three bytes
+    /// long (false when not known).
     #[inline]
-    fn run_ngrams(&mut self, run: &'t str, n: usize) -> usize {
+    fn run_ngrams(&mut self, run: &'t str, n: usize, three_byte: bool) -> usize {
+        let _ = three_byte;
         ngrams_one_by_one(self, run, n)
     }
 }
@@ -229,7 +231,11 @@ impl<'t, E: Features<'t>> AutoTokens<'t> for AutoFeatures<'t, '_, E> {
     }
     #[inline]
     fn cjk_run(&mut self, run: &'t str) {
-        self.run.push_run(run, self.emit);
+        self.run.push_run(run, false, self.emit);
+    }
+    #[inline]
+    fn cjk_run_3(&mut self, run: &'t str) {
+        self.run.push_run(run, true, self.emit);
     }
     #[inline]
     fn end_of_run(&mut self) {

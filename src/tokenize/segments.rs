@@ -55,6 +55,12 @@ pub(crate) trait AutoTokens<'t> {
     fn cjk(&mut self, g: &'t str);
     /// Several characters of a CJK run in a row, each its own grapheme cluster.
     fn cjk_run(&mut self, run: &'t str);
+    /// [`AutoTokens::cjk_run`] of a run of three-byte characters only (Han, kana: all the
+    /// scan's fast path takes), so that its n-grams need not check that again.
+    #[inline]
+    fn cjk_run_3(&mut self, run: &'t str) {
+        self.cjk_run(run);
+    }
     /// Something that ends a CJK run (a space, punctuation, a non-CJK word); may repeat.
     fn end_of_run(&mut self);
 }

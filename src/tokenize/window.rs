@@ -84,14 +84,34 @@ impl<'t> Window<'t> {
     /// `base`). The n-grams that lie wholly in the run go to [`Features::run_ngrams`] in one
     /// call, as slices of it: no ring, no adjacency check per n-gram. Only the first `n − 1`
     /// characters, whose n-grams may reach back to items pushed before, and the last `n − 1`,
-    /// which n-grams after the run will reach back to, go through the ring.
+    /// which n-grams after the run will reach back to, go through the ring. `three_byte`: every
+    /// character of `run` is known to be three bytes long.
     #[inline]
-    pub(super) fn push_run(&mut self, run: &'t str, emit: &mut impl Features<'t>) {
+    pub(super) fn push_run(
+        &mut self,
+        run: &'t str,
+        three_byte: bool,
+        emit: &mut impl Features<'t>,
+    ) {
         debug_assert!(
             self.separator.is_empty(),
             "n-grams of characters are not separated"
         );
         let bytes = run.as_bytes();
+        if three_byte && self.n == 2 && self.seen == 0 && bytes.len() >= 6 {
+            // The usual case of mixed text (bigrams, a run after a flush, Han or kana): what
+            // the general steps below come to, without their loops over characters. Nothing
+            // before the run to reach back to; the ring keeps the last character, at the
+            // slot the count of bigrams says.
+            let count = emit.run_ngrams(run, 2, true);
+            self.seen = 1 + count;
+            let last = &run[bytes.len() - 3..];
+            let slot = count & 1;
+            self.buf[slot] = last;
+            self.buf[slot + 2] = last;
+            self.next = slot ^ 1;
+            return;
+        }
         let behind = self.n - 1;
         // Where the first `n − 1` characters end (or the run, if shorter).
         let mut first = 0;
@@ -116,7 +136,7 @@ impl<'t> Window<'t> {
                 return;
             }
         }
-        self.seen += emit.run_ngrams(run, self.n);
+        self.seen += emit.run_ngrams(run, self.n, three_byte);
         // The ring as if every character had gone through it: the last `n − 1` of them,
         // stored so the newest lands where `seen` says.
         let mut from = bytes.len();

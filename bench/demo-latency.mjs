@@ -11,12 +11,11 @@
 // Chromium reports an event only when it took at least 16 ms (the API's floor) and rounds
 // durations to 8 ms, so a keystroke with no entry counts as "< 16 ms": medians print as "<16"
 // when most keystrokes were that quick. Measurements, not a test: the machine is shared.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { startDemoServer } from '../scripts/serve.mjs';
+import { launchChromium } from '../tests/support/chromium.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const KEYS = Number(process.env.KEYS ?? 40);
@@ -106,28 +105,11 @@ const p90 = (xs) => xs[Math.min(xs.length - 1, Math.ceil(xs.length * 0.9) - 1)];
 const show = (ms) => (ms < 16 ? '<16' : String(Math.round(ms)));
 
 const { server, url } = await startDemoServer();
-const tmp = await mkdtemp(join(tmpdir(), 'simprint-bench-'));
-const context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-  env: {
-    ...process.env,
-    HOME: tmp,
-    XDG_CONFIG_HOME: join(tmp, 'config'),
-    XDG_CACHE_HOME: join(tmp, 'cache'),
-  },
-  viewport: { width: 1280, height: 800 },
-});
+// The tests' launcher: Debian's chromium, a throwaway profile, nothing but 127.0.0.1.
+const browser = await launchChromium();
+const { context } = browser;
 const page = context.pages()[0] ?? (await context.newPage());
+await page.setViewportSize({ width: 1280, height: 800 });
 page.setDefaultTimeout(20_000);
 
 console.log(
@@ -214,8 +196,7 @@ try {
     );
   }
 } finally {
-  await context.close();
+  await browser.close();
   server.closeAllConnections();
   server.close();
-  await rm(tmp, { recursive: true, force: true });
 }

@@ -315,6 +315,7 @@ fn main() {
     cross::check_chosen(&scored);
     cross::table(&scored, 64);
     cross::table(&scored, 128);
+    cross::curves(&scored);
     cross::kinds(&scored);
     cross::write_pairs(&scored, &Path::new(&home).join(".cache/simprint/eval"));
     if std::env::var_os("SIMPRINT_EVAL_FULL").is_some() {

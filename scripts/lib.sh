@@ -19,10 +19,14 @@ ensure_rust_tools() {
       rustup component add "$component"
     fi
   done
-  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
-    say "adding rustup target wasm32-unknown-unknown"
-    rustup target add wasm32-unknown-unknown
-  fi
+  # aarch64 (Apple silicon, Graviton) runs the portable kernels: the test command lints the
+  # core for it, so code behind `cfg(target_arch)` compiles where no x86 path exists.
+  for target in wasm32-unknown-unknown aarch64-unknown-linux-gnu; do
+    if ! rustup target list --installed | grep -qx "$target"; then
+      say "adding rustup target $target"
+      rustup target add "$target"
+    fi
+  done
   if ! "$TOOLS/bin/wasm-pack" --version 2>/dev/null | grep -qF "$WASM_PACK_VERSION"; then
     say "installing wasm-pack $WASM_PACK_VERSION into $TOOLS (once, about 2 minutes)"
     cargo install --locked wasm-pack --version "$WASM_PACK_VERSION" --root "$TOOLS"

@@ -26,6 +26,9 @@ ALLOW_IN_TESTS=(-A clippy::cast_lossless -A clippy::cast_possible_truncation
   -A clippy::cast_possible_wrap -A clippy::cast_sign_loss -A clippy::must_use_candidate
   -A clippy::missing_errors_doc -A clippy::missing_panics_doc -A clippy::disallowed_methods)
 cargo clippy --quiet --workspace --all-targets -- -D warnings "${ALLOW_IN_TESTS[@]}"
+# The core as aarch64 compiles it (no x86 kernels: the portable ones); its tests run there
+# under emulation by hand (DEVELOPING.md, "Other targets").
+cargo clippy --quiet -p simprint --lib --features parallel --target aarch64-unknown-linux-gnu -- -D warnings
 # The parallel feature (std::thread; off by default) with its tests and benchmark.
 cargo clippy --quiet -p simprint --all-targets --features parallel -- -D warnings "${ALLOW_IN_TESTS[@]}"
 # The fuzz crate with its targets (--features targets: checked without libFuzzer's C++ build).

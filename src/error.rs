@@ -91,6 +91,14 @@ pub enum Error {
         /// The share it must be told apart from.
         far: f64,
     },
+    /// [`Fingerprinter::calibrate`](crate::Fingerprinter::calibrate) was given no
+    /// near-duplicate or no other pair: F1 needs both.
+    CalibrationNeedsBothKinds {
+        /// Pairs labelled near-duplicates.
+        duplicates: usize,
+        /// Pairs labelled otherwise.
+        others: usize,
+    },
     /// Document frequencies built with other options than the fingerprinter given them.
     OptionsMismatch,
     /// An explicit index plan that cannot work.
@@ -423,6 +431,11 @@ impl fmt::Display for Error {
             Error::ToleranceOutOfRange { .. } => f.write_str(
                 "tolerance must be a share of the text edited above 0 and below 1, with the \
                  share it is told apart from above it and at most 1",
+            ),
+            Error::CalibrationNeedsBothKinds { duplicates, others } => write!(
+                f,
+                "calibration needs pairs of both kinds, got near-duplicates: {duplicates}, \
+                 other pairs: {others}"
             ),
             Error::OptionsMismatch => f.write_str(
                 "invalid options: the document frequencies were built with other options \

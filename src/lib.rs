@@ -56,6 +56,7 @@ extern crate std;
 
 mod accumulate;
 mod ascii_words;
+mod calibrate;
 mod distance;
 mod distinct;
 mod document_frequencies;
@@ -83,6 +84,8 @@ mod tokenize;
 // (rustdoc would otherwise list re-export lines and leave the items to their modules' pages).
 #[doc(inline)]
 pub use accumulate::{fingerprint_hashes, Accumulator};
+#[doc(inline)]
+pub use calibrate::Calibration;
 #[doc(inline)]
 pub use distance::{hamming, hamming64, Comparison};
 #[doc(inline)]

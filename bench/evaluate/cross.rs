@@ -619,21 +619,15 @@ pub fn curves(sets: &[Scored]) {
     }
 }
 
-/// The tolerances a calibration chooses from.
-const CALIBRATE: [f64; 12] = [
-    0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.09, 0.10, 0.11, 0.12, 0.14,
-];
-
-/// Calibration: per corpus and language, the tolerance that scores best on `n` labelled pairs
+/// Calibration: per corpus and language, `Fingerprinter::calibrate` on `n` labelled pairs
 /// drawn at random (what a user could label of their own data), scored on the other pairs
 /// against their best fixed k.
 pub fn calibration(sets: &[Scored], n: usize) {
     println!("\n## The tolerance calibrated on {n} labelled pairs per corpus and language, scored on the others (64 bits)\n");
-    println!("F1 on the other pairs and its gap to their best fixed k: at the default tolerance (0.10), at the tolerance that scores best on the sample, and at the one nearest the default within one standard error of that best\n");
+    println!("Fingerprinter::calibrate on the sample; F1 on the other pairs at the default tolerance and at the calibrated one, each with its gap to the other pairs' best fixed k\n");
     let fp = Fingerprinter::new(options()).unwrap();
     for s in sets {
         let held = s.set.name.starts_with('A');
-        let mut ks: std::collections::HashMap<usize, Vec<u32>> = Default::default();
         for &lang in &crate::corpora::LANGS {
             let mut idx: Vec<usize> = (0..s.set.pairs.len())
                 .filter(|&i| !(held && s.set.pairs[i].tune) && s.set.pairs[i].lang == lang)
@@ -641,7 +635,7 @@ pub fn calibration(sets: &[Scored], n: usize) {
             if idx.len() < 2 * n {
                 continue;
             }
-            // A fixed shuffle (splitmix64 on the index) so runs repeat.
+            // A fixed shuffle (splitmix64 of the index) so runs repeat.
             let mix = |mut z: u64| {
                 z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
                 z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
@@ -649,63 +643,39 @@ pub fn calibration(sets: &[Scored], n: usize) {
             };
             idx.sort_by_key(|&i| mix(i as u64 + 0x9e37_79b9));
             let (cal, test) = idx.split_at(n);
-            for &i in &idx {
-                let a = s.set.pairs[i].a;
-                ks.entry(a).or_insert_with(|| {
-                    CALIBRATE
-                        .iter()
-                        .map(|&t| {
-                            fp.recommended_k(&s.set.texts[a], Tolerance::new(t).unwrap())
-                                .unwrap()
-                        })
-                        .collect()
-                });
-            }
-            let score = |pairs: &[usize], t: usize| {
-                let mut sc = Score::default();
-                for &i in pairs {
+            let text = |i: usize| s.set.texts[i].as_str();
+            let c = fp
+                .calibrate(cal.iter().map(|&i| {
                     let p = &s.set.pairs[i];
-                    sc.add(s.d64[i] <= ks[&p.a][t], p.dup);
+                    (text(p.a), text(p.b), p.dup)
+                }))
+                .unwrap();
+            let score = |tolerance: Tolerance| {
+                let mut sc = Score::default();
+                for &i in test {
+                    let p = &s.set.pairs[i];
+                    sc.add(
+                        s.d64[i] <= fp.recommended_k(text(p.a), tolerance).unwrap(),
+                        p.dup,
+                    );
                 }
                 sc
             };
-            let best_t = (0..CALIBRATE.len())
-                .max_by(|&x, &y| score(cal, x).f1().total_cmp(&score(cal, y).f1()))
-                .unwrap_or(8);
-            let top = score(cal, best_t).f1();
-            let dups = cal.iter().filter(|&&i| s.set.pairs[i].dup).count().max(1);
-            let se = (top * (1.0 - top) / dups as f64).sqrt();
-            // Within one standard error of the best, the tolerance nearest the default: a
-            // sample of a hundred pairs cannot tell closer tolerances apart.
-            let t = (0..CALIBRATE.len())
-                .filter(|&x| score(cal, x).f1() >= top - se)
-                .min_by(|&x, &y| {
-                    (CALIBRATE[x] - 0.10)
-                        .abs()
-                        .total_cmp(&(CALIBRATE[y] - 0.10).abs())
-                })
-                .unwrap_or(best_t);
-            let (at_best, at, default) = (score(test, best_t), score(test, t), score(test, 8));
-            let in_test: Vec<bool> = {
-                let mut v = vec![false; s.set.pairs.len()];
-                for &i in test {
-                    v[i] = true;
-                }
-                v
-            };
+            let (calibrated, default) = (score(c.tolerance), score(Tolerance::DEFAULT));
+            let mut in_test = vec![false; s.set.pairs.len()];
+            for &i in test {
+                in_test[i] = true;
+            }
             let (bk, best) = best_fixed(s, &s.d64, 64, &|i| in_test[i]);
             println!(
-                "{:<13} {:<3} | default {:.3} {:+.3} | best on the sample: {:.2} {:.3} {:+.3} | within one SE, nearest 0.10: {:.2} {:.3} {:+.3} | best fixed k {:>2}: {:.3}",
+                "{:<13} {:<3} | default {:.3} {:+.3} | calibrated {:.2}: {:.3} {:+.3} | best fixed k {:>2}: {:.3}",
                 s.set.name,
                 lang.dir(),
                 default.f1(),
                 default.f1() - best.f1(),
-                CALIBRATE[best_t],
-                at_best.f1(),
-                at_best.f1() - best.f1(),
-                CALIBRATE[t],
-                at.f1(),
-                at.f1() - best.f1(),
+                c.tolerance.near,
+                calibrated.f1(),
+                calibrated.f1() - best.f1(),
                 bk,
                 best.f1(),
             );

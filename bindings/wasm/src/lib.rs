@@ -26,6 +26,7 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
 }
 
 mod accumulator;
+mod calibration;
 mod convert;
 mod defaults;
 mod describe;

@@ -78,7 +78,7 @@ describe('arguments', () => {
     });
     assert.deepEqual(parse(['fingerprint', '-', '--', '--odd-name']).files, ['-', '--odd-name']);
     assert.equal(parse(['--help']).help, true);
-    assert.deepEqual(COMMANDS, ['fingerprint', 'dedup', 'keys']);
+    assert.deepEqual(COMMANDS, ['fingerprint', 'dedup', 'keys', 'calibrate']);
   });
 
   test('usage errors name the option and what was wrong', () => {
@@ -87,7 +87,7 @@ describe('arguments', () => {
         () => parse(argv),
         (e) => e instanceof UsageError && e.message === message,
       );
-    refused(['sort'], 'unknown command "sort": expected fingerprint, dedup, keys');
+    refused(['sort'], 'unknown command "sort": expected fingerprint, dedup, keys, calibrate');
     refused(['dedup', '--bogus'], 'unknown option --bogus');
     refused(['dedup', '--k'], '--k needs a value');
     refused(['dedup', '--k', 'x'], '--k must be a whole number from 0 to 128, got "x"');
@@ -567,4 +567,45 @@ test('keys: Plan.keys of each fingerprint, the flip masks, the plan', () => {
     plan.describe(),
   );
   plan.free();
+});
+
+test("calibrate: the library's Fingerprinter.calibrate of the labelled pairs, as one JSON line; errors name the line", () => {
+  // Copies edited with the text's own words (every 9th word a near-duplicate, every 3rd not).
+  const docs = corpus(12, { seed: 11, copies: 0, words: [80, 160] });
+  const pairs = docs.flatMap(({ text }) => {
+    const words = text.split(' ');
+    const reuse = (every) => words.map((w, i) => (i % every === 0 ? words[1] : w)).join(' ');
+    return [
+      [text, reuse(9), true],
+      [text, reuse(3), false],
+    ];
+  });
+  const path = file(
+    'labelled.jsonl',
+    `${pairs.map(([a, b, duplicate]) => JSON.stringify({ a, b, duplicate, note: 'kept' })).join('\n')}\n\n`,
+  );
+  for (const options of [{}, { width: 128 }]) {
+    const args = ['calibrate', path, ...(options.width ? ['--width', '128'] : [])];
+    const run = simprint(args);
+    assert.equal(run.status, 0, run.stderr);
+    const fp = new Fingerprinter(options);
+    assert.deepEqual(lines(run.stdout), [fp.calibrate(pairs)]);
+    fp.free();
+  }
+  const bad = file(
+    'bad.jsonl',
+    `${JSON.stringify({ a: 'x', b: 'y', duplicate: true })}\n{"a": "x", "b": 2, "duplicate": false}\n`,
+  );
+  const failed = simprint(['calibrate', bad]);
+  assert.equal(failed.status, 1);
+  assert.equal(failed.stderr, `simprint: ${bad}:2: "b" must be a string, got number\n`);
+  const oneKind = simprint(
+    ['calibrate', '-'],
+    `${JSON.stringify({ a: 'x', b: 'x', duplicate: true })}\n`,
+  );
+  assert.equal(
+    oneKind.stderr,
+    'simprint: calibration needs pairs of both kinds, got near-duplicates: 1, other pairs: 0\n',
+  );
+  assert.equal(simprint(['calibrate', path, '--k', '3']).status, 2);
 });

@@ -598,3 +598,26 @@ test('a burst of near-copies: of two posted at the same moment, at least one rep
     await rt.dispose();
   }
 });
+
+test('TOLERANCE sets each text k (what fp.calibrate fits), for JSON, batch and streamed bodies', async () => {
+  const rt = await runtime('tolerance', { OBJECTS: 4, TOLERANCE: '0.05' });
+  try {
+    const text = corpus(1, 1, 't')[0].text;
+    const k5 = Math.min(fingerprinter.recommendedK(text, { tolerance: 0.05 }), MAX_K);
+    assert.ok(k5 < kOf(text), `0.05 gives ${k5}, the default ${kOf(text)}`);
+    const posted = await rt.call('POST', '/check', { text });
+    assert.equal(posted.status, 200, JSON.stringify(posted.body));
+    assert.equal(posted.body.k, k5);
+    const batch = await rt.call('POST', '/batch', { documents: [{ id: 't', text }] });
+    assert.equal(batch.body.documents[0].k, k5);
+    const streamed = await fetch(new URL('/check', rt.base), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'text/plain' },
+      body: text,
+    });
+    assert.equal((await streamed.json()).k, k5);
+    assert.equal((await rt.call('GET', '/stats')).body.tolerance, 0.05);
+  } finally {
+    await rt.dispose();
+  }
+});

@@ -448,6 +448,28 @@ test("each text at its own k: the README's Chinese pair, under ten keys, flagged
       await rt.dispose();
     }
     if (i > 1) continue;
+    // TOLERANCE (what fp.calibrate fits) sets each text's k, streamed or JSON, and stats show it.
+    const tolerant = start({ persist, vars: { SIPHASH_KEY: key, TOLERANCE: '0.05' } });
+    try {
+      const c = client(await tolerant.ready);
+      const fp5 = new sp.Fingerprinter({ key });
+      const k5 = Math.min(fp5.recommendedK(zhB, { tolerance: 0.05 }), MAX_K);
+      fp5.free();
+      assert.ok(k5 < k, `tolerance 0.05 gives ${k5}, the default ${k}`);
+      for (const body of [zhB, { text: zhB }]) {
+        const checked = await c('POST', '/check', body, {
+          'content-type': typeof body === 'string' ? 'text/plain' : 'application/json',
+        });
+        assert.equal(checked.body.k, k5);
+        assert.equal(
+          checked.body.duplicates.some((d) => d.id === 'zh-a'),
+          distanceUnderKey <= k5,
+        );
+      }
+      assert.equal((await c('GET', '/stats')).body.tolerance, 0.05);
+    } finally {
+      await tolerant.dispose();
+    }
     // A fixed K checks every text at that k instead.
     const fixedK = start({ persist, vars: { SIPHASH_KEY: key, K: 8 } });
     try {
@@ -912,6 +934,9 @@ test('a changed WIDTH or a bad setting is a JSON 500, never mixed fingerprints o
   for (const [vars, pattern] of [
     [{ K: 99 }, /K must be "auto" or a whole number from 0 to 64, not 99/],
     [{ MAX_K: 65 }, /MAX_K must be a whole number from 0 to 64/],
+    [{ TOLERANCE: 'ten' }, /TOLERANCE must be a number, not "ten"/],
+    // The library's own check and words.
+    [{ TOLERANCE: 1.5 }, /TOLERANCE 1.5: tolerance must be a share of the text edited above 0/],
   ]) {
     mf = start({ persist: join(tmp, 'bad-config'), vars });
     base = await mf.ready;

@@ -141,11 +141,12 @@ export const FLUSH_UNITS = 64 * 1024;
  * A sink for readText: receives a text piece by piece and gives its fingerprint at the end.
  * Pieces are batched and never split a surrogate pair (a string given to a streaming
  * fingerprinter must not), so the stream sees whole code points. `fingerprinter` is a simprint
- * Fingerprinter.
+ * Fingerprinter; `tolerance` (optional) is recommendedK's, for the text's k.
  */
 export class TextSink {
-  constructor(fingerprinter) {
+  constructor(fingerprinter, { tolerance } = {}) {
     this.fingerprinter = fingerprinter;
+    this.tolerance = tolerance;
     this.units = 0; // UTF-16 code units of text seen
     this.buffer = '';
     this.stream = null;
@@ -187,7 +188,7 @@ export class TextSink {
 
   // The stream also counts the text's features, for its recommended k at the end.
   newStream() {
-    return this.fingerprinter.stream({ recommend: true });
+    return this.fingerprinter.stream({ recommend: true, tolerance: this.tolerance });
   }
 
   result() {

@@ -63,6 +63,26 @@ export function kSetting(env, width) {
   return n;
 }
 
+/**
+ * TOLERANCE: the share of a text's words (CJK characters) that may be edited in a
+ * near-duplicate, as simprint's recommendedK takes it (`fp.calibrate` fits one to pairs you
+ * labelled); unset, the library's default. `check(tolerance)` is the library's own check (it
+ * throws the library's message), so this file keeps no rule of its own.
+ */
+export function toleranceSetting(env, check) {
+  const raw = env.TOLERANCE;
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n))
+    throw badConfig(`TOLERANCE must be a number, not ${JSON.stringify(raw)}`);
+  try {
+    check(n);
+  } catch (err) {
+    throw badConfig(`TOLERANCE ${JSON.stringify(raw)}: ${err.message}`);
+  }
+  return n;
+}
+
 /** One of `choices`, the first when unset. */
 export function choice(env, name, choices) {
   const raw = env[name];

@@ -43,7 +43,7 @@ import {
 } from 'simprint-worker-common/http';
 import { checkId, idFromPath } from 'simprint-worker-common/ids';
 import { fingerprinterFor, schemeOf } from 'simprint-worker-common/scheme';
-import { toHex } from 'simprint';
+import { defaults, toHex } from 'simprint';
 import { SimprintKeys } from './key-store.js';
 import { limiterName, SimprintLimiter } from './limiter.js';
 import { keyHex, routingPlan } from './plans.js';
@@ -189,7 +189,7 @@ const conflict = (id) =>
 
 /** The body as the document's text, fingerprinted as it streams in: { id, hex, k, textLength }. */
 async function readTextDocument(request, s, id) {
-  const sink = new TextSink(fingerprinterFor(s.width, s.key));
+  const sink = new TextSink(fingerprinterFor(s.width, s.key), { tolerance: s.tolerance });
   try {
     await readText(request, { maxBytes: s.maxBodyBytes, timeoutMs: s.bodyTimeoutMs }, sink);
     const { fingerprint, k } = sink.finish();
@@ -221,7 +221,7 @@ function jsonDocument(s, value, idRequired, where = '') {
   return {
     id: value.id ?? null,
     hex: fp.fingerprintHex(value.text),
-    k: kFor(s, fp.recommendedK(value.text)),
+    k: kFor(s, fp.recommendedK(value.text, { tolerance: s.tolerance })),
     textLength: value.text.length,
   };
 }
@@ -462,6 +462,7 @@ async function stats(at) {
       tenant,
       width: s.width,
       k: s.k,
+      tolerance: s.tolerance ?? defaults().tolerance.near,
       maxK: s.maxK,
       objects: s.objects,
       routingTables: s.maxK + 1,

@@ -6,11 +6,12 @@ import {
   kSetting,
   parseKey,
   rateLimit,
+  toleranceSetting,
   whole,
 } from 'simprint-worker-common/settings';
 import { PUBLIC_KEY } from 'simprint-worker-common/scheme';
 import { HttpError } from 'simprint-worker-common/http';
-import { collectionK, Plan } from 'simprint';
+import { collectionK, Plan, recommendedK } from 'simprint';
 
 /** At most this many duplicates are returned, the nearest first. */
 export const MAX_DUPLICATES = 100;
@@ -35,6 +36,8 @@ export const settings = cachedSettings((env) => {
     // "auto": each text at its own recommended k (at most MAX_K, the k documents are routed and
     // filed for); a number: every text at that k.
     k: fixed ?? 'auto',
+    // recommendedK's tolerance for each text's k (TOLERANCE; unset: the library's default).
+    tolerance: toleranceSetting(env, (tolerance) => recommendedK('', { tolerance })),
     maxK,
     ...bodyLimits(env),
     exposeFingerprints: flag(env, 'EXPOSE_FINGERPRINTS'),

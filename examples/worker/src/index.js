@@ -24,7 +24,7 @@ import {
 } from 'simprint-worker-common/http';
 import { checkId, idFromPath } from 'simprint-worker-common/ids';
 import { fingerprinterFor, schemeOf } from 'simprint-worker-common/scheme';
-import { toHex } from 'simprint';
+import { defaults, toHex } from 'simprint';
 import { settings } from './settings.js';
 import { SimprintIndex } from './store.js';
 
@@ -119,7 +119,7 @@ function tenantObject({ env, tenant }) {
  * Returns { id, hex, k, textLength }.
  */
 async function readTextDocument(request, s, id) {
-  const sink = new TextSink(fingerprinterFor(s.width, s.key));
+  const sink = new TextSink(fingerprinterFor(s.width, s.key), { tolerance: s.tolerance });
   try {
     await readText(request, { maxBytes: s.maxBodyBytes, timeoutMs: s.bodyTimeoutMs }, sink);
     const { fingerprint, k } = sink.finish();
@@ -147,7 +147,7 @@ async function readJsonDocument(request, s, idRequired) {
   return {
     id: body.id ?? null,
     hex: fp.fingerprintHex(body.text),
-    k: kFor(s, fp.recommendedK(body.text)),
+    k: kFor(s, fp.recommendedK(body.text, { tolerance: s.tolerance })),
     textLength: body.text.length,
   };
 }
@@ -214,6 +214,7 @@ async function stats(at) {
     tenant,
     width: s.width,
     k: s.k,
+    tolerance: s.tolerance ?? defaults().tolerance.near,
     maxK: s.maxK,
     maxBodyBytes: s.maxBodyBytes,
     maxJsonBytes: s.maxJsonBytes,

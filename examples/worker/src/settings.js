@@ -6,9 +6,11 @@ import {
   kSetting,
   parseKey,
   rateLimit,
+  toleranceSetting,
   whole,
 } from 'simprint-worker-common/settings';
 import { PUBLIC_KEY } from 'simprint-worker-common/scheme';
+import { recommendedK } from 'simprint';
 
 /** At most this many duplicates are returned, the nearest first. */
 export const MAX_DUPLICATES = 100;
@@ -23,6 +25,8 @@ export const settings = cachedSettings((env) => {
     // "auto": each text at its own recommended k (at most MAX_K, the k the index is planned
     // for); a number: every text at that k.
     k: mode,
+    // recommendedK's tolerance for each text's k (TOLERANCE; unset: the library's default).
+    tolerance: toleranceSetting(env, (tolerance) => recommendedK('', { tolerance })),
     maxK: mode === 'auto' ? maxK : Math.max(maxK, mode),
     ...bodyLimits(env),
     exposeFingerprints: flag(env, 'EXPOSE_FINGERPRINTS'),

@@ -47,16 +47,25 @@ const SETTINGS = {
   // library checks the values and words the errors.
   width: {
     read: (n, v) => number(n, v, { min: 0, max: 1000 }),
-    commands: ['fingerprint', 'dedup', 'keys'],
+    commands: ['fingerprint', 'dedup', 'keys', 'calibrate'],
   },
-  tokenizer: { read: text, commands: ['fingerprint', 'dedup'] },
-  n: { read: (n, v) => number(n, v, { max: 1000 }), commands: ['fingerprint', 'dedup'] },
-  wordN: { read: (n, v) => number(n, v, { max: 1000 }), commands: ['fingerprint', 'dedup'] },
-  charN: { read: (n, v) => number(n, v, { max: 1000 }), commands: ['fingerprint', 'dedup'] },
-  normalization: { read: text, commands: ['fingerprint', 'dedup'] },
-  caseFold: { read: flag, switch: true, commands: ['fingerprint', 'dedup'] },
-  weighting: { read: text, commands: ['fingerprint', 'dedup'] },
-  key: { read: text, commands: ['fingerprint', 'dedup'] },
+  tokenizer: { read: text, commands: ['fingerprint', 'dedup', 'calibrate'] },
+  n: {
+    read: (n, v) => number(n, v, { max: 1000 }),
+    commands: ['fingerprint', 'dedup', 'calibrate'],
+  },
+  wordN: {
+    read: (n, v) => number(n, v, { max: 1000 }),
+    commands: ['fingerprint', 'dedup', 'calibrate'],
+  },
+  charN: {
+    read: (n, v) => number(n, v, { max: 1000 }),
+    commands: ['fingerprint', 'dedup', 'calibrate'],
+  },
+  normalization: { read: text, commands: ['fingerprint', 'dedup', 'calibrate'] },
+  caseFold: { read: flag, switch: true, commands: ['fingerprint', 'dedup', 'calibrate'] },
+  weighting: { read: text, commands: ['fingerprint', 'dedup', 'calibrate'] },
+  key: { read: text, commands: ['fingerprint', 'dedup', 'calibrate'] },
   tolerance: { read: share, commands: ['fingerprint', 'dedup'] },
   far: { read: share, commands: ['fingerprint', 'dedup'] },
   // Input.
@@ -73,8 +82,8 @@ const SETTINGS = {
     read: (n, v) => number(n, v, { min: 1, max: 256 }),
     commands: ['fingerprint', 'dedup'],
   },
-  output: { read: text, commands: ['fingerprint', 'dedup', 'keys'] },
-  progress: { read: flag, switch: true, commands: ['fingerprint', 'dedup', 'keys'] },
+  output: { read: text, commands: ['fingerprint', 'dedup', 'keys', 'calibrate'] },
+  progress: { read: flag, switch: true, commands: ['fingerprint', 'dedup', 'keys', 'calibrate'] },
   // Dedup.
   k: { read: (n, v) => number(n, v, { max: 128 }), commands: ['dedup', 'keys'] },
   maxK: { read: (n, v) => number(n, v, { max: 128 }), commands: ['dedup'] },
@@ -91,7 +100,7 @@ const SETTINGS = {
   plan: { read: flag, switch: true, commands: ['keys'] },
 };
 
-export const COMMANDS = ['fingerprint', 'dedup', 'keys'];
+export const COMMANDS = ['fingerprint', 'dedup', 'keys', 'calibrate'];
 const ALIASES = { o: 'output', j: 'threads' };
 
 const camel = (s) => s.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
@@ -261,6 +270,9 @@ Usage:
   simprint fingerprint FILE…   one JSON line per document: {"id", "fingerprint", "k"}
   simprint dedup FILE…         the duplicates, each with the kept original and its distance
   simprint keys FILE…          the table keys of fingerprints (simprint fingerprint's output)
+  simprint calibrate FILE…     the tolerance fitted to labelled pairs: JSONL lines
+                               {"a": text, "b": text, "duplicate": true|false}; pass what it
+                               gives to --tolerance
 
 FILE is JSONL (.jsonl, .ndjson, .json: one object a line), CSV with a header (.csv), Parquet
 (.parquet, needs @duckdb/node-api installed beside simprint) or any other file as one text

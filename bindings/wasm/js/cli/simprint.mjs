@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The simprint command (the package's `bin`): simprint fingerprint | dedup | keys FILE…
+// The simprint command (the package's `bin`): simprint fingerprint | dedup | keys | calibrate FILE…
 // A thin layer over the package: every fingerprint, k, distance and key comes from it; this
 // reads files, runs threads, draws progress and writes results (docs/cli.md).
 import { readFileSync } from 'node:fs';
@@ -44,10 +44,13 @@ async function main(argv) {
   const result = await command[line.command](files, settings, { progress, warn });
   const { seconds, bytes } = progress.state;
   const rate = `${number(Math.round(result.documents / Math.max(seconds, 1e-9)))} docs/s, ${(bytes / 1e6 / Math.max(seconds, 1e-9)).toFixed(1)} MB/s`;
+  const c = result.calibration;
   const summary =
     line.command === 'dedup'
       ? `${number(result.documents)} documents: ${number(result.duplicates)} duplicates, ${number(result.kept)} kept${result.skipped ? `, ${number(result.skipped)} skipped` : ''} in ${seconds.toFixed(1)} s (${rate}); index: ${number(result.indexSize)} fingerprints, k up to ${result.indexK}, ${number(result.indexBytes)} bytes`
-      : `${number(result.documents)} documents${result.skipped ? `, ${number(result.skipped)} skipped` : ''} in ${seconds.toFixed(1)} s (${rate})`;
+      : c
+        ? `${number(c.pairs)} pairs, ${number(c.duplicates)} near-duplicates: tolerance ${c.tolerance} gives F1 ${c.f1.toFixed(3)} on them (the default ${c.defaultF1.toFixed(3)}, the best single k ${c.fixedK} ${c.fixedF1.toFixed(3)}); pass --tolerance ${c.tolerance}`
+        : `${number(result.documents)} documents${result.skipped ? `, ${number(result.skipped)} skipped` : ''} in ${seconds.toFixed(1)} s (${rate})`;
   progress.stop(summary);
 }
 

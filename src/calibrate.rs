@@ -54,12 +54,19 @@ pub struct Calibration {
     pub duplicates: usize,
 }
 
-/// True positives, false positives, false negatives.
+/// True positives, false positives, false negatives (u64: an iterator may give more pairs
+/// than a u32 counts).
 #[derive(Clone, Copy, Default)]
 struct Counts {
-    tp: u32,
-    fp: u32,
-    fn_: u32,
+    tp: u64,
+    fp: u64,
+    fn_: u64,
+}
+
+/// A count as a float (exact below 2^53, and any count here is).
+#[allow(clippy::cast_precision_loss, reason = "counts of pairs, far below 2^53")]
+fn float(n: u64) -> f64 {
+    n as f64
 }
 
 impl Counts {
@@ -73,8 +80,8 @@ impl Counts {
     }
 
     fn f1(self) -> f64 {
-        let tp = f64::from(self.tp);
-        let denominator = 2.0 * tp + f64::from(self.fp) + f64::from(self.fn_);
+        let tp = float(self.tp);
+        let denominator = 2.0 * tp + float(self.fp) + float(self.fn_);
         if denominator == 0.0 {
             0.0
         } else {
@@ -181,9 +188,9 @@ impl Fingerprinter {
             precision: if flagged == 0 {
                 1.0
             } else {
-                f64::from(chosen.tp) / f64::from(flagged)
+                float(chosen.tp) / float(flagged)
             },
-            recall: f64::from(chosen.tp) / f64::from(chosen.tp + chosen.fn_),
+            recall: float(chosen.tp) / float(chosen.tp + chosen.fn_),
             f1: chosen.f1(),
             default_f1: at[default_step].f1(),
             fixed_k: u32::try_from(fixed_k).unwrap_or(width),

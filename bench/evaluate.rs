@@ -316,8 +316,9 @@ fn main() {
     cross::table(&scored, 64);
     cross::table(&scored, 128);
     cross::curves(&scored);
-    cross::calibration(&scored, 100);
-    cross::calibration(&scored, 200);
+    cross::calibration(&scored, 100, 64);
+    cross::calibration(&scored, 200, 64);
+    cross::calibration(&scored, 100, 128);
     cross::kinds(&scored);
     cross::write_pairs(&scored, &Path::new(&home).join(".cache/simprint/eval"));
     if std::env::var_os("SIMPRINT_EVAL_FULL").is_some() {

@@ -622,11 +622,12 @@ pub fn curves(sets: &[Scored]) {
 /// Calibration: per corpus and language, `Fingerprinter::calibrate` on `n` labelled pairs
 /// drawn at random (what a user could label of their own data), scored on the other pairs
 /// against their best fixed k.
-pub fn calibration(sets: &[Scored], n: usize) {
-    println!("\n## The tolerance calibrated on {n} labelled pairs per corpus and language, scored on the others (64 bits)\n");
+pub fn calibration(sets: &[Scored], n: usize, width: u32) {
+    println!("\n## The tolerance calibrated on {n} labelled pairs per corpus and language, scored on the others ({width} bits)\n");
     println!("Fingerprinter::calibrate on the sample; F1 on the other pairs at the default tolerance and at the calibrated one, each with its gap to the other pairs' best fixed k\n");
-    let fp = Fingerprinter::new(options()).unwrap();
+    let fp = Fingerprinter::new(Options { width, ..options() }).unwrap();
     for s in sets {
+        let d = if width == 64 { &s.d64 } else { &s.d128 };
         let held = s.set.name.starts_with('A');
         for &lang in &crate::corpora::LANGS {
             let mut idx: Vec<usize> = (0..s.set.pairs.len())
@@ -655,7 +656,7 @@ pub fn calibration(sets: &[Scored], n: usize) {
                 for &i in test {
                     let p = &s.set.pairs[i];
                     sc.add(
-                        s.d64[i] <= fp.recommended_k(text(p.a), tolerance).unwrap(),
+                        d[i] <= fp.recommended_k(text(p.a), tolerance).unwrap(),
                         p.dup,
                     );
                 }
@@ -666,7 +667,7 @@ pub fn calibration(sets: &[Scored], n: usize) {
             for &i in test {
                 in_test[i] = true;
             }
-            let (bk, best) = best_fixed(s, &s.d64, 64, &|i| in_test[i]);
+            let (bk, best) = best_fixed(s, d, width, &|i| in_test[i]);
             println!(
                 "{:<13} {:<3} | default {:.3} {:+.3} | calibrated {:.2}: {:.3} {:+.3} | best fixed k {:>2}: {:.3}",
                 s.set.name,

@@ -5,6 +5,7 @@
 import {
   $,
   VChart,
+  libDefaults,
   drawBinary,
   escapeHtml,
   fmt,
@@ -77,6 +78,9 @@ export function setup() {
       a: '',
       b: '',
       preset: 'chinese',
+      // The share of A's words a near-duplicate may have edited, in percent (the library's
+      // default tolerance to start).
+      tolerance: Math.round(libDefaults().tolerance.near * 100),
       // The library's answer for them: both explanations, their comparison, the features only
       // in A and only in B and the sums of their pushes per bit.
       r: null,
@@ -110,7 +114,8 @@ export function setup() {
     if (answer.error) ui.set({ error: answer.error });
     else ui.set({ r: answer.value, error: null });
   });
-  const compute = () => request('compare', { a: s.a, b: s.b, options: s.options });
+  const compute = () =>
+    request('compare', { a: s.a, b: s.b, options: s.options, tolerance: s.tolerance / 100 });
 
   function renderSides({ r }) {
     if (!r) return;
@@ -138,6 +143,8 @@ export function setup() {
     $('cmp-similarity').textContent = c.similarity.toFixed(4);
     $('cmp-angle').textContent = c.angle.toFixed(4);
     $('cmp-cosine').textContent = c.cosine.toFixed(4);
+    $('cmp-verdict').textContent =
+      `${c.nearDuplicate ? 'yes' : 'no'}: d = ${c.distance} ${c.nearDuplicate ? '≤' : '>'} k = ${r.k}`;
   }
 
   function renderCharts({ r }) {
@@ -264,6 +271,14 @@ export function setup() {
   });
   options.onChange(() => {
     s.options = options.read();
+    compute();
+  });
+  // The tolerance: a whole percent; anything else the library refuses, in the status line.
+  const tolerance = $('cmp-tolerance');
+  tolerance.value = String(s.tolerance);
+  tolerance.addEventListener('input', () => {
+    if (tolerance.value === '') return;
+    s.tolerance = Number(tolerance.value);
     compute();
   });
 

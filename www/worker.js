@@ -132,12 +132,15 @@ const OPS = {
   },
 
   /**
-   * Two texts: both explanations, their comparison, the features only in A and only in B (a
+   * Two texts: both explanations, their comparison (with the verdict at A's recommended k for
+   * `tolerance`), the features only in A and only in B (a
    * feature whose weight changed is in both lists, at its old and new weight), and the pushes
    * of each list summed by the library (explainHashes), bit by bit.
    */
-  compare({ a, b, options }) {
+  compare({ a, b, options, tolerance }) {
     return withFingerprinter(options, (fp) => {
+      // The verdict under the rule: A's own k for this tolerance (the library's derivation).
+      const k = fp.recommendedK(a, { tolerance });
       const ea = fp.explain(a);
       const eb = fp.explain(b);
       const weightIn = (e) => new Map(e.features.map((f) => [f.feature, f.weight]));
@@ -153,7 +156,8 @@ const OPS = {
       return {
         ea,
         eb,
-        c: compare(ea.fingerprint, eb.fingerprint, ea.width),
+        c: compare(ea.fingerprint, eb.fingerprint, { width: ea.width, k }),
+        k,
         onlyA,
         onlyB,
         vOnlyA: pushes(ea, onlyA),

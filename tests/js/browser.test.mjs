@@ -462,12 +462,15 @@ describe('demo page in headless Chromium', { timeout: 120_000 }, () => {
 
   test("compare view: every preset and typed texts show compare()'s numbers", async () => {
     await d.open('compare');
-    const check = async (options) => {
+    const check = async (options, tolerance = sp.defaults().tolerance.near) => {
       const a = await page.inputValue('#cmp-text-a');
       const b = await page.inputValue('#cmp-text-b');
       const fa = sp.fingerprint(a, options);
       const fb = sp.fingerprint(b, options);
-      const c = sp.compare(fa, fb, options.width);
+      const fp = new sp.Fingerprinter(options);
+      const k = fp.recommendedK(a, { tolerance });
+      fp.free();
+      const c = sp.compare(fa, fb, { width: options.width, k });
       const label = `${a} | ${b}`;
       assert.equal(await page.textContent('#cmp-hex-a'), sp.toHex(fa, options.width), label);
       assert.equal(await page.textContent('#cmp-hex-b'), sp.toHex(fb, options.width), label);
@@ -476,6 +479,11 @@ describe('demo page in headless Chromium', { timeout: 120_000 }, () => {
       assert.equal(await page.textContent('#cmp-similarity'), c.similarity.toFixed(4), label);
       assert.equal(await page.textContent('#cmp-angle'), c.angle.toFixed(4), label);
       assert.equal(await page.textContent('#cmp-cosine'), c.cosine.toFixed(4), label);
+      assert.equal(
+        await page.textContent('#cmp-verdict'),
+        `${c.nearDuplicate ? 'yes' : 'no'}: d = ${c.distance} ${c.nearDuplicate ? '≤' : '>'} k = ${k}`,
+        label,
+      );
       const xor = await page.getAttribute('#cmp-xor', 'aria-label');
       assert.equal([...xor].filter((x) => x === '1').length, c.distance, label);
       assert.equal(await page.locator('#cmp-bits-a mark').count(), c.distance, label);
@@ -493,6 +501,18 @@ describe('demo page in headless Chromium', { timeout: 120_000 }, () => {
       distances[preset] = (await check(defaults)).distance;
       assert.match(await page.textContent('#cmp-note'), new RegExp(`${distances[preset]}`));
     }
+    // The tolerance starts at the library's default and sets A's k: the English pair (two
+    // words of about forty) is a near-duplicate at 10 % and not at 2 %.
+    assert.equal(
+      Number(await page.inputValue('#cmp-tolerance')),
+      sp.defaults().tolerance.near * 100,
+    );
+    await page.click('[data-preset="english"]');
+    await d.settled();
+    assert.ok((await check(defaults)).nearDuplicate);
+    await d.fill('#cmp-tolerance', '2');
+    assert.equal((await check(defaults, 0.02)).nearDuplicate, false);
+    await d.fill('#cmp-tolerance', String(sp.defaults().tolerance.near * 100));
     assert.ok(distances.english < distances.unrelated, JSON.stringify(distances));
     assert.ok(distances.short > distances.english, JSON.stringify(distances));
 

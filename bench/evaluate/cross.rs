@@ -624,7 +624,7 @@ pub fn curves(sets: &[Scored]) {
 /// against their best fixed k.
 pub fn calibration(sets: &[Scored], n: usize, width: u32) {
     println!("\n## The tolerance calibrated on {n} labelled pairs per corpus and language, scored on the others ({width} bits)\n");
-    println!("Fingerprinter::calibrate on the sample; F1 on the other pairs at the default tolerance and at the calibrated one, each with its gap to the other pairs' best fixed k\n");
+    println!("Fingerprinter::calibrate on the sample; F1 on the other pairs at the default tolerance, at the calibrated one and at the sample's best single k, each with its gap to the other pairs' best fixed k\n");
     let fp = Fingerprinter::new(Options { width, ..options() }).unwrap();
     for s in sets {
         let d = if width == 64 { &s.d64 } else { &s.d128 };
@@ -663,13 +663,18 @@ pub fn calibration(sets: &[Scored], n: usize, width: u32) {
                 sc
             };
             let (calibrated, default) = (score(c.tolerance), score(Tolerance::DEFAULT));
+            // The sample's best single k, on the other pairs.
+            let mut fixed = Score::default();
+            for &i in test {
+                fixed.add(d[i] <= c.fixed_k, s.set.pairs[i].dup);
+            }
             let mut in_test = vec![false; s.set.pairs.len()];
             for &i in test {
                 in_test[i] = true;
             }
             let (bk, best) = best_fixed(s, d, width, &|i| in_test[i]);
             println!(
-                "{:<13} {:<3} | default {:.3} {:+.3} | calibrated {:.2}: {:.3} {:+.3} | best fixed k {:>2}: {:.3}",
+                "{:<13} {:<3} | default {:.3} {:+.3} | calibrated {:.2}: {:.3} {:+.3} | the sample's k {:>2}: {:.3} {:+.3} | best fixed k {:>2}: {:.3}",
                 s.set.name,
                 lang.dir(),
                 default.f1(),
@@ -677,6 +682,9 @@ pub fn calibration(sets: &[Scored], n: usize, width: u32) {
                 c.tolerance.near,
                 calibrated.f1(),
                 calibrated.f1() - best.f1(),
+                c.fixed_k,
+                fixed.f1(),
+                fixed.f1() - best.f1(),
                 bk,
                 best.f1(),
             );

@@ -25,6 +25,7 @@ import {
   checkId,
   csvObject,
   jsonlDocument,
+  labelledPair,
 } from '../../pkg/cli/records.mjs';
 import { progressLine } from '../../pkg/cli/progress.mjs';
 import { PLANNED_DOCUMENTS, documentK, replan } from '../../pkg/cli/dedup.mjs';
@@ -171,6 +172,30 @@ describe('records', () => {
     refused('{"text": "a"', {}, /^not JSON: /);
     assert.equal(checkId(2 ** 53 - 1, 'id'), 2 ** 53 - 1);
     assert.throws(() => checkId(2 ** 53, 'id'), RecordError);
+  });
+
+  test("labelled pairs (simprint calibrate's lines): [a, b, duplicate], or a message", () => {
+    assert.deepEqual(labelledPair('{"a": "x", "b": "y", "duplicate": false, "note": 1}'), [
+      'x',
+      'y',
+      false,
+    ]);
+    assert.equal(labelledPair('  '), undefined);
+    for (const [line, message] of [
+      ['{"a": "x"', /^not JSON: /],
+      ['"x"', /^expected a JSON object, got string$/],
+      ['null', /^expected a JSON object, got null$/],
+      ['{"b": "y", "duplicate": true}', /^"a" must be a string, got undefined$/],
+      ['{"a": "x", "b": ["y"], "duplicate": true}', /^"b" must be a string, got an array$/],
+      ['{"a": "x", "b": "y", "duplicate": 1}', /^"duplicate" must be true or false, got number$/],
+      ['{"a": "x", "b": "y"}', /^"duplicate" must be true or false, got undefined$/],
+    ]) {
+      assert.throws(
+        () => labelledPair(line),
+        (e) => e instanceof RecordError && message.test(e.message),
+        line,
+      );
+    }
   });
 
   test('CSV: quotes, doubled quotes, line breaks in fields, CRLF; the same records for any cut', () => {
@@ -608,4 +633,11 @@ test("calibrate: the library's Fingerprinter.calibrate of the labelled pairs, as
     'simprint: calibration needs pairs of both kinds, got near-duplicates: 1, other pairs: 0\n',
   );
   assert.equal(simprint(['calibrate', path, '--k', '3']).status, 2);
+  const csv = file('labelled.csv', 'a,b,duplicate\nx,y,true\n');
+  const notJsonl = simprint(['calibrate', csv]);
+  assert.equal(notJsonl.status, 1);
+  assert.equal(
+    notJsonl.stderr,
+    `simprint: ${csv}: simprint calibrate reads JSONL lines {"a", "b", "duplicate"}\n`,
+  );
 });

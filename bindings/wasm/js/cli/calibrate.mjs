@@ -4,30 +4,8 @@ import { fingerprinterOptions } from './args.mjs';
 import { InputError } from './errors.mjs';
 import { batches } from './input.mjs';
 import { Output } from './output.mjs';
+import { labelledPair } from './records.mjs';
 import { Fingerprinter } from '../node.mjs';
-
-/** What a value is, in messages (as the library words it: "got number"). */
-const kind = (v) =>
-  v === undefined ? 'nothing' : v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v;
-
-/** One labelled pair of a JSONL line; throws a message naming what is wrong. */
-export function labelledPair(line) {
-  let value;
-  try {
-    value = JSON.parse(line);
-  } catch (e) {
-    throw new Error(`not JSON (${e.message})`);
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
-    throw new Error('must be a JSON object {"a": text, "b": text, "duplicate": true|false}');
-  for (const field of ['a', 'b']) {
-    if (typeof value[field] !== 'string')
-      throw new Error(`"${field}" must be a string, got ${kind(value[field])}`);
-  }
-  if (typeof value.duplicate !== 'boolean')
-    throw new Error(`"duplicate" must be true or false, got ${kind(value.duplicate)}`);
-  return [value.a, value.b, value.duplicate];
-}
 
 export async function calibrate(files, settings, { progress }) {
   const pairs = [];
@@ -40,9 +18,9 @@ export async function calibrate(files, settings, { progress }) {
       );
     const before = pairs.length;
     batch.text.split('\n').forEach((line, i) => {
-      if (line.trim() === '') return;
       try {
-        pairs.push(labelledPair(line));
+        const pair = labelledPair(line);
+        if (pair) pairs.push(pair);
       } catch (e) {
         throw new InputError(`${batch.file}:${batch.firstLine + i}: ${e.message}`);
       }
@@ -50,7 +28,12 @@ export async function calibrate(files, settings, { progress }) {
     progress.documents(pairs.length - before);
   }
   const fp = new Fingerprinter(fingerprinterOptions(settings));
-  const c = fp.calibrate(pairs);
+  let c;
+  try {
+    c = fp.calibrate(pairs);
+  } finally {
+    fp.free();
+  }
   const out = new Output(settings.output);
   out.line(JSON.stringify(c));
   await out.commit();

@@ -40,6 +40,29 @@ export function jsonlDocument(line, { textField = 'text', idField }, fallbackId)
   return document(record, { textField, idField }, fallbackId, 'field');
 }
 
+/**
+ * One JSONL line of `simprint calibrate` into `[a, b, duplicate]` (what Fingerprinter.calibrate
+ * takes), or `undefined` for a blank line.
+ */
+export function labelledPair(line) {
+  if (line.trim() === '') return undefined;
+  let record;
+  try {
+    record = JSON.parse(line);
+  } catch (e) {
+    throw new RecordError(`not JSON: ${e.message}`);
+  }
+  if (record === null || typeof record !== 'object' || Array.isArray(record))
+    throw new RecordError(`expected a JSON object, got ${describe(record)}`);
+  for (const field of ['a', 'b']) {
+    if (typeof record[field] !== 'string')
+      throw new RecordError(`"${field}" must be a string, got ${describe(record[field])}`);
+  }
+  if (typeof record.duplicate !== 'boolean')
+    throw new RecordError(`"duplicate" must be true or false, got ${describe(record.duplicate)}`);
+  return [record.a, record.b, record.duplicate];
+}
+
 /** A record (an object of fields or columns) into `{ id, text }`. */
 export function document(record, { textField = 'text', idField }, fallbackId, what = 'field') {
   if (!Object.hasOwn(record, textField)) {

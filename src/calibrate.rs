@@ -116,6 +116,9 @@ impl Fingerprinter {
     /// not enough (gaps up to 0.06), and on some edits one fixed `k` beat the rule at any
     /// tolerance: compare [`Calibration::fixed_f1`] with [`Calibration::f1`].
     ///
+    /// Each pair costs about three fingerprints: both texts', and a second read of the first
+    /// for its profile (what every tolerance's `k` is derived from, once for the whole grid).
+    ///
     /// # Errors
     ///
     /// [`Error::CalibrationNeedsBothKinds`] unless the pairs hold at least one near-duplicate

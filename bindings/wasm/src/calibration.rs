@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{read_string, type_name};
+use crate::convert::{count, read_string, type_name};
 use crate::err;
 use crate::fingerprinter::Fingerprinter;
 use crate::guard::{array_item, array_length, is_array};
@@ -87,10 +87,4 @@ impl Fingerprinter {
             .set("duplicates", count(c.duplicates))
             .done())
     }
-}
-
-/// A count as a JavaScript number (pairs read from a JavaScript array: below 2^32).
-#[allow(clippy::cast_precision_loss, reason = "below 2^32")]
-fn count(n: usize) -> f64 {
-    n as f64
 }

@@ -140,6 +140,13 @@ impl Fields {
     }
 }
 
+/// A count as a JavaScript number: exact, since every `usize` of wasm32 (and every count the
+/// core defines natively) is far below 2^53.
+#[allow(clippy::cast_precision_loss, reason = "counts far below 2^53")]
+pub(crate) fn count(n: usize) -> f64 {
+    n as f64
+}
+
 pub(crate) fn read_text(value: &JsValue) -> Result<String, JsError> {
     read_string("text", value)
 }

@@ -2,7 +2,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{read_text, width_from, Fields};
+use crate::convert::{count, read_text, width_from, Fields};
 use crate::err;
 use crate::object::Obj;
 use simprint::{Fingerprinter, Options, Tokenizer, Tolerance};
@@ -56,21 +56,21 @@ pub fn defaults() -> Result<JsValue, JsError> {
     let options = Obj::new()
         .set("width", o.width)
         .set("tokenizer", o.tokenizer.name())
-        .set("wordN", f64_of(word_n))
-        .set("charN", f64_of(char_n))
+        .set("wordN", count(word_n))
+        .set("charN", count(char_n))
         .set("normalization", o.normalization.name())
         .set("caseFold", o.case_fold)
         .set("weighting", o.weighting.name())
         .set("key", o.key.to_hex())
         .done();
     let n = Obj::new()
-        .set("words", f64_of(Tokenizer::DEFAULT_WORD_N))
-        .set("chars", f64_of(Tokenizer::DEFAULT_CHAR_N))
+        .set("words", count(Tokenizer::DEFAULT_WORD_N))
+        .set("chars", count(Tokenizer::DEFAULT_CHAR_N))
         .done();
     let index = Obj::new()
         .set("width", o.width)
         .set("k", simprint::index::DEFAULT_K)
-        .set("planSize", f64_of(simprint::index::DEFAULT_PLAN_SIZE))
+        .set("planSize", count(simprint::index::DEFAULT_PLAN_SIZE))
         .done();
     let tolerance = Obj::new()
         .set("near", Tolerance::DEFAULT.near)
@@ -84,12 +84,6 @@ pub fn defaults() -> Result<JsValue, JsError> {
         .set("tolerance", tolerance)
         .set("quality", quality)
         .done())
-}
-
-/// A count as a JavaScript number (every one the core defines is far below 2^53).
-#[allow(clippy::cast_precision_loss, reason = "small constants")]
-fn f64_of(n: usize) -> f64 {
-    n as f64
 }
 
 /// The Hamming distance bound for `text` with the default pipeline: the core's

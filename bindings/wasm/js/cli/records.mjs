@@ -28,6 +28,12 @@ export function checkId(value, field) {
  * means "id when present"; `fallbackId` is used when no id is there.
  */
 export function jsonlDocument(line, { textField = 'text', idField }, fallbackId) {
+  const record = jsonObject(line);
+  return record && document(record, { textField, idField }, fallbackId, 'field');
+}
+
+/** One JSONL line's object, `undefined` for a blank line; anything else is a RecordError. */
+function jsonObject(line) {
   if (line.trim() === '') return undefined;
   let record;
   try {
@@ -37,7 +43,7 @@ export function jsonlDocument(line, { textField = 'text', idField }, fallbackId)
   }
   if (record === null || typeof record !== 'object' || Array.isArray(record))
     throw new RecordError(`expected a JSON object, got ${describe(record)}`);
-  return document(record, { textField, idField }, fallbackId, 'field');
+  return record;
 }
 
 /**
@@ -45,15 +51,8 @@ export function jsonlDocument(line, { textField = 'text', idField }, fallbackId)
  * takes), or `undefined` for a blank line.
  */
 export function labelledPair(line) {
-  if (line.trim() === '') return undefined;
-  let record;
-  try {
-    record = JSON.parse(line);
-  } catch (e) {
-    throw new RecordError(`not JSON: ${e.message}`);
-  }
-  if (record === null || typeof record !== 'object' || Array.isArray(record))
-    throw new RecordError(`expected a JSON object, got ${describe(record)}`);
+  const record = jsonObject(line);
+  if (!record) return undefined;
   for (const field of ['a', 'b']) {
     if (typeof record[field] !== 'string')
       throw new RecordError(`"${field}" must be a string, got ${describe(record[field])}`);

@@ -76,10 +76,19 @@ build_pkg() {
   (cd "$ROOT/bindings/wasm" &&
     RUSTFLAGS="-C target-feature=+simd128 -C llvm-args=-inline-threshold=75" \
       wasm-pack --quiet build --target web --release --out-dir "$ROOT/pkg" --out-name simprint)
+  # `simprint/fingerprint`: the same without `Index` and `Plan` (the bindings' `index` feature),
+  # for pages that only fingerprint (docs/api.md, "Loading the package").
+  rm -rf "$ROOT/pkg/fingerprint"
+  (cd "$ROOT/bindings/wasm" &&
+    RUSTFLAGS="-C target-feature=+simd128 -C llvm-args=-inline-threshold=75" \
+      wasm-pack --quiet build --target web --release --out-dir "$ROOT/pkg/fingerprint" \
+        --out-name simprint -- --no-default-features --features runtime)
   # The npm package around wasm-pack's output: entries per environment, exports map, types.
   node "$ROOT/bindings/wasm/js/package.mjs" "$ROOT/pkg" "$ROOT/node_modules/.bin/esbuild"
-  local wasm="$ROOT/pkg/simprint_bg.wasm"
-  say "pkg/simprint_bg.wasm: $(stat -c %s "$wasm") bytes, $(gzip -9 -c "$wasm" | wc -c) gzipped"
+  local wasm
+  for wasm in "$ROOT/pkg/simprint_bg.wasm" "$ROOT/pkg/fingerprint/simprint_bg.wasm"; do
+    say "${wasm#"$ROOT/"}: $(stat -c %s "$wasm") bytes, $(gzip -9 -c "$wasm" | wc -c) gzipped"
+  done
 }
 
 # `npm pack` of pkg/ and of examples/worker-common/ into target/npm/: the tarballs the package

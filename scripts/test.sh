@@ -20,6 +20,8 @@ cargo fmt --manifest-path fuzz/Cargo.toml --all --check
 cargo fmt --manifest-path bench/peers/Cargo.toml --all --check
 cargo clippy --quiet --workspace --lib -- -D warnings
 cargo clippy --quiet -p simprint-wasm --lib --target wasm32-unknown-unknown -- -D warnings
+# The bindings as simprint/fingerprint builds them: without the index.
+cargo clippy --quiet -p simprint-wasm --lib --target wasm32-unknown-unknown --no-default-features --features runtime -- -D warnings
 # Tests, benchmarks and the fuzz crate may cast and drop results freely; the rest of clippy
 # holds for them.
 ALLOW_IN_TESTS=(-A clippy::cast_lossless -A clippy::cast_possible_truncation

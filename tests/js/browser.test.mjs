@@ -969,6 +969,17 @@ describe('demo page in headless Chromium', { timeout: 120_000 }, () => {
     assert.deepEqual(got, expectedAnswers(golden));
   });
 
+  test('simprint/fingerprint inside Chromium: init() finds its own .wasm, the golden fingerprints', async () => {
+    await d.open('fingerprint');
+    const got = await page.evaluate(`(async () => {
+      const m = await import(${JSON.stringify(`${d.url}/pkg/fingerprint/simprint.js`)});
+      await m.default();
+      const { fingerprints } = (${goldenAnswers})(m, ${JSON.stringify(golden)});
+      return { fingerprints, hasIndex: 'Index' in m };
+    })()`);
+    assert.deepEqual(got, { fingerprints: expectedAnswers(golden).fingerprints, hasIndex: false });
+  });
+
   test('no console errors or warnings, page errors or failed requests', () => {
     assert.deepEqual(d.problems, []);
   });

@@ -26,7 +26,9 @@ test('golden fingerprints, index bytes and keys in Node', () => {
   assert.deepEqual(goldenAnswers(sp, golden), expectedAnswers(golden));
 });
 
-test('golden fingerprints, index bytes and keys in workerd', { timeout: 60_000 }, async () => {
+test("golden fingerprints, index bytes and keys in workerd (and simprint/fingerprint's fingerprints)", {
+  timeout: 60_000,
+}, async () => {
   // A Worker importing the package by name, bundled as wrangler bundles (the workerd
   // condition, the .wasm a module of its own), answering the vectors it is sent.
   const dir = mkdtempSync(join(tmpdir(), 'simprint-golden-worker-'));
@@ -36,11 +38,14 @@ test('golden fingerprints, index bytes and keys in workerd', { timeout: 60_000 }
     writeFileSync(
       join(dir, 'worker.js'),
       `import * as sp from 'simprint';
+import * as lite from 'simprint/fingerprint';
 import { goldenAnswers } from ${JSON.stringify(join(root, 'tests', 'support', 'golden.mjs'))};
 
 export default {
   async fetch(request) {
-    return Response.json(goldenAnswers(sp, await request.json()));
+    const golden = await request.json();
+    const { fingerprints } = goldenAnswers(lite, golden);
+    return Response.json({ ...goldenAnswers(sp, golden), lite: { fingerprints, hasIndex: 'Index' in lite } });
   },
 };
 `,
@@ -49,7 +54,10 @@ export default {
     try {
       const res = await fetch(await mf.ready, { method: 'POST', body: JSON.stringify(golden) });
       assert.equal(res.status, 200);
-      assert.deepEqual(await res.json(), expectedAnswers(golden));
+      // simprint/fingerprint too, in the same Worker: its own .wasm, the same fingerprints.
+      const expected = expectedAnswers(golden);
+      const lite = { fingerprints: expected.fingerprints, hasIndex: false };
+      assert.deepEqual(await res.json(), { ...expected, lite });
     } finally {
       await mf.dispose();
     }

@@ -76,16 +76,17 @@ test('the tarball holds every file the exports map and the entries name', () => 
     .split('\n')
     .map((f) => f.replace(/^package\//, ''));
   const pkg = JSON.parse(readFileSync(join(root, 'pkg', 'package.json'), 'utf8'));
-  const targets = JSON.stringify(pkg.exports)
-    .match(/"\.\/[^"]+"/g)
-    .map((t) => t.slice(3, -1));
+  // Every path the exports map leads to (its values, not its keys: `./fingerprint` is a folder).
+  const paths = (value) =>
+    typeof value === 'string' ? [value] : Object.values(value).flatMap(paths);
+  const targets = paths(pkg.exports).map((t) => t.slice(2));
   for (const f of [...targets, 'README.md', 'LICENSE-MIT', 'LICENSE-APACHE'])
     assert.ok(listed.includes(f), `${f} is not in the tarball`);
-  // One .wasm for every entry.
-  assert.deepEqual(
-    listed.filter((f) => f.endsWith('.wasm')),
-    ['simprint_bg.wasm'],
-  );
+  // One .wasm for every entry of `simprint`, one for every entry of `simprint/fingerprint`.
+  assert.deepEqual(listed.filter((f) => f.endsWith('.wasm')).sort(), [
+    'fingerprint/simprint_bg.wasm',
+    'simprint_bg.wasm',
+  ]);
   // The README is the package's own, short one; the CHANGELOG comes along.
   assert.ok(README.split('\n').length < 120);
   assert.ok(listed.includes('CHANGELOG.md'));
@@ -96,17 +97,32 @@ test('the tarball holds every file the exports map and the entries name', () => 
 // about 1 KB over the build: lower WASM_GZIP_BUDGET as the .wasm shrinks, and raise it only
 // for a new feature, by what the feature costs, said in the size history of
 // docs/performance.md#size (which also says where the bytes go).
+// `simprint/fingerprint`'s .wasm (no index) is held the same way, about 1 KB over its build.
 const WASM_GZIP_GOAL = 150_000;
 const WASM_GZIP_BUDGET = 201_000;
+const FINGERPRINT_WASM_GZIP_BUDGET = 133_700;
+
+/** The tarball's `file`, raw and gzipped (gzip -9), in bytes. */
+function packedSize(file) {
+  const wasm = execFileSync('tar', ['-xzOf', tarball, `package/${file}`], { maxBuffer: 1 << 26 });
+  const gzipped = execFileSync('gzip', ['-9', '-c'], { input: wasm, maxBuffer: 1 << 26 }).length;
+  return { bytes: wasm.length, gzipped };
+}
 
 test(`the .wasm is within its budget: ${WASM_GZIP_BUDGET} bytes gzipped (goal ${WASM_GZIP_GOAL})`, () => {
-  const wasm = execFileSync('tar', ['-xzOf', tarball, 'package/simprint_bg.wasm'], {
-    maxBuffer: 1 << 26,
-  });
-  const gzipped = execFileSync('gzip', ['-9', '-c'], { input: wasm, maxBuffer: 1 << 26 }).length;
+  const { bytes, gzipped } = packedSize('simprint_bg.wasm');
   assert.ok(
     gzipped <= WASM_GZIP_BUDGET,
-    `simprint_bg.wasm is ${wasm.length} bytes, ${gzipped} gzipped: over the budget of ${WASM_GZIP_BUDGET}`,
+    `simprint_bg.wasm is ${bytes} bytes, ${gzipped} gzipped: over the budget of ${WASM_GZIP_BUDGET}`,
+  );
+});
+
+test(`simprint/fingerprint's .wasm is within ${FINGERPRINT_WASM_GZIP_BUDGET} bytes gzipped (under the goal of ${WASM_GZIP_GOAL})`, () => {
+  assert.ok(FINGERPRINT_WASM_GZIP_BUDGET <= WASM_GZIP_GOAL);
+  const { bytes, gzipped } = packedSize('fingerprint/simprint_bg.wasm');
+  assert.ok(
+    gzipped <= FINGERPRINT_WASM_GZIP_BUDGET,
+    `fingerprint/simprint_bg.wasm is ${bytes} bytes, ${gzipped} gzipped: over the budget of ${FINGERPRINT_WASM_GZIP_BUDGET}`,
   );
 });
 
@@ -187,6 +203,24 @@ test('the README Node example runs as written, as ESM and as CommonJS, and print
     run(dir, ['--no-experimental-require-module', 'example.cjs']).split('\n'),
     expected,
   );
+});
+
+test('the README simprint/fingerprint example runs as written and prints what it says', () => {
+  const code = readmeBlock("from 'simprint/fingerprint';");
+  const expected = expectedOutput(code);
+  assert.equal(expected.length, 1);
+  const dir = project('readme-fingerprint', { type: 'module' });
+  writeFileSync(join(dir, 'example.mjs'), code);
+  assert.deepEqual(run(dir, ['example.mjs']).split('\n'), expected);
+  // The same fingerprints as the full package, and no index.
+  writeFileSync(
+    join(dir, 'same.mjs'),
+    `import * as lite from 'simprint/fingerprint';
+import * as full from 'simprint';
+const t = ${JSON.stringify(KNOWN.text)};
+console.log(lite.toHex(lite.fingerprint(t)), full.toHex(full.fingerprint(t)), 'Index' in lite);`,
+  );
+  assert.equal(run(dir, ['same.mjs']), `${KNOWN.hex} ${KNOWN.hex} false`);
 });
 
 test('ESM and CommonJS in one process: two instances, as the README says, and bytes pass between them', () => {
@@ -359,12 +393,17 @@ test('Node, CommonJS: require with no ES module support', () => {
     join(dir, 'main.js'),
     `
 const { fingerprint, toHex, Index } = require('simprint');
+const lite = require('simprint/fingerprint');
 const index = new Index({ k: 3 });
 index.insert(7, fingerprint(${JSON.stringify(KNOWN.text)}));
-console.log(toHex(fingerprint(${JSON.stringify(KNOWN.text)})), index.size, index instanceof Index);
+console.log(toHex(fingerprint(${JSON.stringify(KNOWN.text)})), index.size, index instanceof Index,
+  lite.toHex(lite.fingerprint(${JSON.stringify(KNOWN.text)})), 'Index' in lite);
 `,
   );
-  assert.equal(run(dir, ['--no-experimental-require-module', 'main.js']), `${KNOWN.hex} 1 true`);
+  assert.equal(
+    run(dir, ['--no-experimental-require-module', 'main.js']),
+    `${KNOWN.hex} 1 true ${KNOWN.hex} false`,
+  );
 });
 
 // The TypeScript setups a newcomer has, each a project of its own with `strict` and no
@@ -411,14 +450,31 @@ import { Fingerprinter } from 'simprint';
   console.log(fp.fingerprint('disposed at the end of this block'));
 }
 `,
+  // simprint/fingerprint: the same types less the index's.
+  'fingerprint.ts': `
+import init, { fingerprint, hamming, scan, Fingerprinter, type Explanation, type ScanHit } from 'simprint/fingerprint';
+// @ts-expect-error: no index in this entry
+import { Index } from 'simprint/fingerprint';
+const ready: Promise<unknown> = init();
+const a: bigint = fingerprint('hello world');
+const hits: ScanHit[] = scan(a, [a], 3);
+const e: Explanation = new Fingerprinter().explain('x');
+export const seenLite = [hamming(a, a), hits.length, e.width, ready, Index];
+`,
+  'fingerprint-legacy.cts': `
+import lite = require('simprint/fingerprint');
+console.log(lite.toHex(lite.fingerprint('x')));
+`,
   'worker.ts': `
 import { Fingerprinter } from 'simprint';
 import wasm from 'simprint/simprint_bg.wasm';
+import liteWasm from 'simprint/fingerprint/simprint_bg.wasm';
 const module: WebAssembly.Module = wasm;
+const liteModule: WebAssembly.Module = liteWasm;
 export default {
   async fetch(request: Request, env: { KEY: string }): Promise<Response> {
     const fp = new Fingerprinter({ key: env.KEY });
-    return Response.json({ hex: fp.fingerprintHex(await request.text()), module: String(module) });
+    return Response.json({ hex: fp.fingerprintHex(await request.text()), modules: [String(module), String(liteModule)] });
   },
 } satisfies ExportedHandler<{ KEY: string }>;
 `,
@@ -429,33 +485,33 @@ const TS_SETUPS = {
     lib: ['es2020'],
     types: ['node'],
     module: 'node16',
-    files: ['main.ts', 'legacy.cts', 'node.ts'],
+    files: ['main.ts', 'legacy.cts', 'node.ts', 'fingerprint.ts', 'fingerprint-legacy.cts'],
   },
   'bundler-es2020': {
     lib: ['es2020'],
     types: [],
     module: 'esnext',
     moduleResolution: 'bundler',
-    files: ['main.ts'],
+    files: ['main.ts', 'fingerprint.ts'],
   },
   'dom-node16': {
     lib: ['es2020', 'dom'],
     types: [],
     module: 'node16',
-    files: ['main.ts', 'legacy.cts', 'dom.ts'],
+    files: ['main.ts', 'legacy.cts', 'dom.ts', 'fingerprint.ts'],
   },
   'dom-bundler': {
     lib: ['es2022', 'dom'],
     types: [],
     module: 'esnext',
     moduleResolution: 'bundler',
-    files: ['main.ts', 'dom.ts'],
+    files: ['main.ts', 'dom.ts', 'fingerprint.ts'],
   },
   'esnext-node': {
     lib: ['esnext'],
     types: ['node'],
     module: 'nodenext',
-    files: ['main.ts', 'node.ts', 'using.ts'],
+    files: ['main.ts', 'node.ts', 'using.ts', 'fingerprint.ts'],
   },
   workerd: {
     lib: ['es2022'],
@@ -463,7 +519,7 @@ const TS_SETUPS = {
     module: 'esnext',
     moduleResolution: 'bundler',
     customConditions: ['workerd'],
-    files: ['main.ts', 'worker.ts'],
+    files: ['main.ts', 'worker.ts', 'fingerprint.ts'],
   },
 };
 
@@ -508,8 +564,11 @@ test('TypeScript 5.9 and 7, strict, no skipLibCheck: Node only, bundler, dom, es
   }
   for (const [name, text] of Object.entries(TS_SOURCES)) writeFileSync(join(dir, name), text);
   // No lib reference forced on users: the types name only what they declare.
-  const dts = readFileSync(join(dir, 'node_modules', 'simprint', 'simprint.d.ts'), 'utf8');
-  const failures = /\/\/\/ <reference/.test(dts) ? ['simprint.d.ts forces a lib reference'] : [];
+  const failures = ['simprint.d.ts', 'fingerprint/simprint.d.ts']
+    .filter((f) =>
+      /\/\/\/ <reference/.test(readFileSync(join(dir, 'node_modules', 'simprint', f), 'utf8')),
+    )
+    .map((f) => `${f} forces a lib reference`);
   for (const [setup, { files, ...options }] of Object.entries(TS_SETUPS)) {
     const project = join(dir, setup);
     mkdirSync(project);
@@ -591,22 +650,28 @@ describe('browsers: a vite build and an esbuild bundle in Chromium', { timeout: 
     }
   }
 
-  test('vite build of the README browser snippet: the .wasm found through import.meta.url', async () => {
-    const dir = project('vite', { type: 'module' });
-    writeFileSync(join(dir, 'main.js'), page(readmeBlock('await init();')));
-    writeFileSync(join(dir, 'index.html'), HTML('./main.js'));
-    execFileSync(bin('vite'), ['build', '--base', './', '--logLevel', 'error'], {
-      cwd: dir,
-      stdio: 'pipe',
+  // The browser snippet of `simprint` and the one of `simprint/fingerprint`, each its own app.
+  for (const [name, marker, entry] of [
+    ['vite', 'await init(); // fetches simprint_bg.wasm', 'simprint'],
+    ['vite-fingerprint', "from 'simprint/fingerprint';", 'simprint/fingerprint'],
+  ])
+    test(`vite build of the README browser snippet of ${entry}: the .wasm found through import.meta.url`, async () => {
+      const dir = project(name, { type: 'module' });
+      writeFileSync(join(dir, 'main.js'), page(readmeBlock(marker)));
+      writeFileSync(join(dir, 'index.html'), HTML('./main.js'));
+      execFileSync(bin('vite'), ['build', '--base', './', '--logLevel', 'error'], {
+        cwd: dir,
+        stdio: 'pipe',
+      });
+      assert.equal(
+        readdirSync(join(dir, 'dist', 'assets')).filter((f) => f.endsWith('.wasm')).length,
+        1,
+        'vite emitted the .wasm',
+      );
+      const data = await load(`${name}/dist/index.html`);
+      assert.match(data.early, NOT_READY);
+      assert.equal(data.hex, KNOWN.hex);
     });
-    assert.ok(
-      readdirSync(join(dir, 'dist', 'assets')).some((f) => f.endsWith('.wasm')),
-      'vite emitted the .wasm',
-    );
-    const data = await load('vite/dist/index.html');
-    assert.match(data.early, NOT_READY);
-    assert.equal(data.hex, KNOWN.hex);
-  });
 
   test('the README esbuild command, as written, on its snippet: the .wasm imported with the file loader', async () => {
     const snippet = readmeBlock('// esbuild ');

@@ -54,12 +54,15 @@ test('the package ships every module simprint.js imports', () => {
       visit(posix.normalize(posix.join(posix.dirname(file), m[1])));
     }
   };
-  visit('simprint.js');
-  assert.ok(
-    [...seen].some((f) => f.startsWith('snippets/')),
-    'the package reaches its snippets',
-  );
-  assert.ok(seen.has('simprint_glue.js'));
-  for (const f of ['simprint_bg.wasm', 'simprint.d.ts'])
-    assert.ok(files.has(f), `${f} is not in the package`);
+  // simprint, then simprint/fingerprint (the same files in fingerprint/, over its own .wasm).
+  for (const dir of ['', 'fingerprint/']) {
+    visit(`${dir}simprint.js`);
+    assert.ok(
+      [...seen].some((f) => f.startsWith(`${dir}snippets/`)),
+      `${dir}simprint.js reaches its snippets`,
+    );
+    assert.ok(seen.has(`${dir}simprint_glue.js`));
+    for (const f of ['simprint_bg.wasm', 'simprint.d.ts'])
+      assert.ok(files.has(`${dir}${f}`), `${dir}${f} is not in the package`);
+  }
 });

@@ -29,6 +29,7 @@ mod accumulator;
 mod calibration;
 mod convert;
 mod defaults;
+#[cfg(feature = "index")]
 mod describe;
 mod document_frequencies;
 mod explanation;
@@ -37,11 +38,14 @@ mod fingerprinter;
 mod fingerprints;
 mod guard;
 mod hashes;
+#[cfg(feature = "index")]
 mod ids;
+#[cfg(feature = "index")]
 mod index;
 mod memory;
 mod object;
 mod options;
+#[cfg(feature = "index")]
 mod plan;
 mod results;
 mod scan;

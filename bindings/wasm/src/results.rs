@@ -1,17 +1,21 @@
 //! Query matches and pairs built in JavaScript from parallel arrays (see `js/results.js`): one
 //! call across the boundary per answer instead of several per item.
 
+#[cfg(feature = "index")]
 use alloc::vec::Vec;
 
 use wasm_bindgen::prelude::*;
 
+#[cfg(feature = "index")]
 use simprint::{Match, Pair};
 
 #[wasm_bindgen(module = "/js/results.js")]
 extern "C" {
     // Views of wasm memory, read before the call returns: nothing throws in it.
+    #[cfg(feature = "index")]
     #[wasm_bindgen(js_name = matchesOf)]
     fn matches_of(ids: &[f64], distances: &[u32]) -> JsValue;
+    #[cfg(feature = "index")]
     #[wasm_bindgen(js_name = pairsOf)]
     fn pairs_of(a: &[f64], b: &[f64], distances: &[u32]) -> JsValue;
     #[wasm_bindgen(js_name = comparisonOf)]
@@ -33,6 +37,7 @@ pub(crate) fn comparison(c: &simprint::Comparison, k: Option<u32>) -> JsValue {
 
 /// `[{ id, distance }]` for matches whose ids are numbers (below 2^53, as the bindings take
 /// them).
+#[cfg(feature = "index")]
 #[allow(
     clippy::cast_precision_loss,
     reason = "ids from JavaScript are whole numbers below 2^53"
@@ -45,6 +50,7 @@ pub(crate) fn numeric_matches(found: &[Match]) -> JsValue {
 
 /// `[{ a, b, distance }]` for pairs whose ids are numbers (below 2^53, as the bindings take
 /// them).
+#[cfg(feature = "index")]
 #[allow(
     clippy::cast_precision_loss,
     reason = "ids from JavaScript are whole numbers below 2^53"

@@ -19,6 +19,7 @@ pub(crate) use self::segments::{chars_of, words_of, AutoTokens, CharsState};
 use self::window::Window;
 
 use crate::error::{Error, NSetting};
+use crate::fingerprinter::Emit;
 
 /// Where features go: `feature(parts, separator)` for each. Any `FnMut(parts, separator)` is
 /// one; the fingerprinter's own sink also takes the n-grams of a CJK run in one call
@@ -167,20 +168,20 @@ impl Tokenizer {
 
     /// Calls `emit(parts, separator)` for each feature of `text`, in order of appearance. The
     /// feature's text is `parts` joined by `separator`. Expects a validated tokenizer. Every
-    /// caller's `emit` goes through one `dyn` copy of the tokenizer (explanations, document
-    /// frequencies): each copy is some 15 KB of wasm, and only the fingerprinter's own sink,
-    /// the hot path, has one of its own.
+    /// caller's `emit` goes through the one copy of the tokenizer, as a `dyn` closure
+    /// (explanations, document frequencies): a copy is some 13 KB of wasm, and the
+    /// fingerprinter's own sink shares it too ([`Emit`]).
     pub(crate) fn for_each_feature<'t>(
         &self,
         text: &'t str,
         mut emit: impl FnMut(&[&'t str], &'static str),
     ) {
-        let emit: &mut dyn FnMut(&[&'t str], &'static str) = &mut emit;
-        self.for_each_feature_into(text, &mut { emit });
+        self.for_each_feature_into(text, &mut Emit::Dyn(&mut emit));
     }
 
-    /// [`Tokenizer::for_each_feature`] into any [`Features`].
-    pub(crate) fn for_each_feature_into<'t>(&self, text: &'t str, emit: &mut impl Features<'t>) {
+    /// [`Tokenizer::for_each_feature`] into an [`Emit`]: the fingerprinter's sink or a closure,
+    /// through the one copy of the tokenizer.
+    pub(crate) fn for_each_feature_into<'t>(&self, text: &'t str, emit: &mut Emit<'_, 't>) {
         match *self {
             Tokenizer::Words { n } => {
                 let mut words = Window::new(n, " ", text);

@@ -342,6 +342,21 @@ impl Fingerprinter {
     }
 }
 
+impl Tokenizer {
+    /// Calls `emit(parts, separator)` for each feature of `text`, in order of appearance. The
+    /// feature's text is `parts` joined by `separator`. Expects a validated tokenizer. Every
+    /// caller's `emit` (explanations, document frequencies, edit profiles) goes through the
+    /// one copy of the tokenizer that the fingerprinter's own sink uses ([`Emit`]). Here
+    /// rather than in `tokenize`, which does not know the fingerprinter's sink.
+    pub(crate) fn for_each_feature<'t>(
+        &self,
+        text: &'t str,
+        mut emit: impl FnMut(&[&'t str], &'static str),
+    ) {
+        self.for_each_feature_into(text, &mut Emit::Dyn(&mut emit));
+    }
+}
+
 /// Where the tokenizer sends features: a fingerprinter's own sink, or any closure. One type for
 /// both, so the tokenizer (its windows and scans, some 13 KB of wasm) is compiled once, not once
 /// per kind of sink; the sink's path stays inlined behind a branch that goes the same way for a

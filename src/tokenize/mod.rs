@@ -19,7 +19,6 @@ pub(crate) use self::segments::{chars_of, words_of, AutoTokens, CharsState};
 use self::window::Window;
 
 use crate::error::{Error, NSetting};
-use crate::fingerprinter::Emit;
 
 /// Where features go: `feature(parts, separator)` for each. Any `FnMut(parts, separator)` is
 /// one; the fingerprinter's own sink also takes the n-grams of a CJK run in one call
@@ -166,22 +165,12 @@ impl Tokenizer {
         }
     }
 
-    /// Calls `emit(parts, separator)` for each feature of `text`, in order of appearance. The
-    /// feature's text is `parts` joined by `separator`. Expects a validated tokenizer. Every
-    /// caller's `emit` goes through the one copy of the tokenizer, as a `dyn` closure
-    /// (explanations, document frequencies): a copy is some 13 KB of wasm, and the
-    /// fingerprinter's own sink shares it too ([`Emit`]).
-    pub(crate) fn for_each_feature<'t>(
-        &self,
-        text: &'t str,
-        mut emit: impl FnMut(&[&'t str], &'static str),
-    ) {
-        self.for_each_feature_into(text, &mut Emit::Dyn(&mut emit));
-    }
-
-    /// [`Tokenizer::for_each_feature`] into an [`Emit`]: the fingerprinter's sink or a closure,
-    /// through the one copy of the tokenizer.
-    pub(crate) fn for_each_feature_into<'t>(&self, text: &'t str, emit: &mut Emit<'_, 't>) {
+    /// Calls `emit.feature(parts, separator)` for each feature of `text`, in order of
+    /// appearance (the feature's text is `parts` joined by `separator`). Expects a validated
+    /// tokenizer. Outside tests it is compiled for one kind of sink only, the fingerprinter's
+    /// `Emit` (its sink or any closure; `Tokenizer::for_each_feature` beside it): a copy is
+    /// some 13 KB of wasm.
+    pub(crate) fn for_each_feature_into<'t>(&self, text: &'t str, emit: &mut impl Features<'t>) {
         match *self {
             Tokenizer::Words { n } => {
                 let mut words = Window::new(n, " ", text);

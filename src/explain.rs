@@ -108,16 +108,18 @@ impl Fingerprinter {
         let folded = self.fold(text);
         // (text, full hash, occurrences) per distinct feature, in order of first appearance.
         let mut found: Vec<(String, u128, u32)> = Vec::new();
-        let mut index: BTreeMap<String, usize> = BTreeMap::new();
+        // Positions as u64, so that the map is the same type as the index's names and its
+        // B-tree code is compiled once for both.
+        let mut index: BTreeMap<String, u64> = BTreeMap::new();
         self.options()
             .tokenizer
             .for_each_feature(&folded, |parts, sep| {
                 let feature = parts.join(sep);
                 match index.get(&feature) {
-                    Some(&i) => found[i].2 += 1,
+                    Some(&i) => found[sort::from_position(i)].2 += 1,
                     None => {
                         let full = self.hasher().full_hash_joined(&[&feature], "");
-                        index.insert(feature.clone(), found.len());
+                        index.insert(feature.clone(), sort::position(found.len()));
                         found.push((feature, full, 1));
                     }
                 }

@@ -101,12 +101,12 @@ impl Fingerprinter {
     pub(crate) fn feed_text(&self, sink: &mut Sink, text: &str) {
         self.options.tokenizer.for_each_feature_into(
             text,
-            &mut Feed {
+            &mut Emit::Feed(Feed {
                 fingerprinter: self,
                 sink,
                 text,
                 recent: Vec::new(),
-            },
+            }),
         );
     }
 
@@ -342,8 +342,50 @@ impl Fingerprinter {
     }
 }
 
+impl Tokenizer {
+    /// Calls `emit(parts, separator)` for each feature of `text`, in order of appearance. The
+    /// feature's text is `parts` joined by `separator`. Expects a validated tokenizer. Every
+    /// caller's `emit` (explanations, document frequencies, edit profiles) goes through the
+    /// one copy of the tokenizer that the fingerprinter's own sink uses ([`Emit`]). Here
+    /// rather than in `tokenize`, which does not know the fingerprinter's sink.
+    pub(crate) fn for_each_feature<'t>(
+        &self,
+        text: &'t str,
+        mut emit: impl FnMut(&[&'t str], &'static str),
+    ) {
+        self.for_each_feature_into(text, &mut Emit::Dyn(&mut emit));
+    }
+}
+
+/// Where the tokenizer sends features: a fingerprinter's own sink, or any closure. One type for
+/// both, so the tokenizer (its windows and scans, some 13 KB of wasm) is compiled once, not once
+/// per kind of sink; the sink's path stays inlined behind a branch that goes the same way for a
+/// whole text.
+pub(crate) enum Emit<'a, 't> {
+    Feed(Feed<'a>),
+    Dyn(&'a mut dyn FnMut(&[&'t str], &'static str)),
+}
+
+impl<'t> Features<'t> for Emit<'_, 't> {
+    #[inline(always)]
+    fn feature(&mut self, parts: &[&'t str], separator: &'static str) {
+        match self {
+            Emit::Feed(feed) => feed.feature(parts, separator),
+            Emit::Dyn(emit) => emit(parts, separator),
+        }
+    }
+
+    #[inline]
+    fn run_ngrams(&mut self, run: &'t str, n: usize, three_byte: bool) -> usize {
+        match self {
+            Emit::Feed(feed) => feed.run_ngrams(run, n, three_byte),
+            Emit::Dyn(emit) => crate::tokenize::ngrams_one_by_one(emit, run, n),
+        }
+    }
+}
+
 /// Features of `text` straight into a fingerprinter's sink.
-struct Feed<'a> {
+pub(crate) struct Feed<'a> {
     fingerprinter: &'a Fingerprinter,
     sink: &'a mut Sink,
     text: &'a str,

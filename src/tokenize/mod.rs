@@ -165,21 +165,11 @@ impl Tokenizer {
         }
     }
 
-    /// Calls `emit(parts, separator)` for each feature of `text`, in order of appearance. The
-    /// feature's text is `parts` joined by `separator`. Expects a validated tokenizer. Every
-    /// caller's `emit` goes through one `dyn` copy of the tokenizer (explanations, document
-    /// frequencies): each copy is some 15 KB of wasm, and only the fingerprinter's own sink,
-    /// the hot path, has one of its own.
-    pub(crate) fn for_each_feature<'t>(
-        &self,
-        text: &'t str,
-        mut emit: impl FnMut(&[&'t str], &'static str),
-    ) {
-        let emit: &mut dyn FnMut(&[&'t str], &'static str) = &mut emit;
-        self.for_each_feature_into(text, &mut { emit });
-    }
-
-    /// [`Tokenizer::for_each_feature`] into any [`Features`].
+    /// Calls `emit.feature(parts, separator)` for each feature of `text`, in order of
+    /// appearance (the feature's text is `parts` joined by `separator`). Expects a validated
+    /// tokenizer. Outside tests it is compiled for one kind of sink only, the fingerprinter's
+    /// `Emit` (its sink or any closure; `Tokenizer::for_each_feature` beside it): a copy is
+    /// some 13 KB of wasm.
     pub(crate) fn for_each_feature_into<'t>(&self, text: &'t str, emit: &mut impl Features<'t>) {
         match *self {
             Tokenizer::Words { n } => {

@@ -19,16 +19,27 @@ use crate::error::Error;
 /// Probes whose buckets are located before any is checked (see [`Segment::query`]).
 const PROBE_BATCH: usize = 128;
 
-/// Bytes of buckets prefetched ahead of the one being checked. On x86-64, where a prefetch
-/// instruction retires at once: enough misses in flight to hide the memory's latency, few
-/// enough that the lines are still in L1 when checked (a whole batch of large buckets at once
-/// stalled on full fill buffers at k = 18; 4 to 64 KB measured at k = 9, 12 and 18, 8 KB best
-/// at each). Elsewhere the prefetch is a read (wasm has no prefetch), and reading the whole
-/// batch first was fastest under Node (8 KB: k = 9 22 µs, k = 18 519 µs; 128 KB: 18 and 397).
+/// Bytes of buckets prefetched ahead of the one being checked when a batch's buckets are small
+/// (at most this many bytes in all, as at k = 3 and 6): into L1, all of it, then checked. On
+/// x86-64, where a prefetch instruction retires at once; elsewhere the prefetch is a read (wasm
+/// has no prefetch), and reading the whole batch first was fastest under Node (8 KB: k = 9
+/// 22 µs, k = 18 519 µs; 128 KB: 18 and 397).
 #[cfg(target_arch = "x86_64")]
-const PREFETCH_AHEAD: usize = 8 * 1024;
+const NEAR_AHEAD: usize = 8 * 1024;
 #[cfg(not(target_arch = "x86_64"))]
-const PREFETCH_AHEAD: usize = usize::MAX;
+const NEAR_AHEAD: usize = usize::MAX;
+
+/// Bytes of buckets prefetched ahead of the one being checked when a batch's buckets are larger
+/// (k = 9 and up): into L2 only, far ahead. Into L1 the lines ahead were limited by L1's few
+/// fill buffers and, past 8 KB, evicted before they were checked; into L2, which has more of
+/// both, k = 9 to 18 run 25 to 45 % faster on the mixed set of a million with AVX2 and AVX-512
+/// (16 to 256 KB all within 5 % of each other; 64 KB leaves room in the 256 KB L2 of older
+/// cores). At k = 3 the same costs 5 %, hence [`NEAR_AHEAD`] for small batches.
+/// docs/performance.md, "Prefetching into L2".
+#[cfg(target_arch = "x86_64")]
+const FAR_AHEAD: usize = 64 * 1024;
+#[cfg(not(target_arch = "x86_64"))]
+const FAR_AHEAD: usize = usize::MAX;
 
 /// Entries that passed a table's check held before the reads that finish them.
 const HITS: usize = 64;
@@ -188,7 +199,8 @@ impl<B: Bits> Segment<B> {
     }
 
     /// Checks a batch of probed buckets in order, with the buckets ahead prefetched up to
-    /// [`PREFETCH_AHEAD`] bytes.
+    /// [`NEAR_AHEAD`] bytes into L1 when the batch's buckets are that small in all, else up to
+    /// [`FAR_AHEAD`] bytes into L2.
     #[inline]
     fn check(
         &self,
@@ -199,11 +211,16 @@ impl<B: Bits> Segment<B> {
         found: &mut impl FnMut(u64, u32),
     ) {
         let mut touched = 0u128;
+        // At most the batch's bytes (folded words take half).
+        let entries: usize = probes.iter().map(|p| (p.end - p.start) as usize).sum();
+        let far = entries.saturating_mul(B::BYTES) > NEAR_AHEAD;
+        let window = if far { FAR_AHEAD } else { NEAR_AHEAD };
         // Probes `i..ahead` are prefetched; `ahead_bytes` are their buckets' bytes.
         let (mut ahead, mut ahead_bytes) = (0, 0);
         for (i, p) in probes.iter().enumerate() {
-            while ahead <= i || (ahead < probes.len() && ahead_bytes < PREFETCH_AHEAD) {
-                let (sum, bytes) = self.tables[probes[ahead].table as usize].touch(&probes[ahead]);
+            while ahead <= i || (ahead < probes.len() && ahead_bytes < window) {
+                let (sum, bytes) =
+                    self.tables[probes[ahead].table as usize].touch(&probes[ahead], far);
                 touched ^= sum;
                 ahead_bytes += bytes;
                 ahead += 1;
@@ -256,9 +273,9 @@ impl<B: Bits> Segment<B> {
             let slot = self.tables[hit.0 as usize].slots[hit.1 as usize];
             hit.1 = slot;
             let slot = slot as usize;
-            touched ^= u128::from(crate::scan::prefetch(&self.ids[slot..=slot]));
+            touched ^= u128::from(crate::scan::prefetch(&self.ids[slot..=slot], false));
             if hit.2 == UNKNOWN {
-                touched ^= crate::scan::prefetch(&self.fps[slot..=slot]).to_u128();
+                touched ^= crate::scan::prefetch(&self.fps[slot..=slot], false).to_u128();
             }
         }
         core::hint::black_box(touched);

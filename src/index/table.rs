@@ -196,19 +196,19 @@ impl<B: Bits> Table<B> {
         });
     }
 
-    /// Prefetches the probed bucket's words, so the misses of the buckets ahead overlap
-    /// rather than wait one after another in the checks; returns what a portable prefetch
-    /// read (see [`crate::scan::prefetch`]) and the bucket's bytes.
+    /// Prefetches the probed bucket's words (with `far`, into L2 only), so the misses of the
+    /// buckets ahead overlap rather than wait one after another in the checks; returns what a
+    /// portable prefetch read (see [`crate::scan::prefetch`]) and the bucket's bytes.
     #[inline]
-    pub(super) fn touch(&self, p: &Probed) -> (u128, usize) {
+    pub(super) fn touch(&self, p: &Probed, far: bool) -> (u128, usize) {
         let range = p.start as usize..p.end as usize;
         match &self.words {
             Words::Folded(w) => (
-                u128::from(crate::scan::prefetch(&w[range.clone()])),
+                u128::from(crate::scan::prefetch(&w[range.clone()], far)),
                 range.len() * 4,
             ),
             Words::Full(w) => (
-                crate::scan::prefetch(&w[range.clone()]).to_u128(),
+                crate::scan::prefetch(&w[range.clone()], far).to_u128(),
                 range.len() * B::BYTES,
             ),
         }

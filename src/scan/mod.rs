@@ -228,13 +228,21 @@ pub(crate) fn within32_in(
 
 /// Starts bringing every cache line of `xs` into cache without waiting for any, so that the
 /// misses of many buckets overlap before they are read. On x86-64 a prefetch instruction per
-/// line, which retires at once; elsewhere (wasm has no prefetch) one read per line, whose
-/// value the caller must keep alive (`black_box`) so the reads are not dropped.
+/// line, which retires at once: into every level, or with `far` into L2 and L3 only (for lines
+/// read later, see the index's `FAR_AHEAD`); elsewhere (wasm has no prefetch) one read per
+/// line, whose value the caller must keep alive (`black_box`) so the reads are not dropped.
 #[inline]
-pub(crate) fn prefetch<T: Copy + Default + core::ops::BitXor<Output = T>>(xs: &[T]) -> T {
+pub(crate) fn prefetch<T: Copy + Default + core::ops::BitXor<Output = T>>(
+    xs: &[T],
+    far: bool,
+) -> T {
     #[cfg(target_arch = "x86_64")]
     {
-        x86_64::prefetch(xs);
+        if far {
+            x86_64::prefetch::<{ core::arch::x86_64::_MM_HINT_T1 }, T>(xs);
+        } else {
+            x86_64::prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }, T>(xs);
+        }
         T::default()
     }
     #[cfg(not(target_arch = "x86_64"))]

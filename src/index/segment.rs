@@ -41,6 +41,19 @@ const FAR_AHEAD: usize = 64 * 1024;
 #[cfg(not(target_arch = "x86_64"))]
 const FAR_AHEAD: usize = usize::MAX;
 
+/// Whether a batch of buckets of `bytes` in all is prefetched [`FAR_AHEAD`] into L2 rather than
+/// [`NEAR_AHEAD`] into L1.
+#[cfg(target_arch = "x86_64")]
+fn prefetch_far(bytes: usize) -> bool {
+    bytes > NEAR_AHEAD
+}
+
+/// Where a prefetch is a read (wasm), it brings every line to every level: one window.
+#[cfg(not(target_arch = "x86_64"))]
+fn prefetch_far(_bytes: usize) -> bool {
+    false
+}
+
 /// Entries that passed a table's check held before the reads that finish them.
 const HITS: usize = 64;
 
@@ -213,7 +226,7 @@ impl<B: Bits> Segment<B> {
         let mut touched = 0u128;
         // At most the batch's bytes (folded words take half).
         let entries: usize = probes.iter().map(|p| (p.end - p.start) as usize).sum();
-        let far = entries.saturating_mul(B::BYTES) > NEAR_AHEAD;
+        let far = prefetch_far(entries.saturating_mul(B::BYTES));
         let window = if far { FAR_AHEAD } else { NEAR_AHEAD };
         // Probes `i..ahead` are prefetched; `ahead_bytes` are their buckets' bytes.
         let (mut ahead, mut ahead_bytes) = (0, 0);

@@ -32,7 +32,7 @@ const NEAR_AHEAD: usize = usize::MAX;
 /// Bytes of buckets prefetched ahead of the one being checked when a batch's buckets are larger
 /// (k = 9 and up): into L2 only, far ahead. Into L1 the lines ahead were limited by L1's few
 /// fill buffers and, past 8 KB, evicted before they were checked; into L2, which has more of
-/// both, k = 9 to 18 run 25 to 45 % faster on the mixed set of a million with AVX2 and AVX-512
+/// both, k = 9 to 18 run 20 to 45 % faster on the mixed set of a million with AVX2 and AVX-512
 /// (16 to 256 KB all within 5 % of each other; 64 KB leaves room in the 256 KB L2 of older
 /// cores). At k = 3 the same costs 5 %, hence [`NEAR_AHEAD`] for small batches.
 /// docs/performance.md, "Prefetching into L2".

@@ -131,9 +131,8 @@ macro_rules! kernels {
     (@tuned $level:expr) => {
         clear_up_to($level)
     };
-    // A kernel written for AVX-512 where the compiler's vectorization of the portable one
-    // falls short; else the portable one compiled for the level.
-    // The same for AVX2.
+    // A kernel written for AVX2 or AVX-512 where the compiler's vectorization of the portable
+    // one falls short; else the portable one compiled for the level.
     (@avx2 [] $kernel:ident ($($arg:ident),*) $($tuned:ident)?) => {
         super::portable::$kernel($($arg,)* $(kernels!(@$tuned Kernels::Avx2))?)
     };
@@ -206,6 +205,17 @@ pub(super) fn prefetch<const HINT: i32, T>(xs: &[T]) {
     unsafe { _mm_prefetch::<HINT>(start.add(bytes - 1)) };
 }
 
+/// Calls `found(base + j)` for each set bit `j` of `hits`, lowest first: the hits of a step
+/// of the AVX2 and AVX-512 bucket checks.
+#[inline(always)]
+fn report<M: Into<u32>>(hits: M, base: usize, found: &mut (impl FnMut(usize) + ?Sized)) {
+    let mut hits: u32 = hits.into();
+    while hits != 0 {
+        found(base + hits.trailing_zeros() as usize);
+        hits &= hits - 1;
+    }
+}
+
 /// The index's bucket check written for AVX2: sixteen words a step in four registers, counted
 /// with a nibble table (`vpshufb`) summed per word (`vpsadbw`), one branch for the sixteen.
 /// Compiled from the portable code, LLVM checked four words a step and spilled its loop state
@@ -218,6 +228,8 @@ mod avx2 {
         _mm256_srli_epi16, _mm256_xor_si256,
     };
     use core::ops::Range;
+
+    use super::report;
 
     /// [`super::super::portable::within64_in`] with AVX2.
     #[target_feature(enable = "avx2,popcnt")]
@@ -267,24 +279,16 @@ mod avx2 {
             };
             let all_far = _mm256_and_si256(_mm256_and_si256(a, b), _mm256_and_si256(c, d));
             if _mm256_movemask_pd(_mm256_castsi256_pd(all_far)) != 0xf {
-                let mut hits = near(a) | near(b) << 4 | near(c) << 8 | near(d) << 12;
-                while hits != 0 {
-                    emit(base + hits.trailing_zeros() as usize);
-                    hits &= hits - 1;
-                }
+                let hits = near(a) | near(b) << 4 | near(c) << 8 | near(d) << 12;
+                report(hits, base, &mut emit);
             }
             base += 16;
         }
         let mut fours = steps.remainder().chunks_exact(4);
         for four in &mut fours {
             // SAFETY: `four` is 32 readable bytes; the load needs no alignment.
-            let mut hits = near(far(unsafe {
-                _mm256_loadu_si256(four.as_ptr().cast::<__m256i>())
-            }));
-            while hits != 0 {
-                emit(base + hits.trailing_zeros() as usize);
-                hits &= hits - 1;
-            }
+            let v = unsafe { _mm256_loadu_si256(four.as_ptr().cast::<__m256i>()) };
+            report(near(far(v)), base, &mut emit);
             base += 4;
         }
         for (i, &x) in fours.remainder().iter().enumerate() {
@@ -308,15 +312,7 @@ mod avx512 {
     };
     use core::ops::Range;
 
-    /// Calls `found(base + j, ...)` for each set bit `j` of `hits`, lowest first.
-    #[inline(always)]
-    fn report<M: Into<u32>>(hits: M, base: usize, found: &mut (impl FnMut(usize) + ?Sized)) {
-        let mut hits: u32 = hits.into();
-        while hits != 0 {
-            found(base + hits.trailing_zeros() as usize);
-            hits &= hits - 1;
-        }
-    }
+    use super::report;
 
     /// [`super::super::portable::within64_in`] with AVX-512 VPOPCNTDQ.
     #[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq,popcnt")]

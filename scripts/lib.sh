@@ -73,16 +73,16 @@ build_pkg() {
   # (10.4 KB gzipped) for about 2-3 % on index builds and queries, fingerprinting unchanged
   # (docs/performance.md, "Size"). RUSTFLAGS replaces the rustflags of .cargo/config.toml,
   # so +simd128 is repeated here; native builds and the wasm tests keep LLVM's default.
+  local rustflags="-C target-feature=+simd128 -C llvm-args=-inline-threshold=75"
   (cd "$ROOT/bindings/wasm" &&
-    RUSTFLAGS="-C target-feature=+simd128 -C llvm-args=-inline-threshold=75" \
-      wasm-pack --quiet build --target web --release --out-dir "$ROOT/pkg" --out-name simprint)
+    RUSTFLAGS="$rustflags" wasm-pack --quiet build --target web --release \
+      --out-dir "$ROOT/pkg" --out-name simprint)
   # `simprint/fingerprint`: the same without `Index` and `Plan` (the bindings' `index` feature),
   # for pages that only fingerprint (docs/api.md, "Loading the package").
   rm -rf "$ROOT/pkg/fingerprint"
   (cd "$ROOT/bindings/wasm" &&
-    RUSTFLAGS="-C target-feature=+simd128 -C llvm-args=-inline-threshold=75" \
-      wasm-pack --quiet build --target web --release --out-dir "$ROOT/pkg/fingerprint" \
-        --out-name simprint -- --no-default-features --features runtime)
+    RUSTFLAGS="$rustflags" wasm-pack --quiet build --target web --release \
+      --out-dir "$ROOT/pkg/fingerprint" --out-name simprint -- --no-default-features --features runtime)
   # The npm package around wasm-pack's output: entries per environment, exports map, types.
   node "$ROOT/bindings/wasm/js/package.mjs" "$ROOT/pkg" "$ROOT/node_modules/.bin/esbuild"
   local wasm

@@ -93,7 +93,7 @@ export function renderPicker({ docs, fps, pick, k }, { byId }) {
   sel.value = pick;
 }
 
-export function renderK({ k, kAuto, recommended, width }) {
+export function renderK({ k, kAuto, recommended, width, tolerance }) {
   const range = $('ix-k');
   range.max = String(maxK(width));
   range.value = String(k);
@@ -103,7 +103,7 @@ export function renderK({ k, kAuto, recommended, width }) {
     $('ix-k-note'),
     recommended == null
       ? 'Type or pick a query to see the k the library recommends for it.'
-      : `recommendedK(query) = <strong>${recommended}</strong>${
+      : `recommendedK(query) at ${tolerance} % = <strong>${recommended}</strong>${
           kAuto
             ? k === recommended
               ? ': k follows it'

@@ -4,7 +4,7 @@
 // index-timing.js) draw it. It opens on the paper's setup: k = 3, four permuted blocks, and a
 // planted copy within k of its original.
 import { Fingerprinter, Index, Plan, recommendedK } from '../pkg/simprint.js';
-import { $, showStatus, viewState } from './common.js';
+import { $, libDefaults, showStatus, viewState } from './common.js';
 import { ask, asker } from './compute.js';
 import {
   renderChoices,
@@ -41,6 +41,9 @@ export function setup() {
       width: FIRST.width,
       k: FIRST.k,
       kAuto: false, // k follows recommendedK(query) when checked
+      // The share of the query's words a near-duplicate may have edited, in percent: the
+      // tolerance recommendedK derives k from (the library's default to start).
+      tolerance: Math.round(libDefaults().tolerance.near * 100),
       want: FIRST.want, // the plan chosen; the nearest offered one is used at other k
       docs: [], // { id, text, lang, copyOf?, edits? }
       sample: null,
@@ -56,7 +59,7 @@ export function setup() {
       choice: null, // the key of the plan in use
       auto: null, // the plan new Index({ k }) picks for these documents: { key, plan }
       scanEstimate: null, // the cost model's price of a scan of them
-      recommended: null, // recommendedK(query, width)
+      recommended: null, // recommendedK(query, { width, tolerance })
       qfp: null,
       matches: [],
       candidates: [],
@@ -69,7 +72,7 @@ export function setup() {
       [['error'], (s) => showStatus($('ix-status'), s.error)],
       [['docs', 'index', 'sample'], renderDocs],
       [['docs', 'fps', 'pick', 'k'], (s) => renderPicker(s, ctx)],
-      [['k', 'kAuto', 'recommended', 'width'], renderK],
+      [['k', 'kAuto', 'recommended', 'width', 'tolerance'], renderK],
       [['choices', 'choice', 'auto'], renderChoices],
       [['plan', 'auto', 'scanEstimate'], renderPlanHelp],
       [['plan', 'candidates'], renderPlan],
@@ -182,7 +185,7 @@ export function setup() {
       ui.set({ qfp: null, recommended: null, matches: [], candidates: [] });
       return;
     }
-    request('query', { text: s.query, width: s.width });
+    request('query', { text: s.query, width: s.width, tolerance: s.tolerance / 100 });
   }
 
   // Timings run in the worker one size at a time, in the order asked for: the stored
@@ -318,6 +321,14 @@ export function setup() {
     if (s.kAuto && s.recommended != null) rebuild({ k: Math.min(maxK(s.width), s.recommended) });
     else ui.set({});
   });
+  // The tolerance: a whole percent; anything else the library refuses, in the status line.
+  const tolerance = $('ix-tolerance');
+  tolerance.value = String(s.tolerance);
+  tolerance.addEventListener('input', () => {
+    if (tolerance.value === '') return;
+    ui.set({ tolerance: Number(tolerance.value) });
+    runQuery();
+  });
   $('ix-plan-choice').addEventListener('input', () => rebuild({ want: $('ix-plan-choice').value }));
   $('ix-width').addEventListener('input', () => {
     const width = Number($('ix-width').value);
@@ -325,7 +336,12 @@ export function setup() {
       s.docs.map((d) => d.text),
       width,
     );
-    const k = Math.min(maxK(width), s.kAuto && s.query.trim() ? recommendedK(s.query, width) : s.k);
+    const k = Math.min(
+      maxK(width),
+      s.kAuto && s.query.trim()
+        ? recommendedK(s.query, { width, tolerance: s.tolerance / 100 })
+        : s.k,
+    );
     rebuild({ width, k, qfp: null, fps: new Map(s.docs.map((d, i) => [d.id, all[i]])) });
     runQuery();
   });

@@ -7,7 +7,6 @@ import init, {
   Index,
   compare,
   explainHashes,
-  recommendedK,
 } from '../pkg/simprint.js';
 
 const ready = init();
@@ -189,11 +188,11 @@ const OPS = {
     return { version, ...accumulate(width, items, Math.max(0, Math.min(step, items.length))) };
   },
 
-  /** A query text's fingerprint and the k the library recommends for it. */
-  query({ text, width }) {
+  /** A query text's fingerprint and the k the library recommends for it at `tolerance`. */
+  query({ text, width, tolerance }) {
     return withFingerprinter({ width }, (fp) => ({
       qfp: fp.fingerprint(text),
-      recommended: recommendedK(text, width),
+      recommended: fp.recommendedK(text, { tolerance }),
     }));
   },
 

@@ -414,6 +414,29 @@ describe('demo index view in headless Chromium', { timeout: 180_000 }, () => {
       'multiIndex:5',
       'the plan stays as k moves',
     );
+    // The tolerance starts at the library's default and moves the k the view follows: the
+    // library's recommendedK for the query at that share, wherever it lands.
+    const tol = sp.defaults().tolerance.near * 100;
+    assert.equal(Number(await page.inputValue('#ix-tolerance')), tol);
+    const last = await page.inputValue('#ix-query');
+    const ks = [];
+    for (const pct of [3, 25, tol]) {
+      await d.fill('#ix-tolerance', String(pct));
+      const want = Math.min(24, sp.recommendedK(last, { width: 64, tolerance: pct / 100 }));
+      ks.push(want);
+      await page.waitForFunction(
+        (w) => document.getElementById('ix-k-value').textContent === String(w),
+        want,
+      );
+      assert.match(await page.textContent('#ix-k-note'), new RegExp(`at ${pct} % = ${want}\\b`));
+    }
+    assert.ok(ks[0] < ks[2] && ks[2] < ks[1], `k at 3, 25 and ${tol} %: ${ks}`);
+    // A share the library refuses (none at all) is its error in the status line.
+    await d.fill('#ix-tolerance', '0');
+    await page.waitForFunction(() => !document.getElementById('ix-status').hidden);
+    assert.match(await page.textContent('#ix-status'), /tolerance/i);
+    await d.fill('#ix-tolerance', String(tol));
+    await page.waitForFunction(() => document.getElementById('ix-status').hidden);
     const index = await pageIndex();
     const plan = index.segmentPlan(0);
     const { q, examined } = await checkAnswers(index);

@@ -44,6 +44,8 @@ function start(out, persist, objects) {
 }
 
 const request = client({ maxSockets: IN_FLIGHT, authorization: AUTHORIZATION });
+// Batches take seconds each where objects answer from SQLite: a connection each (see http.mjs).
+const load = client({ maxSockets: LOADERS, authorization: AUTHORIZATION, keepAlive: false });
 
 let seed = 1;
 const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
@@ -95,7 +97,7 @@ try {
             if (i % 1000 === 0) sample.push(w);
             documents.push({ id: `doc-${i}`, text: w.join(' ') });
           }
-          const res = await request(base, 'POST', '/batch', { documents });
+          const res = await load(base, 'POST', '/batch', { documents });
           if (res.status !== 200) throw new Error(`batch ${b}: ${res.status} ${res.body}`);
           loaded += documents.length;
           if (performance.now() - lastReport > 30000) {
@@ -174,5 +176,6 @@ try {
   }
 } finally {
   request.close();
+  load.close();
   rmSync(tmp, { recursive: true, force: true });
 }

@@ -6,10 +6,14 @@ import http from 'node:http';
  * A `request(base, method, path, body?)` that sends `body` as JSON with the bearer token and
  * resolves to `{ status, body, ms, calls, objects }` (`calls` and `objects`: the keys mode's
  * `x-simprint-subrequests` and `x-simprint-objects` headers, NaN elsewhere);
- * `request.close()` drops its kept-alive sockets.
+ * `request.close()` drops its kept-alive sockets. `keepAlive: false` opens a connection per
+ * request: a reused connection whose request runs for more than about four seconds (a
+ * 1,000-document batch into an object answering from SQLite does) is lost between Node and
+ * local workerd, now and then ("socket hang up" here, a broken pipe in workerd's log when it
+ * answers); on a fresh connection it was not, in every run tried.
  */
-export function client({ maxSockets, authorization }) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets });
+export function client({ maxSockets, authorization, keepAlive = true }) {
+  const agent = new http.Agent({ keepAlive, maxSockets });
   const request = (base, method, path, body) => {
     return new Promise((resolve, reject) => {
       const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));

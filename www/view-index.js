@@ -336,12 +336,15 @@ export function setup() {
       s.docs.map((d) => d.text),
       width,
     );
-    const k = Math.min(
-      maxK(width),
-      s.kAuto && s.query.trim()
-        ? recommendedK(s.query, { width, tolerance: s.tolerance / 100 })
-        : s.k,
-    );
+    let k = s.k;
+    try {
+      if (s.kAuto && s.query.trim())
+        k = recommendedK(s.query, { width, tolerance: s.tolerance / 100 });
+    } catch (error) {
+      // A tolerance the library refuses: its message in the status line, k as it was.
+      ui.set({ error });
+    }
+    k = Math.min(maxK(width), k);
     rebuild({ width, k, qfp: null, fps: new Map(s.docs.map((d, i) => [d.id, all[i]])) });
     runQuery();
   });

@@ -435,6 +435,13 @@ describe('demo index view in headless Chromium', { timeout: 180_000 }, () => {
     await d.fill('#ix-tolerance', '0');
     await page.waitForFunction(() => !document.getElementById('ix-status').hidden);
     assert.match(await page.textContent('#ix-status'), /tolerance/i);
+    // A width change meanwhile keeps the page working and the message shown.
+    for (const width of ['128', '64']) {
+      await page.selectOption('#ix-width', width);
+      await d.settled();
+      await page.waitForFunction(() => !document.getElementById('ix-status').hidden);
+      assert.match(await page.textContent('#ix-status'), /tolerance/i);
+    }
     await d.fill('#ix-tolerance', String(tol));
     await page.waitForFunction(() => document.getElementById('ix-status').hidden);
     const index = await pageIndex();

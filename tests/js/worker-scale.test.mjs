@@ -621,3 +621,63 @@ test('TOLERANCE sets each text k (what fp.calibrate fits), for JSON, batch and s
     await rt.dispose();
   }
 });
+
+test('a changed OBJECTS, MAX_K or STORE_SUBSTRINGS is refused while documents are filed under the earlier layout; an emptied tenant takes the new one', async () => {
+  const docs = corpus(7, 3, 'l');
+  const recorded = `OBJECTS = 4, MAX_K = ${MAX_K}, STORE_SUBSTRINGS = 3`;
+  const under = async (vars, body) => {
+    const rt = await runtime('layout', vars);
+    try {
+      await body(rt);
+    } finally {
+      await rt.dispose();
+    }
+  };
+  await under({ OBJECTS: 4 }, async (rt) => {
+    for (const doc of docs) assert.equal((await rt.call('POST', '/documents', doc)).status, 201);
+    assert.equal((await rt.call('GET', '/stats')).body.layoutConflict, null);
+  });
+  for (const vars of [
+    { OBJECTS: 8 },
+    { OBJECTS: 4, MAX_K: MAX_K - 2 },
+    { OBJECTS: 4, STORE_SUBSTRINGS: 4 },
+  ]) {
+    await under(vars, async (rt) => {
+      const refusals = [
+        await rt.call('POST', '/check', { text: docs[0].text }),
+        await rt.call('POST', '/documents', { id: 'new', text: 'another text altogether' }),
+        await rt.call('POST', '/batch', { documents: [{ id: 'new', text: 'another text' }] }),
+        await rt.call('GET', '/documents'),
+        await rt.call('GET', `/documents/${docs[0].id}`),
+        await rt.call('DELETE', `/documents/${docs[0].id}`),
+      ];
+      for (const r of refusals) {
+        assert.equal(r.status, 500, JSON.stringify({ vars, body: r.body }));
+        assert.ok(r.body.error.includes(`holds 3 documents filed under ${recorded}`), r.body.error);
+        assert.match(r.body.error, /this deployment has OBJECTS = \d+, MAX_K = \d+/);
+      }
+      const stats = await rt.call('GET', '/stats');
+      assert.equal(stats.status, 200);
+      assert.match(stats.body.layoutConflict, /holds 3 documents filed under/);
+    });
+  }
+  // Under the recorded layout nothing changed; once its documents are deleted, any layout.
+  await under({ OBJECTS: 4 }, async (rt) => {
+    const check = await rt.call('POST', '/check', { text: docs[0].text });
+    assert.equal(check.status, 200, JSON.stringify(check.body));
+    assert.equal(check.body.duplicates[0].id, docs[0].id);
+    for (const doc of docs)
+      assert.equal((await rt.call('DELETE', `/documents/${doc.id}`)).status, 200);
+  });
+  await under({ OBJECTS: 8 }, async (rt) => {
+    assert.equal((await rt.call('POST', '/documents', docs[0])).status, 201);
+    const check = await rt.call('POST', '/check', { text: docs[0].text });
+    assert.equal(check.body.duplicates[0].id, docs[0].id);
+    assert.equal((await rt.call('GET', '/stats')).body.layoutConflict, null);
+  });
+  await under({ OBJECTS: 4 }, async (rt) => {
+    const refused = await rt.call('POST', '/check', { text: docs[1].text });
+    assert.equal(refused.status, 500);
+    assert.ok(refused.body.error.includes('holds 1 document filed under OBJECTS = 8'));
+  });
+});

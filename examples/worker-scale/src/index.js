@@ -45,6 +45,7 @@ import { checkId, idFromPath } from 'simprint-worker-common/ids';
 import { fingerprinterFor, schemeOf } from 'simprint-worker-common/scheme';
 import { defaults, toHex } from 'simprint';
 import { SimprintKeys } from './key-store.js';
+import { layoutConflict, layoutOf, objectsOf } from './layout.js';
 import { limiterName, SimprintLimiter } from './limiter.js';
 import { keyHex, routingPlan } from './plans.js';
 import { compareIds, homeOf, mergeById, ownersOf } from './routing.js';
@@ -111,7 +112,7 @@ async function route(request, env) {
 // ---- rate limits ----
 // One budget per tenant. With Cloudflare's rate limiting binding bound (RATE_LIMITER, see
 // wrangler.toml), it counts each tenant's requests here, before the body is read. Without it,
-// the tenant's limiter object does, asked by `charge` before any object that stores anything.
+// the tenant's limiter object does, asked by `admit` before any object that stores anything.
 
 const BINDING_RETRY_AFTER = 10; // the binding does not say when its window (10 or 60 s) ends
 
@@ -121,15 +122,51 @@ async function rateLimitAtTheEdge(env, tenant) {
   if (!success) throw tooMany(BINDING_RETRY_AFTER);
 }
 
-/** Takes `cost` tokens (a batch: one per document) from the tenant's limiter, or throws 429. */
-async function charge({ env, tenant, s }, cost) {
-  if (!s.rateLimit) return;
+// ---- the tenant's object: its rate limit and its layout (layout.js) ----
+
+// Tenants whose recorded layout this isolate has seen equal to its own. Settings do not change
+// within an isolate (a deployment starts new ones), so without a rate limit to take, the
+// tenant's object is asked once per tenant and isolate after its first write.
+const confirmed = new Set();
+
+/**
+ * Admits a request of `cost` tokens (a batch: one per document; `writes`: it may store): throws
+ * 429 when the tenant's limiter says so, and a 500 naming both layouts when the tenant's
+ * documents are filed under other routing settings than this deployment's (layout.js). With
+ * `report`, answers that conflict's message instead of throwing it (GET /stats).
+ */
+async function admit(at, cost, { writes = false, report = false } = {}) {
+  const { env, tenant, s } = at;
+  const layout = layoutOf(s);
+  const seen = `${tenant}\n${layout}`;
+  if (!s.rateLimit && confirmed.has(seen)) return null;
   if (!env.LIMITER)
     throw new Error('the LIMITER Durable Object binding is missing (see wrangler.toml)');
-  const { retryAfter } = await env.LIMITER.get(env.LIMITER.idFromName(limiterName(tenant))).take(
-    cost,
-  );
+  const tenantObject = env.LIMITER.get(env.LIMITER.idFromName(limiterName(tenant)));
+  let { recorded, retryAfter } = await tenantObject.admit({ cost, layout, writes });
+  if (recorded !== null && recorded !== layout) {
+    // Another layout: this deployment may take the tenant over only if nothing is filed under it.
+    const old = objectsOf(recorded);
+    const counts = await Promise.all(
+      Array.from({ length: old }, (_, i) => at.t.stubOf(i, old).stats()),
+    );
+    const documents = counts.reduce((n, c) => n + c.documents + c.unsettled, 0);
+    if (documents > 0 || counts.some((c) => c.held > 0)) {
+      const message = layoutConflict(recorded, layout, documents);
+      if (report) return message;
+      throw new HttpError(500, message);
+    }
+    await tenantObject.replaceLayout({ from: recorded, to: layout });
+    ({ recorded, retryAfter } = await tenantObject.admit({ cost, layout, writes }));
+    if (recorded !== null && recorded !== layout) {
+      throw new HttpError(503, "the tenant's layout changed meanwhile; retry", {
+        'retry-after': '1',
+      });
+    }
+  }
+  if (recorded === layout) confirmed.add(seen);
   if (retryAfter) throw tooMany(retryAfter);
+  return null;
 }
 
 // ---- the tenant's objects ----
@@ -137,35 +174,34 @@ async function charge({ env, tenant, s }, cost) {
 /** Calls to the tenant's objects, counted: `trace.calls` sub-requests to `trace.objects`. */
 function tracer(env, tenant, s) {
   const trace = { calls: 0, objects: new Set() };
+  // Not a thenable: `then` stays undefined, so a counted stub may pass through await safely.
+  const count = (real, key) =>
+    new Proxy(
+      {},
+      {
+        get: (_, method) =>
+          method === 'then'
+            ? undefined
+            : (...args) => {
+                trace.calls++;
+                trace.objects.add(key);
+                return real[method](...args);
+              },
+      },
+    );
   const stubs = new Map();
   const stub = (i) => {
-    if (!stubs.has(i)) {
-      const real = keysStub(env, tenant, i, s.objects);
-      stubs.set(
-        i,
-        new Proxy(
-          {},
-          {
-            // Not a thenable: `then` stays undefined, so a stub may pass through await safely.
-            get: (_, method) =>
-              method === 'then'
-                ? undefined
-                : (...args) => {
-                    trace.calls++;
-                    trace.objects.add(i);
-                    return real[method](...args);
-                  },
-          },
-        ),
-      );
-    }
+    if (!stubs.has(i)) stubs.set(i, count(keysStub(env, tenant, i, s.objects), i));
     return stubs.get(i);
   };
+  // Object `i` of `n` (another layout's, for admit's check of what is filed under it).
+  const stubOf = (i, n) =>
+    n === s.objects ? stub(i) : count(keysStub(env, tenant, i, n), `${i}-of-${n}`);
   const headers = () => ({
     'x-simprint-subrequests': String(trace.calls),
     'x-simprint-objects': String(trace.objects.size),
   });
-  return { stub, headers };
+  return { stub, stubOf, headers };
 }
 
 const keysOf = (s) => (hex) => routingPlan(s.width, s.maxK).keys(hex).map(keyHex);
@@ -265,7 +301,7 @@ async function add(at, doc, store) {
   const { s, t } = at;
   const { id, hex, k } = doc;
   if (store && id === null) throw new HttpError(400, 'missing "id" (a non-empty string)');
-  await charge(at, 1);
+  await admit(at, 1, { writes: store });
   const scheme = await schemeOf(s.width, s.key);
   const shown = s.exposeFingerprints ? { fingerprint: hex } : {};
   if (!store) {
@@ -384,7 +420,7 @@ async function batch(request, at) {
     seen.add(doc.id);
     return doc;
   });
-  await charge(at, Math.max(1, docs.length));
+  await admit(at, Math.max(1, docs.length), { writes: docs.length > 0 });
   const scheme = await schemeOf(s.width, s.key);
   const { conflicts, found } = docs.length
     ? await write(at, scheme, docs)
@@ -397,7 +433,7 @@ async function batch(request, at) {
 
 async function getDocument(id, at) {
   const { t } = at;
-  await charge(at, 1);
+  await admit(at, 1);
   const { document } = await t.stub(homeOf(id, at.s.objects)).getDocument(id);
   if (!document) throw new HttpError(404, `no document ${JSON.stringify(id)}`);
   if (!at.s.exposeFingerprints) delete document.fingerprint;
@@ -406,7 +442,7 @@ async function getDocument(id, at) {
 
 async function deleteDocument(id, at) {
   const { s, tenant, t } = at;
-  await charge(at, 1);
+  await admit(at, 1);
   const scheme = await schemeOf(s.width, s.key);
   const home = homeOf(id, s.objects);
   const begun = await t
@@ -441,7 +477,7 @@ async function listDocuments(url, at) {
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) {
     throw new HttpError(400, 'limit must be a whole number from 1 to 1000');
   }
-  await charge(at, 1);
+  await admit(at, 1);
   const all = Array.from({ length: at.s.objects }, (_, i) => i);
   const pages = await Promise.all(all.map((i) => t.stub(i).listIds(after, limit)));
   const ids = pages
@@ -453,7 +489,7 @@ async function listDocuments(url, at) {
 
 async function stats(at) {
   const { s, tenant, env, t } = at;
-  await charge(at, 1);
+  const layoutProblem = await admit(at, 1, { report: true });
   const all = Array.from({ length: s.objects }, (_, i) => i);
   const perObject = await Promise.all(all.map((i) => t.stub(i).stats()));
   const sum = (key) => perObject.reduce((n, p) => n + p[key], 0);
@@ -467,6 +503,8 @@ async function stats(at) {
       objects: s.objects,
       routingTables: s.maxK + 1,
       storeSubstrings: s.storeSubstrings,
+      // null, or why every other route is refused: documents filed under other settings.
+      layoutConflict: layoutProblem,
       memoryDocuments: s.memoryDocuments,
       healAfterMs: s.healAfterMs,
       maxBodyBytes: s.maxBodyBytes,

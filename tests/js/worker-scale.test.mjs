@@ -681,3 +681,30 @@ test('a changed OBJECTS, MAX_K or STORE_SUBSTRINGS is refused while documents ar
     assert.ok(refused.body.error.includes('holds 1 document filed under OBJECTS = 8'));
   });
 });
+
+test('an object keeps its documents in memory as a scan: under 25 bytes a document past the size where the planner builds tables', async () => {
+  // The planner's own choice builds tables (about 80 bytes a document) past about 22,000
+  // fingerprints at k = 11; the object's Index is a scan at any size (key-store.js fillMemory).
+  const rt = await runtime('memory-scan', { OBJECTS: 1, MEMORY_DOCUMENTS: 30000 });
+  try {
+    const docs = corpus(11, 26000, 'm');
+    for (let from = 0; from < docs.length; from += 1000) {
+      const batch = await rt.call('POST', '/batch', { documents: docs.slice(from, from + 1000) });
+      assert.equal(batch.status, 200, JSON.stringify(batch.body).slice(0, 300));
+    }
+    const object = (await rt.call('GET', '/stats')).body.perObject[0];
+    assert.equal(object.held, docs.length);
+    assert.ok(object.inMemory);
+    assert.ok(
+      object.memoryBytes / object.held < 25,
+      `${object.memoryBytes} bytes for ${object.held} documents`,
+    );
+    await rt.restart(); // rebuilt from SQLite the same way
+    const again = (await rt.call('GET', '/stats')).body.perObject[0];
+    assert.ok(again.inMemory && again.memoryBytes / again.held < 25, JSON.stringify(again));
+    const check = await rt.call('POST', '/check', { text: docs[12345].text });
+    assert.ok(check.body.duplicates.some((d) => d.id === docs[12345].id && d.distance === 0));
+  } finally {
+    await rt.dispose();
+  }
+});

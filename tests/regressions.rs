@@ -346,7 +346,7 @@ fn from_bytes_bounds_the_memory_a_buffer_may_cause() {
 
 /// The hostile-input review: `pairs()` over 20,000 copies of one fingerprint (200 million pairs)
 /// returned its error only after wasm memory reached 3.23 GB. It now counts what it cannot hold:
-/// the error comes with no more than a few thousand pairs held, and a limit or the visitor gives
+/// the error comes with no more than 524,288 pairs held (12 MB), and a limit or the visitor gives
 /// what a caller can use.
 #[test]
 fn pairs_give_up_early_and_limited_pairs_stay_small() {
@@ -394,6 +394,32 @@ fn pairs_give_up_early_and_limited_pairs_stay_small() {
 }
 
 /// The hostile-input review: an error echoed a 100 MB option string in full.
+/// Answers on both sides of the one-walk bound (524,288 pairs): 319,600 pairs, collected in
+/// one walk (two before, past 65,536), and 719,400, counted and then collected in a second walk.
+/// Two groups of copies, one bit apart, so the order by distance, then ids, is checked too.
+#[test]
+fn pairs_in_one_walk_and_in_two_are_the_whole_sorted_answer() {
+    let fp0 = Fingerprint::new(0xabcd, 64).unwrap();
+    let fp1 = Fingerprint::new(0xabcf, 64).unwrap();
+    for (n0, n1) in [(500u64, 300u64), (700, 500)] {
+        let mut index = Index::new(64, 3).unwrap();
+        index
+            .insert_many((0..n0 + n1).map(|id| (id, if id < n0 { fp0 } else { fp1 })))
+            .unwrap();
+        let mut want = Vec::new();
+        for a in 0..n0 + n1 {
+            for b in a + 1..n0 + n1 {
+                let distance = u32::from((a < n0) != (b < n0));
+                want.push(Pair { a, b, distance });
+            }
+        }
+        want.sort_by_key(|p| (p.distance, p.a, p.b));
+        let got = index.pairs().unwrap();
+        assert_eq!(got.len(), want.len());
+        assert!(got == want, "{n0} + {n1} copies");
+    }
+}
+
 #[test]
 fn errors_repeat_at_most_a_little_of_a_huge_value() {
     let huge = "x".repeat(10_000_000);

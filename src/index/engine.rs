@@ -17,11 +17,12 @@ use crate::sort;
 /// New fingerprints wait here, scanned by queries, until there are this many.
 pub(super) const BUFFER: usize = 256;
 
-/// Pairs collected in the first pass of [`Index::pairs`]: more are counted first and collected
-/// in a second pass, so a failing call holds no more than this many.
+/// Pairs collected in the first pass of [`Index::pairs`]: an answer of up to this many (12 MB
+/// of pairs) takes one walk; a larger one is counted first and collected in a second walk at
+/// its exact size, so a refused call ([`Error::TooManyPairs`]) holds no more than this many.
 ///
 /// [`Index::pairs`]: super::Index::pairs
-const FEW_PAIRS: usize = 1 << 16;
+const ONE_PASS_PAIRS: usize = 1 << 19;
 
 /// Positions of the last occurrence of each id, by id: the last of repeated ids wins, as
 /// with one insert after another.
@@ -403,42 +404,69 @@ impl<B: Bits> Engine<B> {
 
     /// The first `limit` pairs within `k` by (distance, a, b), in memory `O(limit)`; with
     /// `limit = usize::MAX`, all of them unless there are more than [`MAX_PAIRS`], which is an
-    /// error. All of them are collected in one pass while they are few; past [`FEW_PAIRS`] the
-    /// pass goes on counting only, and a second pass collects them if they are not too many,
-    /// so an answer too large to list costs no more memory than a small one.
+    /// error. All of them are collected in one walk while they are at most [`ONE_PASS_PAIRS`];
+    /// past that the walk goes on counting only, and a second walk collects them at their
+    /// exact size if they are not too many, so an answer too large to list costs a bounded
+    /// amount of memory (in wasm, memory once grown stays grown).
     pub(super) fn pairs(&self, k: u32, limit: usize) -> Result<Vec<Pair>, Error> {
         if limit == 0 {
             return Ok(Vec::new());
         }
-        let all = limit == usize::MAX;
-        let collect_pairs = |cap: usize| -> Result<(TopK<PairKey>, usize), Error> {
-            let mut top = TopK::new(if all { cap } else { limit });
-            let (mut failed, mut count) = (Ok(()), 0usize);
+        let keys = if limit == usize::MAX {
+            self.all_pairs(k)?
+        } else {
+            let mut top = TopK::new(limit);
+            let mut failed = Ok(());
             self.for_each_pair(k, &mut |a, b, distance| {
-                count += 1;
-                if all && count > cap {
-                    // Too many to hold: count the rest (and stop past the most allowed).
-                    return count <= MAX_PAIRS;
-                }
                 failed = top.offer((distance, a.min(b), a.max(b)));
                 failed.is_ok()
             })?;
             failed?;
-            Ok((top, count))
+            top.finish()
         };
-        let (mut top, count) = collect_pairs(FEW_PAIRS)?;
-        if all && count > MAX_PAIRS {
-            return Err(Error::TooManyPairs { k, max: MAX_PAIRS });
-        }
-        if all && count > FEW_PAIRS {
-            drop(top);
-            top = collect_pairs(count)?.0;
-        }
-        Ok(top
-            .finish()
+        Ok(keys
             .into_iter()
             .map(|(distance, a, b)| Pair { a, b, distance })
             .collect())
+    }
+
+    /// Every pair within `k` as sorted, distinct keys (see [`Engine::pairs`]).
+    fn all_pairs(&self, k: u32) -> Result<Vec<PairKey>, Error> {
+        let collect = |held: &mut Vec<PairKey>, cap: usize| -> Result<usize, Error> {
+            let (mut failed, mut count) = (Ok(()), 0usize);
+            self.for_each_pair(k, &mut |a, b, distance| {
+                count += 1;
+                if count > cap {
+                    // Too many to hold: count the rest (and stop past the most allowed).
+                    return count <= MAX_PAIRS;
+                }
+                // Fallible growth: a failure is an error rather than an abort.
+                if held.try_reserve(1).is_err() {
+                    failed = Err(Error::OutOfMemory {
+                        bytes: held
+                            .len()
+                            .saturating_mul(2 * core::mem::size_of::<PairKey>()),
+                    });
+                    return false;
+                }
+                held.push((distance, a.min(b), a.max(b)));
+                true
+            })?;
+            failed.map(|()| count)
+        };
+        let mut held = Vec::new();
+        let count = collect(&mut held, ONE_PASS_PAIRS)?;
+        if count > MAX_PAIRS {
+            return Err(Error::TooManyPairs { k, max: MAX_PAIRS });
+        }
+        if count > ONE_PASS_PAIRS {
+            drop(held);
+            held = try_vec_with_capacity(count)?;
+            collect(&mut held, count)?;
+        }
+        sort::sort(&mut held);
+        held.dedup();
+        Ok(held)
     }
 
     /// Connected groups of ids under "within `k`" (see [`Groups`]).

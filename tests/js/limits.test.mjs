@@ -165,7 +165,9 @@ test('pairs() over 20,000 copies of one text fails early in bounded memory; a li
     () => index.pairs(),
     (e) => e instanceof Error && /more than 4194304 pairs are within 3/.test(e.message),
   );
-  assert.ok(memory() - m0 < 8 << 20, `memory grew by ${memory() - m0} bytes`);
+  // Bounded whatever the number of pairs: the first walk holds up to 524,288 of them (12 MB,
+  // briefly half again while its vector grows) before it only counts.
+  assert.ok(memory() - m0 < 32 << 20, `memory grew by ${memory() - m0} bytes`);
   assert.ok(performance.now() - started < 20000);
   index.free();
   // A limit gives the first pairs in memory for that many (every pair is still visited, so
@@ -185,7 +187,9 @@ test('pairs() over 20,000 copies of one text fails early in bounded memory; a li
     () => copies.pairs(3, -1),
     /limit must be a whole number from 0 to 2\^53 - 1, got -1/,
   );
-  assert.ok(memory() - m0 < 8 << 20, `memory grew by ${memory() - m0} bytes`);
+  // Bounded whatever the number of pairs: the first walk holds up to 524,288 of them (12 MB,
+  // briefly half again while its vector grows) before it only counts.
+  assert.ok(memory() - m0 < 32 << 20, `memory grew by ${memory() - m0} bytes`);
   copies.free();
   stillWorks('after pairs() gave up');
 });

@@ -594,3 +594,35 @@ test('setMergeLimit: segments stop merging past the limit, and answers do not ch
   assert.throws(() => limited.setMergeLimit('9'), /entries must be a number/);
   limited.free();
 });
+
+test('pairs() past 65,536 pairs: the whole answer, sorted, in one walk up to 524,288 and in two past it', () => {
+  // Two groups of copies one bit apart: pairs inside a group at distance 0, across at 1.
+  for (const [n0, n1] of [
+    [500, 300], // 169,600 + 150,000 = 319,600 pairs: one walk
+    [700, 500], // 369,400 + 350,000 = 719,400 pairs: counted, then collected
+  ]) {
+    const index = new sp.Index({ k: 3 });
+    const n = n0 + n1;
+    index.insertMany(
+      Uint32Array.from({ length: n }, (_, i) => i),
+      BigUint64Array.from({ length: n }, (_, i) => (i < n0 ? 0xabcdn : 0xabcfn)),
+    );
+    const pairs = index.pairs();
+    const within = (n0 * (n0 - 1)) / 2 + (n1 * (n1 - 1)) / 2;
+    assert.equal(pairs.length, within + n0 * n1);
+    assert.deepEqual(pairs[0], { a: 0, b: 1, distance: 0 });
+    assert.deepEqual(pairs[within - 1], { a: n - 2, b: n - 1, distance: 0 });
+    assert.deepEqual(pairs[within], { a: 0, b: n0, distance: 1 });
+    assert.deepEqual(pairs.at(-1), { a: n0 - 1, b: n - 1, distance: 1 });
+    for (let i = 1; i < pairs.length; i++) {
+      const [p, q] = [pairs[i - 1], pairs[i]];
+      assert.ok(
+        p.distance < q.distance ||
+          (p.distance === q.distance && (p.a < q.a || (p.a === q.a && p.b < q.b))),
+        `pairs ${i - 1} and ${i} out of order`,
+      );
+      assert.equal(q.distance, q.a < n0 === q.b < n0 ? 0 : 1);
+    }
+    index.free();
+  }
+});

@@ -316,6 +316,7 @@ fn main() {
     cross::table(&scored, 64);
     cross::table(&scored, 128);
     cross::curves(&scored);
+    cross::length_tables(&scored);
     cross::calibration(&scored, 100, 64);
     cross::calibration(&scored, 200, 64);
     cross::calibration(&scored, 100, 128);

@@ -70,6 +70,39 @@ PACKAGES = [
     ("npm", "moji", "ja"),
     ("npm", "analyze-desumasu-dearu", "ja"),
     ("pypi", "japanize-matplotlib", "ja"),
+    # Added 2026-11-27: the first Chinese and Japanese lists gave 57 and 32 near-duplicate
+    # pairs, too few to judge a language by.
+    ("npm", "cnchar", "zh"),
+    ("npm", "xe-utils", "zh"),
+    ("npm", "lunar-javascript", "zh"),
+    ("npm", "nzh", "zh"),
+    ("npm", "vxe-table", "zh"),
+    ("npm", "uview-ui", "zh"),
+    ("npm", "egg", "zh"),
+    ("pypi", "akshare", "zh"),
+    ("pypi", "efinance", "zh"),
+    ("pypi", "jionlp", "zh"),
+    ("pypi", "cnocr", "zh"),
+    ("pypi", "ddddocr", "zh"),
+    ("pypi", "qianfan", "zh"),
+    ("pypi", "bilibili-api-python", "zh"),
+    ("pypi", "nonebot2", "zh"),
+    ("pypi", "tushare", "zh"),
+    ("npm", "@geolonia/normalize-japanese-addresses", "ja"),
+    ("npm", "japanese-holidays", "ja"),
+    ("npm", "textlint-rule-preset-jtf-style", "ja"),
+    ("npm", "textlint-rule-ja-no-mixed-period", "ja"),
+    ("npm", "textlint-rule-ja-hiragana-keishikimeishi", "ja"),
+    ("npm", "textlint-rule-no-mix-dearu-desumasu", "ja"),
+    ("npm", "textlint-rule-max-ten", "ja"),
+    ("npm", "textlint-rule-ja-unnatural-alphabet", "ja"),
+    ("npm", "textlint-rule-ja-no-successive-word", "ja"),
+    ("npm", "textlint-rule-preset-japanese", "ja"),
+    ("npm", "@textlint-ja/textlint-rule-no-synonyms", "ja"),
+    ("npm", "kuroshiro", "ja"),
+    ("pypi", "neologdn", "ja"),
+    ("pypi", "jpholiday", "ja"),
+    ("pypi", "japanize-kivy", "ja"),
 ]
 DOC = re.compile(r"(^|/)(readme[^/]*|docs?/.*)\.(md|markdown|rst|txt)$", re.IGNORECASE)
 SKIP = re.compile(r"(changelog|changes|history|license|licence|authors|contributors|release)",
@@ -187,11 +220,22 @@ def plain(text):
     return "\n\n".join(p for p in joined if len(p) > 1)
 
 
+def is_kana(c):
+    return 0x3040 <= ord(c) <= 0x30FF
+
+
 def in_language(text, lang):
     if lang == "en":
         return True
     chars = [c for c in text if not c.isspace()]
-    return bool(chars) and sum(map(is_cjk, chars)) >= 0.10 * len(chars)
+    cjk = [c for c in chars if is_cjk(c)]
+    if not chars or len(cjk) < 0.10 * len(chars):
+        return False
+    # Packages ship translations side by side (README.ja-JP.md in a Chinese package,
+    # README.zh-cn.md in a Japanese one): Japanese writes kana between its kanji (over half
+    # of the CJK characters in every Japanese file kept), Chinese none.
+    kana = sum(map(is_kana, cjk)) / len(cjk)
+    return kana >= 0.2 if lang == "ja" else kana <= 0.02
 
 
 def main():

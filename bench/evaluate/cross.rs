@@ -619,6 +619,108 @@ pub fn curves(sets: &[Scored]) {
     }
 }
 
+/// A rule of the two things every text shows, its language and its length class: per
+/// language, every table of one `k` per class (4 to 20 each) scored per language on every corpus
+/// against that corpus's best fixed `k` (the acceptance test's comparison). The table whose
+/// worst gap is least is an oracle over the corpora it is scored on: over every corpus but one
+/// (the one a rule would be chosen on), when even it misses 0.01, so does every rule of
+/// language and length chosen on that one.
+pub fn length_tables(sets: &[Scored]) {
+    const KS: std::ops::RangeInclusive<u32> = 4..=20;
+    let n = KS.count();
+    println!("\n## One k per language and length class: the best table over every corpus, and over every corpus but one (64 bits)\n");
+    for &lang in &crate::corpora::LANGS {
+        // Per corpus: the counts at each class and k, and its best fixed k's F1 for `lang`.
+        let mut per: Vec<(&str, Vec<Vec<Score>>, f64)> = Vec::new();
+        for s in sets {
+            let held = s.set.name.starts_with('A');
+            let keep = |i: usize| {
+                let p = &s.set.pairs[i];
+                !(held && p.tune) && p.lang == lang
+            };
+            let mut counts = vec![vec![Score::default(); n]; CLASSES.len()];
+            let mut dups = 0;
+            for (i, p) in s.set.pairs.iter().enumerate() {
+                if keep(i) {
+                    dups += usize::from(p.dup);
+                    let c = class(&s.set.texts[p.a]);
+                    for (j, k) in KS.enumerate() {
+                        counts[c][j].add(s.d64[i] <= k, p.dup);
+                    }
+                }
+            }
+            if dups < 20 {
+                continue;
+            }
+            let best = best_fixed(s, &s.d64, 64, &keep).1.f1();
+            per.push((s.set.name, counts, best));
+        }
+        let gap = |t: [usize; 3], counts: &[Vec<Score>], best: f64| {
+            let mut sum = Score::default();
+            for (c, &j) in t.iter().enumerate() {
+                sum.tp += counts[c][j].tp;
+                sum.fp += counts[c][j].fp;
+                sum.fn_ += counts[c][j].fn_;
+            }
+            sum.f1() - best
+        };
+        // The best table over every corpus, then over every corpus but one (a rule chosen on
+        // that one is reported on the others only).
+        for skip in std::iter::once(None).chain((0..per.len()).map(Some)) {
+            let others = || {
+                per.iter()
+                    .enumerate()
+                    .filter(move |(i, _)| Some(*i) != skip)
+                    .map(|(_, x)| x)
+            };
+            let worst = |t: [usize; 3]| {
+                others()
+                    .map(|(_, counts, best)| gap(t, counts, *best))
+                    .fold(f64::INFINITY, f64::min)
+            };
+            let mut best_t = [0; 3];
+            for a in 0..n {
+                for b in 0..n {
+                    for c in 0..n {
+                        if worst([a, b, c]) > worst(best_t) {
+                            best_t = [a, b, c];
+                        }
+                    }
+                }
+            }
+            let who: Vec<String> = others()
+                .map(|(name, counts, best)| {
+                    format!(
+                        "{} {:+.3}",
+                        name.split(' ').next().unwrap_or(name),
+                        gap(best_t, counts, *best)
+                    )
+                })
+                .collect();
+            let w = worst(best_t);
+            let over = match skip {
+                None => "all".to_string(),
+                Some(i) => format!("but {}", per[i].0.split(' ').next().unwrap_or("")),
+            };
+            println!(
+                "{:<4} {:<6} k short {:>2}, medium {:>2}, long {:>2}  worst gap {:+.3}  {}  {}",
+                lang.dir(),
+                over,
+                KS.start() + best_t[0] as u32,
+                KS.start() + best_t[1] as u32,
+                KS.start() + best_t[2] as u32,
+                w,
+                who.join(", "),
+                if (w * 1000.0).round() >= -10.0 {
+                    "(within 0.01 possible)"
+                } else {
+                    "(no table within 0.01)"
+                }
+            );
+        }
+    }
+}
+
 /// Calibration: per corpus and language, `Fingerprinter::calibrate` on `n` labelled pairs
 /// drawn at random (what a user could label of their own data), scored on the other pairs
 /// against their best fixed k.

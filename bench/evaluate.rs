@@ -313,6 +313,7 @@ fn main() {
     let scored: Vec<cross::Scored> = sets.iter().map(cross::score_set).collect();
     cross::choose(&scored[0]);
     cross::check_chosen(&scored);
+    cross::choose_on_each(&scored);
     cross::table(&scored, 64);
     cross::table(&scored, 128);
     cross::curves(&scored);

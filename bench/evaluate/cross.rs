@@ -332,6 +332,66 @@ pub fn choose(a: &Scored) -> Criterion {
     ranked[0].0
 }
 
+/// The rule's free choices made on each corpus in turn (A: its tuning half), each reported on
+/// the others (A: its held-out half): per language, F1 at the rule minus that corpus's best
+/// fixed `k`, 64 bits. Shows whether choosing on another corpus than A would transfer better.
+pub fn choose_on_each(sets: &[Scored]) {
+    println!(
+        "\n## The rule's free choices made on each corpus, reported on the others (64 bits)\n"
+    );
+    println!("Per corpus the choice was made on: the criterion, then per corpus and language en / zh / ja the gap to that language's best fixed k\n");
+    let langs = [Lang::En, Lang::Zh, Lang::Ja];
+    // Per corpus and language: the pairs it is chosen on and the pairs it is reported on.
+    let gaps = |s: &Scored, c: &Criterion, tune: bool| -> Vec<Option<f64>> {
+        let ks: Vec<u32> = s.chances.iter().map(|ch| c.k(64, ch)).collect();
+        let is_a = s.set.name.starts_with('A');
+        langs
+            .iter()
+            .map(|&lang| {
+                let keep = |i: usize| {
+                    let p = &s.set.pairs[i];
+                    p.lang == lang && (!is_a || p.tune == tune)
+                };
+                let dups = (0..s.set.pairs.len())
+                    .filter(|&i| keep(i) && s.set.pairs[i].dup)
+                    .count();
+                (dups >= 20).then(|| {
+                    f1_at(s, &s.d64, &ks, &keep).f1() - best_fixed(s, &s.d64, 64, &keep).1.f1()
+                })
+            })
+            .collect()
+    };
+    let worst = |g: &[Option<f64>]| g.iter().flatten().copied().fold(f64::INFINITY, f64::min);
+    for x in sets {
+        let mut best: Option<(Criterion, f64)> = None;
+        for c in Criterion::all() {
+            let w = worst(&gaps(x, &c, true));
+            if best.is_none_or(|(_, b)| w > b + 1e-12) {
+                best = Some((c, w));
+            }
+        }
+        let (c, w) = best.unwrap();
+        println!(
+            "chosen on {:<12} {:<50} (worst there {w:+.3})",
+            x.set.name,
+            c.name()
+        );
+        for s in sets {
+            let g = gaps(s, &c, false);
+            let cells: Vec<String> = g
+                .iter()
+                .map(|v| v.map_or("   —  ".to_string(), |v| format!("{v:+.3}")))
+                .collect();
+            let mark = if std::ptr::eq(s, x) {
+                "  (chosen here)"
+            } else {
+                ""
+            };
+            println!("    {:<12} {}{mark}", s.set.name, cells.join(" / "));
+        }
+    }
+}
+
 fn prf(s: &Score) -> String {
     format!("{:.3} {:.3} {:.3}", s.precision(), s.recall(), s.f1())
 }

@@ -127,7 +127,7 @@ pub use tokenize::{Tokenizer, MAX_N};
 /// `test-hooks` feature only, which the crate's own dev-dependency turns on.
 #[cfg(feature = "test-hooks")]
 pub mod test_hooks {
-    pub use crate::scan::{limit_kernels, scan64_portable};
+    pub use crate::scan::{bucket64_portable, limit_kernels, scan64_portable};
 }
 
 // Runs the README's Rust example as a doctest, so the README cannot drift from the API.

@@ -402,6 +402,30 @@ pub(crate) fn sort_hits(mut hits: Vec<Hit>) -> Vec<Hit> {
     sorted
 }
 
+/// The index's portable bucket check over `all[range]` (positions from `range.start`, free to
+/// read past the range's end as the index's buckets allow), with its hits as [`scan64`] gives
+/// them: for tests that run it where it is compiled differently (wasm32). Not part of the API.
+///
+/// ```
+/// use simprint::test_hooks::bucket64_portable;
+/// let all = [7u64, 0, 1, 3, 0xff];
+/// assert_eq!(bucket64_portable(0, &all, 1..4, 1), simprint::scan64(0, &all[1..4], 1));
+/// ```
+#[cfg(feature = "test-hooks")]
+#[must_use]
+pub fn bucket64_portable(
+    query: u64,
+    all: &[u64],
+    range: core::ops::Range<usize>,
+    k: u32,
+) -> Vec<Hit> {
+    let mut hits = Vec::new();
+    portable::within64_in(query, all, range, k, &mut |index, distance| {
+        hits.push(Hit { index, distance })
+    });
+    sort_hits(hits)
+}
+
 /// [`scan64`] through the portable kernel whatever the target, so tests can compare it with
 /// the SIMD128 one inside WebAssembly.
 ///

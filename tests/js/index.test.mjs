@@ -92,6 +92,40 @@ for (const width of [64, 128]) {
   });
 }
 
+// The tables' bucket check above k = 6 has a path of its own in wasm (chunks of 8 with no
+// branch per word): an explicit multi-index plan over copies at every distance, queried at
+// k = 7 to 12, must give exactly the brute-force answer.
+test('multi-index queries at k = 7 to 12 equal a brute-force scan', () => {
+  const next = rng(912);
+  const centres = Array.from({ length: 60 }, () => next());
+  const values = Array.from({ length: 4000 }, () => {
+    let v = centres[Number(next() % 60n)];
+    const flips = Number(next() % 15n);
+    for (let i = 0; i < flips; i++) v ^= 1n << (next() % 64n);
+    return v;
+  });
+  const index = new sp.Index({ width: 64, k: 12, substrings: 5 });
+  index.insertMany(
+    Float64Array.from(values, (_, i) => i),
+    BigUint64Array.from(values),
+  );
+  const plan = index.plan();
+  assert.equal(plan.kind, 'multiIndex');
+  assert.ok(plan.tables.every((t) => !t.folded));
+  const model = new Map(values.map((v, i) => [i, v]));
+  let hits = 0;
+  for (let i = 0; i < 40; i++) {
+    const q = centres[i % 60] ^ (1n << BigInt(i % 64));
+    for (const k of [7, 8, 9, 12]) {
+      const all = brute(model, q, k);
+      hits += all.length;
+      assert.deepEqual(index.query(q, k), all, `query ${i} k ${k}`);
+    }
+  }
+  assert.ok(hits > 1000, `the queries must find copies (${hits})`);
+  index.free();
+});
+
 test('insert, replace, get, has, remove, clear and the same fingerprint under many ids', () => {
   // The defaults: 64 bits and recommendedK of English, scaled to other widths as it scales.
   for (const [options, width, k] of [

@@ -98,6 +98,34 @@ fn streaming_in_wasm() {
     }
 }
 
+// The index's bucket check has a wasm-only path above k = 6 (chunks of 8, no branch per
+// word): over every range of a few arrays, at every k, it must give the reference's hits, also
+// where a chunk reads past the range (the next bucket's words) or runs into the array's end.
+#[wasm_bindgen_test]
+fn bucket_check_matches_the_reference() {
+    use simprint::test_hooks::bucket64_portable;
+    let q = 0x0123_4567_89ab_cdef_u64;
+    for n in [0, 1, 7, 8, 9, 17, 40] {
+        let all: Vec<u64> = near(u128::from(q), 64, n, n as u64 + 5)
+            .iter()
+            .map(|&v| v as u64)
+            .collect();
+        for start in 0..=n {
+            for end in start..=n {
+                for k in (0..=12).chain([18, 32, 63, 64, 65]) {
+                    let expected =
+                        reference(all[start..end].iter().map(|&v| (q ^ v).count_ones()), k);
+                    assert_eq!(
+                        bucket64_portable(q, &all, start..end, k),
+                        expected,
+                        "n {n} range {start}..{end} k {k}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 // The wasm is built with SIMD128, so scan64 runs the SIMD kernel here: both it and the portable
 // kernel must give exactly the reference's hits (scan128 and distances64 are portable anyway).
 #[wasm_bindgen_test]

@@ -301,7 +301,8 @@ pub(crate) fn within64_in(
     }
 }
 
-/// [`padded64`] for larger `k` in wasm, where the popcount is an instruction (`i64.popcnt`):
+/// [`padded64`] for larger `k` in wasm, where the popcount is an instruction (`i64.popcnt`),
+/// and the SIMD128 scan's kernel above `k` = 4 (over the whole slice):
 /// whether a chunk of 8 holds a word within `k` is the sign of an OR of `popcount - k - 1`,
 /// with no branch per word. Under Node 20 the index's queries at `k` = 9 to 18 took 4 to 10 %
 /// less time than with [`padded64`]'s chunks of 4 (whose test LLVM compiles to a branch per
@@ -309,7 +310,7 @@ pub(crate) fn within64_in(
 /// kernels) up to twice as slow, through the code around them (docs/performance.md).
 #[cfg(target_arch = "wasm32")]
 #[inline(always)]
-fn counted64(
+pub(crate) fn counted64(
     q: u64,
     all: &[u64],
     range: core::ops::Range<usize>,

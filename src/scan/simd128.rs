@@ -48,32 +48,10 @@ pub(crate) fn within64(q: u64, fps: &[u64], k: u32, found: &mut dyn FnMut(usize,
         4 => chunked64(q, fps, k, found, any_at_most::<4>),
         // Above, a vector chunk test costs more than the engine's scalar popcount (measured
         // under Node: summing i8x16.popcnt bytes ran at 0.8e9/s against 0.9e9/s for the plain
-        // loop); scalar popcounts in chunks of eight, with no branch per word, beat both.
-        _ => counted64(q, fps, k, found),
+        // loop); the index's bucket check, scalar popcounts in chunks of eight with no branch
+        // per word, beats both, and a scan is that check over the whole slice.
+        _ => super::portable::counted64(q, fps, 0..fps.len(), k, found),
     }
-}
-
-/// Tests eight fingerprints at a time by the sign of an OR of `popcount - k - 1` (negative iff
-/// one of them is within `k`), re-checking a chunk one by one only when it says so.
-#[inline(always)]
-fn counted64(q: u64, fps: &[u64], k: u32, found: &mut dyn FnMut(usize, u32)) {
-    // Any k of 64 or more takes every word: popcount - 65 is negative.
-    #[allow(clippy::cast_possible_wrap, reason = "at most 65")]
-    let limit = k.min(64) as i32 + 1;
-    let whole = fps.len() / 8 * 8;
-    let mut base = 0;
-    while base < whole {
-        let chunk = &fps[base..base + 8];
-        #[allow(clippy::cast_possible_wrap, reason = "a popcount is at most 64")]
-        let any = chunk
-            .iter()
-            .fold(0i32, |acc, &x| acc | ((x ^ q).count_ones() as i32 - limit));
-        if any < 0 {
-            exact64(q, chunk, k, base, found);
-        }
-        base += 8;
-    }
-    exact64(q, &fps[whole..], k, whole, found);
 }
 
 /// Tests [`CHUNK`] fingerprints at a time with `any` (nonzero iff one of them is within `k`),

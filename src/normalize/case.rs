@@ -1,76 +1,107 @@
-//! Lowercasing as `str::to_lowercase` does it, faster on the text fingerprints are made of.
+//! Lowercasing as `str::to_lowercase` does it, from the crate's own tables
+//! ([`super::case_table`]): core's follow the compiler's Unicode version, so a newer Rust could
+//! move fingerprints, and they take three times the bytes in the WebAssembly.
 
 use alloc::string::String;
 
-/// The lowercase of the Σ at byte `i` of `text`: ς at the end of a word, else σ, as
-/// `str::to_lowercase` decides (Unicode's Final_Sigma: a cased letter before it and none after
-/// it, skipping case-ignorable characters). Those searches stop at ASCII whitespace, which is
-/// neither cased nor case-ignorable, so lowering the text between the whitespace around the Σ
-/// decides it as lowering the whole text would; ς and σ have the same length, so the Σ's
-/// place in that lowered text is the length of what precedes it, lowered. None when that text
-/// is long (a text of Σ without spaces would be lowered over and over): the caller then
-/// lowers the whole text the standard way, once.
-pub(super) fn sigma_at(text: &str, i: usize) -> Option<char> {
-    const MAX_WORD: usize = 256;
-    let bytes = text.as_bytes();
-    let from = bytes[..i]
-        .iter()
-        .rposition(u8::is_ascii_whitespace)
-        .map_or(0, |p| p + 1);
-    let to = bytes[i..]
-        .iter()
-        .position(u8::is_ascii_whitespace)
-        .map_or(bytes.len(), |p| i + p);
-    if to - from > MAX_WORD {
-        return None;
-    }
-    let before = text.get(from..i)?.to_lowercase().len();
-    text.get(from..to)?
-        .to_lowercase()
-        .get(before..)?
-        .chars()
-        .next()
+use super::case_table::{CLASSES, LOWER, MULTI};
+
+/// What the final-sigma rule sees in a character.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Class {
+    /// Cased and not case-ignorable.
+    Cased,
+    /// Case-ignorable (some of these are cased too; the rule passes over them all the same).
+    Ignorable,
+    /// Neither.
+    Other,
 }
 
-/// `str::to_lowercase`, faster: ASCII runs are lowercased byte-wise and other characters one
-/// by one with `char::to_lowercase`, which is what `str::to_lowercase` does for every character
-/// but a context-dependent final sigma (Σ); text holding a Σ takes the standard path.
-pub(super) fn lowercase(text: &str) -> String {
-    if text.contains('Σ') {
-        return text.to_lowercase();
+/// The class of `c`, from [`CLASSES`].
+pub(super) fn class(c: char) -> Class {
+    let c = c as u32;
+    let at = CLASSES.partition_point(|&e| e >> 11 <= c);
+    let Some(&e) = at.checked_sub(1).and_then(|i| CLASSES.get(i)) else {
+        return Class::Other;
+    };
+    if c - (e >> 11) > (e >> 1 & 0x3FF) {
+        Class::Other
+    } else if e & 1 == 1 {
+        Class::Cased
+    } else {
+        Class::Ignorable
     }
-    let mut out = String::with_capacity(text.len());
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        let start = i;
-        i += crate::ascii_words::first_non_ascii(&bytes[i..]);
-        if i > start {
-            let from = out.len();
-            out.push_str(&text[start..i]);
-            out[from..].make_ascii_lowercase();
-        }
-        if let Some(c) = text[i..].chars().next() {
-            if lowercase_unchanged(c) {
-                out.push(c);
+}
+
+/// The one character `c` lowercases to, when that is one character other than `c`, from
+/// [`LOWER`].
+fn lower_one(c: char) -> Option<char> {
+    let c = c as u32;
+    let at = LOWER.partition_point(|&(e, _)| e >> 11 <= c);
+    let &(e, delta) = LOWER.get(at.checked_sub(1)?)?;
+    let offset = c - (e >> 11);
+    let stride = (e & 1) + 1;
+    if !offset.is_multiple_of(stride) || offset / stride > (e >> 1 & 0x3FF) {
+        return None;
+    }
+    char::from_u32(c.wrapping_add_signed(delta))
+}
+
+/// The lowercase of the Σ at byte `i` of `text`: ς at the end of a word, else σ, as
+/// `str::to_lowercase` decides (Unicode's Final_Sigma: a cased letter before it and none after
+/// it, passing over case-ignorable characters). Each search stops at the first character that
+/// is not case-ignorable, so runs of them are read at most twice in all.
+pub(super) fn sigma_at(text: &str, i: usize) -> char {
+    let ignorable_then_cased = |mut chars: core::str::Chars<'_>, back: bool| {
+        let mut next = || {
+            if back {
+                chars.next_back()
             } else {
-                out.extend(c.to_lowercase());
+                chars.next()
             }
-            i += c.len_utf8();
+        };
+        loop {
+            match next().map(class) {
+                Some(Class::Ignorable) => {}
+                found => return found == Some(Class::Cased),
+            }
         }
+    };
+    let before = text.get(..i).unwrap_or_default().chars();
+    let after = text.get(i + 'Σ'.len_utf8()..).unwrap_or_default().chars();
+    if ignorable_then_cased(before, true) && !ignorable_then_cased(after, false) {
+        'ς'
+    } else {
+        'σ'
     }
-    out
+}
+
+/// Appends the lowercase of `c` (not a Σ, whose lowercase depends on the text around it:
+/// [`sigma_at`]).
+pub(super) fn push_lowercase(out: &mut String, c: char) {
+    if let Some(lower) = lower_one(c) {
+        out.push(lower);
+    } else if let Some((_, lower)) = MULTI.iter().find(|m| m.0 == c) {
+        out.push_str(lower);
+    } else {
+        out.push(c);
+    }
 }
 
 /// True when `c` lowercases to itself. CJK, kana, Bopomofo, Yi and Hangul have no case, so
-/// the common characters of Chinese, Japanese and Korean text skip the case table lookup.
+/// the common characters of Chinese, Japanese and Korean text skip the table lookup.
 #[inline]
 pub(super) fn lowercase_unchanged(c: char) -> bool {
-    if matches!(c as u32, 0x2E80..=0xA4CF | 0xAC00..=0xD7A3) {
-        return true;
-    }
-    let mut lower = c.to_lowercase();
-    lower.next() == Some(c) && lower.next().is_none()
+    matches!(c as u32, 0x2E80..=0xA4CF | 0xAC00..=0xD7A3)
+        || (lower_one(c).is_none() && MULTI.iter().all(|m| m.0 != c))
+}
+
+/// `str::to_lowercase` of `text` when the standard library's Unicode is the tables' (else
+/// characters it knows and the tables do not would differ; `case_table`'s tests say what is
+/// checked then): what the tests compare with.
+#[cfg(test)]
+pub(super) fn std_lowercase(text: &str) -> Option<String> {
+    (char::UNICODE_VERSION == super::case_table::UNICODE_VERSION).then(|| text.to_lowercase())
 }
 
 #[cfg(test)]
@@ -83,28 +114,56 @@ mod tests {
             .chain(0xAC00..=0xD7A3)
             .filter_map(char::from_u32)
         {
-            assert_eq!(
-                c.to_lowercase().collect::<String>(),
-                String::from(c),
+            assert!(
+                lower_one(c).is_none() && MULTI.iter().all(|m| m.0 != c),
                 "{c:?}"
             );
         }
     }
 
     #[test]
-    fn fast_lowercase_equals_the_standard_one() {
-        for text in [
-            "ÉCOLE Straße İstanbul ǅemal ΑΒΓ ΟΔΥΣΣΕΥΣ ὈΔΥΣΣΕΎΣ Ꭰ 𐐀 ＡＢＣ Hello, World!",
-            "no sigma here: ĀĒĪŌŪ ǄǅǆǇ ꞫꞬ Ⰰ ᾈ",
-            "",
-        ] {
-            assert_eq!(lowercase(text), text.to_lowercase(), "{text}");
-        }
-        // Every character outside the final-sigma rule, one at a time and in a run.
+    fn lowercase_of_every_character_is_the_standard_one() {
+        let mut ours = String::new();
         let all: String = (0..=0x10FFFFu32)
             .filter_map(char::from_u32)
             .filter(|&c| c != 'Σ')
+            .inspect(|&c| push_lowercase(&mut ours, c))
             .collect();
-        assert_eq!(lowercase(&all), all.to_lowercase());
+        if let Some(expected) = std_lowercase(&all) {
+            assert!(ours == expected);
+        }
+    }
+
+    /// The final-sigma rule, for every character before and after a Σ, alone and with a
+    /// cased letter beyond it: each character's class decides those four texts.
+    #[test]
+    fn sigma_next_to_every_character_is_the_standard_one() {
+        let Some(_) = std_lowercase("") else { return };
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            let n = c.len_utf8();
+            for (text, i) in [
+                (alloc::format!("AΣ{c}"), 1),
+                (alloc::format!("AΣ{c}B"), 1),
+                (alloc::format!("{c}Σ"), n),
+                (alloc::format!("A{c}Σ"), 1 + n),
+            ] {
+                let expected = text.to_lowercase();
+                let before = text[..i].to_lowercase().len();
+                let want = expected[before..].chars().next();
+                assert_eq!(Some(sigma_at(&text, i)), want, "{text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn sigma_in_runs_of_ignorable_characters() {
+        // Combining marks are case-ignorable: the rule looks through them.
+        assert_eq!(sigma_at("Α\u{301}\u{301}Σ\u{301}", 6), 'ς');
+        assert_eq!(sigma_at("Α\u{301}Σ\u{301}Α", 4), 'σ');
+        assert_eq!(sigma_at("\u{301}Σ", 2), 'σ');
+        assert_eq!(sigma_at("Σ", 0), 'σ');
+        assert_eq!(sigma_at("ΑΣ", 2), 'ς');
+        assert_eq!(sigma_at("ΑΣ.", 2), 'ς');
+        assert_eq!(sigma_at("ΑΣ'Α", 2), 'σ');
     }
 }

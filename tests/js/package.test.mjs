@@ -1,7 +1,7 @@
 // The npm package as users install it: the tarball `npm pack` makes of pkg/ (scripts/test.sh
 // writes it to target/npm/), installed into fresh projects and used with the code a user would
-// write first, with no set-up: Node ESM and CommonJS, TypeScript in strict mode, a vite build
-// and an esbuild bundle each loaded in Chromium, and a copy of the Worker example in workerd.
+// write first, with no set-up: Node ESM and CommonJS, TypeScript in strict mode, vite, webpack
+// and esbuild builds each loaded in Chromium, and a copy of the Worker example in workerd.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -594,7 +594,7 @@ test('TypeScript 5.9 and 7, strict, no skipLibCheck: Node only, bundler, dom, es
   assert.deepEqual(failures, []);
 });
 
-describe('browsers: a vite build and an esbuild bundle in Chromium', { timeout: 120_000 }, () => {
+describe('browsers: vite, webpack and esbuild builds in Chromium', { timeout: 120_000 }, () => {
   let browser;
   let server;
   let base;
@@ -672,6 +672,33 @@ describe('browsers: a vite build and an esbuild bundle in Chromium', { timeout: 
       assert.match(data.early, NOT_READY);
       assert.equal(data.hex, KNOWN.hex);
     });
+
+  test('the README webpack command, as written, on the browser snippet: the .wasm found through import.meta.url', async () => {
+    const command = README.match(/`(webpack \S+ --mode=production)`/)[1];
+    const dir = project('webpack', { type: 'module' });
+    writeFileSync(
+      join(dir, command.split(' ')[1]),
+      page(readmeBlock('await init(); // fetches simprint_bg.wasm')),
+    );
+    // webpack's bundle is a classic script: its automatic public path reads document.currentScript.
+    writeFileSync(
+      join(dir, 'index.html'),
+      '<!doctype html><meta charset="utf-8"><title>simprint</title><script src="./dist/main.js"></script>',
+    );
+    execFileSync('sh', ['-c', command], {
+      cwd: dir,
+      stdio: 'pipe',
+      env: { ...process.env, PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH}` },
+    });
+    assert.equal(
+      readdirSync(join(dir, 'dist')).filter((f) => f.endsWith('.wasm')).length,
+      1,
+      'webpack emitted the .wasm',
+    );
+    const data = await load('webpack/index.html');
+    assert.match(data.early, NOT_READY);
+    assert.equal(data.hex, KNOWN.hex);
+  });
 
   test('the README esbuild command, as written, on its snippet: the .wasm imported with the file loader', async () => {
     const snippet = readmeBlock('// esbuild ');

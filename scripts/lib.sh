@@ -74,6 +74,13 @@ build_pkg() {
   # (docs/performance.md, "Size"). RUSTFLAGS replaces the rustflags of .cargo/config.toml,
   # so +simd128 is repeated here; native builds and the wasm tests keep LLVM's default.
   local rustflags="-C target-feature=+simd128 -C llvm-args=-inline-threshold=75"
+  # Panic locations in dependencies name their files under cargo's home: cut that prefix, so
+  # the .wasm holds no path of the machine that built it and builds the same bytes elsewhere.
+  local registry
+  for registry in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/; do
+    # (RUSTFLAGS splits at spaces: a cargo home with one keeps its paths.)
+    [[ -d "$registry" && "$registry" != *" "* ]] && rustflags+=" --remap-path-prefix=$registry="
+  done
   (cd "$ROOT/bindings/wasm" &&
     RUSTFLAGS="$rustflags" wasm-pack --quiet build --target web --release \
       --out-dir "$ROOT/pkg" --out-name simprint)

@@ -126,6 +126,19 @@ test(`simprint/fingerprint's .wasm is within ${FINGERPRINT_WASM_GZIP_BUDGET} byt
   );
 });
 
+test('the .wasm files name no path of the machine that built them (cargo home, home folders)', () => {
+  for (const file of ['simprint_bg.wasm', 'fingerprint/simprint_bg.wasm']) {
+    const text = execFileSync('tar', ['-xzOf', tarball, `package/${file}`], {
+      maxBuffer: 1 << 26,
+    }).toString('latin1');
+    // Panic locations name source files: the crates' own relative, the dependencies' by crate.
+    assert.match(text, /unicode-segmentation-[\d.]+\/src\/\w+\.rs/, file);
+    for (const path of ['/registry/src/', '/root/', '/home/', process.env.HOME ?? '/root/']) {
+      assert.ok(!text.includes(path), `${file} holds ${path}`);
+    }
+  }
+});
+
 test('npm metadata: repository, homepage, issues, engines, keywords; the README links into the repository', () => {
   const pkg = JSON.parse(
     execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }),

@@ -13,6 +13,10 @@ mod case;
 mod case_table;
 mod width;
 
+/// The Unicode version of the case tables (the tokenizer's tables are checked against it).
+#[cfg(test)]
+pub(crate) const CASE_UNICODE_VERSION: (u8, u8, u8) = case_table::UNICODE_VERSION;
+
 use alloc::borrow::Cow;
 use alloc::string::String;
 

@@ -3,6 +3,8 @@
 
 mod auto;
 mod pieces;
+mod properties;
+mod property_table;
 #[cfg(test)]
 mod reference;
 mod script;

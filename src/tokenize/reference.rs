@@ -26,7 +26,7 @@ impl Tokenizer {
                 let mut chars = Window::new(n, "", text);
                 let mut pending_space = false;
                 for g in text.graphemes(true) {
-                    if g.chars().all(char::is_whitespace) {
+                    if g.chars().all(super::properties::is_whitespace) {
                         pending_space = chars.seen > 0;
                     } else {
                         if pending_space {
@@ -48,7 +48,7 @@ impl Tokenizer {
                         }
                     } else {
                         run.flush(&mut emit);
-                        if segment.chars().any(char::is_alphanumeric) {
+                        if segment.chars().any(super::properties::is_alphanumeric) {
                             words.push(segment, &mut emit);
                         }
                     }

@@ -33,7 +33,7 @@ pub(crate) struct CharsState {
 /// run as one space, none before the first character or after the last.
 pub(crate) fn chars_of<'t>(piece: &'t str, state: &mut CharsState, mut char: impl FnMut(&'t str)) {
     for g in piece.graphemes(true) {
-        if g.chars().all(char::is_whitespace) {
+        if g.chars().all(super::properties::is_whitespace) {
             state.pending_space = state.seen;
         } else {
             if core::mem::take(&mut state.pending_space) {
@@ -124,7 +124,7 @@ pub(super) fn auto_of_segmented<'t>(text: &'t str, tokens: &mut impl AutoTokens<
             }
         } else {
             tokens.end_of_run();
-            if segment.chars().any(char::is_alphanumeric) {
+            if segment.chars().any(super::properties::is_alphanumeric) {
                 tokens.word(segment);
             }
         }

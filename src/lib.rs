@@ -66,6 +66,8 @@ mod explain;
 mod fingerprint;
 mod fingerprinter;
 mod fragility;
+#[cfg(test)]
+mod generated;
 mod hash;
 mod idf;
 pub mod index;

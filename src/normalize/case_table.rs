@@ -184,7 +184,8 @@ mod tests {
         }
     }
 
-    /// The file this module is, rendered from the standard library's lowercasing.
+    /// The file this module is, above its tests, rendered from the standard library's
+    /// lowercasing.
     fn render() -> String {
         // Runs of one delta, stride 1 or 2, spans disjoint, up to 1,024 a run.
         let mut runs: Vec<(u32, u32, u32, i64)> = Vec::new(); // start, count, stride, delta
@@ -309,12 +310,6 @@ pub(super) static CLASSES: [u32; {}] = [
             let _ = writeln!(w, "    {},", row.join(", "));
         }
         out.push_str("];\n");
-        let file = include_str!("case_table.rs");
-        out.push_str(
-            &file[file
-                .find("\n#[cfg(test)]\nmod tests {")
-                .unwrap_or(file.len())..],
-        );
         out
     }
 
@@ -325,14 +320,15 @@ pub(super) static CLASSES: [u32; {}] = [
     /// Unicode differ.
     #[test]
     fn case_table_is_the_standard_librarys() {
-        if std::env::var_os("SIMPRINT_WRITE_CASE_TABLE").is_some() {
-            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/normalize/case_table.rs");
-            std::fs::write(path, render()).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let file = include_str!("case_table.rs");
+        let expected = crate::generated::expected(render(), file);
+        let path = "src/normalize/case_table.rs";
+        if crate::generated::write_if_asked("SIMPRINT_WRITE_CASE_TABLE", path, &expected) {
             return;
         }
         if char::UNICODE_VERSION == UNICODE_VERSION {
             assert!(
-                render() == include_str!("case_table.rs"),
+                expected == file,
                 "src/normalize/case_table.rs is not the standard library's lowercasing: \
                  SIMPRINT_WRITE_CASE_TABLE=1 cargo test --lib case_table"
             );

@@ -257,7 +257,8 @@ mod tests {
         out
     }
 
-    /// The file this module is, rendered from the standard library's properties.
+    /// The file this module is, above its tests, rendered from the standard library's
+    /// properties.
     fn render() -> String {
         let alphanumeric = ranges(char::is_alphanumeric, false);
         let white_space = ranges(char::is_whitespace, true);
@@ -302,12 +303,6 @@ pub(super) static WHITE_SPACE: [(u32, u32); {}] = [
         );
         rows(&mut out, &white_space);
         out.push_str("];\n");
-        let file = include_str!("property_table.rs");
-        out.push_str(
-            &file[file
-                .find("\n#[cfg(test)]\nmod tests {")
-                .unwrap_or(file.len())..],
-        );
         out
     }
 
@@ -315,17 +310,15 @@ pub(super) static WHITE_SPACE: [(u32, u32); {}] = [
     /// (`SIMPRINT_WRITE_PROPERTY_TABLE=1` writes them anew).
     #[test]
     fn property_table_is_the_standard_librarys() {
-        if std::env::var_os("SIMPRINT_WRITE_PROPERTY_TABLE").is_some() {
-            let path = concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/src/tokenize/property_table.rs"
-            );
-            std::fs::write(path, render()).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let file = include_str!("property_table.rs");
+        let expected = crate::generated::expected(render(), file);
+        let path = "src/tokenize/property_table.rs";
+        if crate::generated::write_if_asked("SIMPRINT_WRITE_PROPERTY_TABLE", path, &expected) {
             return;
         }
         if char::UNICODE_VERSION == UNICODE_VERSION {
             assert!(
-                render() == include_str!("property_table.rs"),
+                expected == file,
                 "src/tokenize/property_table.rs is not the standard library's properties: \
                  SIMPRINT_WRITE_PROPERTY_TABLE=1 cargo test --lib property_table"
             );

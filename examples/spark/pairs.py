@@ -8,6 +8,10 @@ as the cluster has (docs/cli.md#past-one-machine-spark).
     simprint keys --k 3 --blocks 4 --flips -o flips.jsonl
     spark-submit pairs.py --keys keys.jsonl --flips flips.jsonl --k 3 --out pairs/
 
+The join is examples/sql/pairs.sql: pairs.py reads it from --sql, else from beside itself
+(copy it there when you copy pairs.py out), else from the repository's examples/sql/. In
+cluster mode spark-submit ships only the script: add `--files pairs.sql` and `--sql pairs.sql`.
+
 --keys and --flips take anything spark.read.json takes (a file, a folder, a glob, s3a://…);
 --out writes the pairs as JSON lines into a folder (Spark's part files); without it they are
 collected and printed, one JSON object a line (for small runs and the test). --local runs
@@ -27,7 +31,22 @@ from pyspark.sql import SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql.types import LongType, StringType, StructField, StructType
 
-SQL = Path(__file__).resolve().parent.parent / "sql" / "pairs.sql"
+HERE = Path(__file__).resolve().parent
+# Where pairs.sql is looked for without --sql: beside this script, then the repository's.
+SQL_PLACES = [HERE / "pairs.sql", HERE.parent / "sql" / "pairs.sql"]
+
+
+def read_sql(path=None):
+    """The text of pairs.sql: `path`, else the first of SQL_PLACES that exists. SystemExit with
+    what to do when there is none (before Spark starts)."""
+    places = [Path(path)] if path else SQL_PLACES
+    for place in places:
+        if place.is_file():
+            return place.read_text(encoding="utf-8")
+    raise SystemExit(
+        "pairs.py: no pairs.sql at " + ", ".join(str(p) for p in places)
+        + ": copy examples/sql/pairs.sql beside pairs.py or pass --sql PATH"
+        + " (in cluster mode: spark-submit --files pairs.sql pairs.py --sql pairs.sql ...)")
 
 
 def named_queries(text):
@@ -44,8 +63,9 @@ def signed(column):
     return F.conv(F.col(column), 16, -10).cast(LongType())
 
 
-def pairs(spark, keys_path, flips_path, k, id_type=StringType()):
-    """The DataFrame of pairs {a, b, distance}: pairs.sql's last query."""
+def pairs(spark, keys_path, flips_path, k, id_type=StringType(), sql=None):
+    """The DataFrame of pairs {a, b, distance}: the last query of `sql` (pairs.sql's text;
+    read_sql() when None)."""
     keys = spark.read.json(keys_path, schema=StructType([
         StructField("id", id_type), StructField("fingerprint", StringType()),
         StructField("table", LongType()), StructField("key", StringType())]))
@@ -54,7 +74,7 @@ def pairs(spark, keys_path, flips_path, k, id_type=StringType()):
     flips = spark.read.json(flips_path, schema=StructType([StructField("table", LongType()), StructField("flip", StringType())]))
     flips.select(F.col("table").alias("tbl"), signed("flip").alias("flip")).createOrReplaceTempView("flips")
     spark.sql(f"SELECT CAST({int(k)} AS INT) AS k").createOrReplaceTempView("params")
-    queries = named_queries(SQL.read_text(encoding="utf-8"))
+    queries = named_queries(sql if sql is not None else read_sql())
     for name, sql in queries[:-1]:
         spark.sql(sql).createOrReplaceTempView(name)
     return spark.sql(queries[-1][1])
@@ -83,10 +103,12 @@ def main():
     parser.add_argument("--out")
     parser.add_argument("--local", type=int, metavar="N", help="run in this process on N cores")
     parser.add_argument("--numeric-ids", action="store_true", help="ids are whole numbers (compared as numbers)")
+    parser.add_argument("--sql", metavar="PATH", help="pairs.sql (default: beside pairs.py, else examples/sql/)")
     args = parser.parse_args()
+    sql = read_sql(args.sql)
     spark = session(args.local)
     try:
-        result = pairs(spark, args.keys, args.flips, args.k, LongType() if args.numeric_ids else StringType())
+        result = pairs(spark, args.keys, args.flips, args.k, LongType() if args.numeric_ids else StringType(), sql)
         if args.out:
             result.write.mode("errorifexists").json(args.out)
         else:

@@ -6,7 +6,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,10 +62,15 @@ test('Spark SQL runs pairs.sql unchanged on simprint keys and finds exactly Inde
     return { keys, flips, k, out: join(dir, `pairs-${k}.jsonl`) };
   });
   writeFileSync(join(dir, 'cases.json'), JSON.stringify(cases));
+  // The job as a user copies it out of the repository: pairs.py with pairs.sql beside it.
+  const job = join(dir, 'job');
+  mkdirSync(job);
+  copyFileSync(join(root, 'examples', 'spark', 'pairs.py'), join(job, 'pairs.py'));
+  copyFileSync(join(root, 'examples', 'sql', 'pairs.sql'), join(job, 'pairs.sql'));
   const started = performance.now();
   const run = spawnSync(
     python,
-    [join(root, 'tests', 'support', 'spark_cases.py'), join(dir, 'cases.json')],
+    [join(root, 'tests', 'support', 'spark_cases.py'), join(dir, 'cases.json'), job],
     {
       encoding: 'utf8',
       env: { ...process.env, SPARK_LOCAL_IP: '127.0.0.1', PYSPARK_PYTHON: python, HOME: dir },
@@ -89,5 +102,27 @@ test('Spark SQL runs pairs.sql unchanged on simprint keys and finds exactly Inde
     }
   } finally {
     index.free();
+  }
+});
+
+test('pairs.py copied out alone says where pairs.sql must be, before Spark starts', (t) => {
+  assert.ok(existsSync(python), `no pyspark venv at ${python}`);
+  const dir = mkdtempSync(join(tmpdir(), 'simprint-spark-alone-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  copyFileSync(join(root, 'examples', 'spark', 'pairs.py'), join(dir, 'pairs.py'));
+  const args = ['--keys', 'keys.jsonl', '--flips', 'flips.jsonl', '--k', '3'];
+  for (const extra of [[], ['--sql', join(dir, 'no-such.sql')]]) {
+    const run = spawnSync(python, [join(dir, 'pairs.py'), ...args, ...extra], {
+      encoding: 'utf8',
+      cwd: dir,
+      env: { ...process.env, HOME: dir },
+      timeout: 60_000,
+    });
+    assert.equal(run.status, 1, run.stderr);
+    assert.match(
+      run.stderr,
+      /^pairs\.py: no pairs\.sql at .*: copy examples\/sql\/pairs\.sql beside pairs\.py or pass --sql PATH/m,
+    );
+    assert.doesNotMatch(run.stderr, /Spark|Traceback/);
   }
 });

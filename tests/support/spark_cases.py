@@ -3,14 +3,18 @@
 each case in one local Spark session (one JVM start for all of them) and writes each case's
 pairs as JSON lines.
 
-    python spark_cases.py CASES.json   # [{"keys": …, "flips": …, "k": …, "out": …}, …]
+    python spark_cases.py CASES.json [JOB]   # [{"keys": …, "flips": …, "k": …, "out": …}, …]
+
+JOB is the folder pairs.py is imported from (default: examples/spark): the test passes a copy
+of it made out of the repository, pairs.sql beside it, as a user copies the job.
 """
 import json
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples" / "spark"))
+JOB = Path(sys.argv[2]) if len(sys.argv) > 2 else Path(__file__).resolve().parents[2] / "examples" / "spark"
+sys.path.insert(0, str(JOB))
 from pairs import pairs, session  # noqa: E402
 from pyspark.sql.types import LongType  # noqa: E402
 

@@ -33,6 +33,39 @@ test('the README JavaScript example runs as written', () => {
   }
 });
 
+test('the README Rust example as a project of its own, depending on the crate by path as the README says', () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const code = readme.match(/```rust\n([\s\S]*?)```/)?.[1];
+  const dependency = readme.match(
+    /```toml\n\[dependencies\]\n(simprint = \{ path = "[^"]+" \})/,
+  )?.[1];
+  assert.ok(code && dependency, 'README has the ```rust example and the ```toml dependency line');
+  // The README's path, `../simprint`, from a project beside the checkout: here the checkout
+  // itself, through a symlink named as the README names it.
+  const dir = mkdtempSync(join(tmpdir(), 'simprint-rust-readme-'));
+  try {
+    symlinkSync(root, join(dir, 'simprint'), 'dir');
+    const project = join(dir, 'app');
+    mkdirSync(join(project, 'src'), { recursive: true });
+    writeFileSync(
+      join(project, 'Cargo.toml'),
+      `[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n${dependency}\n`,
+    );
+    writeFileSync(join(project, 'src', 'main.rs'), code);
+    // A target folder of its own inside the checkout's: cached between local runs.
+    const out = execFileSync('cargo', ['run', '--quiet'], {
+      cwd: project,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, CARGO_TARGET_DIR: join(root, 'target', 'readme-rust') },
+    });
+    // `{a} {b} {similarity}`: the two fingerprints' hex and the similarity of 7 bits in 64.
+    assert.match(out.trim(), /^d792e189381a8b87 [0-9a-f]{16} 0\.891$/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('the package ships every module simprint.js imports', () => {
   // What `npm publish` would upload, against the relative imports of the entry module and of
   // everything it imports in turn: the glue, and the bindings' own JS under snippets/.

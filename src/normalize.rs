@@ -391,6 +391,32 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 2000, ..Default::default() })]
+
+        /// On any characters, Σ among them next to cased, case-ignorable and other ones
+        /// (combining marks, apostrophes, modifier letters, spaces), the fold is width folding
+        /// then `str::to_lowercase`: the case tables and the final-sigma rule in context.
+        #[test]
+        fn fold_of_any_text_with_sigma(
+            chars in proptest::collection::vec(proptest::prop_oneof![
+                proptest::char::any(),
+                proptest::sample::select(alloc::vec![
+                    'Σ', 'Σ', 'Α', 'σ', '\u{301}', '\u{345}', '\'', '.', ':', '\u{2b0}', '\u{ad}',
+                    ' ', '\u{3000}', 'İ', 'Ａ', 'ｶ', 'ﾞ', '中', 'a', '1',
+                ]),
+            ], 0..40),
+            width in proptest::bool::ANY,
+        ) {
+            let text: String = chars.into_iter().collect();
+            let normalization = if width { Normalization::Width } else { Normalization::None };
+            if let Some(expected) = plain_fold(&text, width, true) {
+                let folded = fold(&text, normalization, true);
+                proptest::prop_assert_eq!(folded.as_ref(), expected.as_str());
+            }
+        }
+    }
+
+    proptest::proptest! {
         /// The fold's shortcuts (borrowing, bulk ASCII lowering, looking at non-ASCII
         /// characters only) give exactly width folding followed by `str::to_lowercase`.
         #[test]

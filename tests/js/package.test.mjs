@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import httpServer from 'http-server';
 import { golden } from './load.mjs';
 import { launchChromium } from '../support/chromium.mjs';
+import { npmInstall } from '../support/npm.mjs';
 import { corpus, jsonl } from '../support/corpus.mjs';
 import { startBundledWorker } from '../support/bundled-worker.mjs';
 
@@ -771,18 +772,7 @@ test('a copy of the Worker example, installed on its own, bundled by its wrangle
     WRANGLER_SEND_METRICS: 'false',
     WRANGLER_SEND_ERROR_REPORTS: 'false',
   };
-  execFileSync(
-    'npm',
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--no-package-lock',
-      '--prefer-offline',
-      '--loglevel=error',
-    ],
-    { cwd: dir, stdio: 'pipe' },
-  );
+  npmInstall(dir);
   execFileSync('npm', ['run', 'bundle', '--silent'], { cwd: dir, stdio: 'pipe', env });
   const out = join(dir, 'dist');
   assert.ok(
@@ -925,19 +915,7 @@ describe('the simprint command from the tarball', () => {
     );
     assert.equal(pkg.peerDependenciesMeta['@duckdb/node-api'].optional, true);
     const pq = project('cli-parquet', { type: 'module' });
-    execFileSync(
-      'npm',
-      [
-        'install',
-        '--no-audit',
-        '--no-fund',
-        '--no-package-lock',
-        '--prefer-offline',
-        '--loglevel=error',
-        `@duckdb/node-api@${pinned}`,
-      ],
-      { cwd: pq, stdio: 'pipe' },
-    );
+    npmInstall(pq, `@duckdb/node-api@${pinned}`);
     writeFileSync(join(pq, 'corpus.jsonl'), jsonl(DOCS));
     const duck = (sql) =>
       execFileSync(

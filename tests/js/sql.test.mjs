@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fingerprints, indexPairs, sqlPairs } from '../../examples/sql/pairs.mjs';
+import { npmInstall } from '../support/npm.mjs';
 
 const N = 30000;
 
@@ -37,21 +38,7 @@ test('the example copied out of the repository: npm install there, then its READ
   const dir = mkdtempSync(join(tmpdir(), 'simprint-sql-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   cpSync(example, dir, { recursive: true, filter: (src) => !src.includes('node_modules') });
-  execFileSync(
-    'npm',
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--no-package-lock',
-      '--prefer-offline',
-      '--loglevel=error',
-    ],
-    {
-      cwd: dir,
-      stdio: 'pipe',
-    },
-  );
+  npmInstall(dir);
   const command = readFileSync(join(dir, 'README.md'), 'utf8')
     .split('\n')
     .find((l) => l.startsWith('node pairs.mjs') && l.includes('--check'))

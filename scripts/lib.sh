@@ -76,11 +76,12 @@ build_pkg() {
   local rustflags="-C target-feature=+simd128 -C llvm-args=-inline-threshold=75"
   # Panic locations in dependencies name their files under cargo's home: cut that prefix, so
   # the .wasm holds no path of the machine that built it and builds the same bytes elsewhere.
-  local registry
-  for registry in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/; do
-    # (RUSTFLAGS splits at spaces: a cargo home with one keeps its paths.)
-    [[ -d "$registry" && "$registry" != *" "* ]] && rustflags+=" --remap-path-prefix=$registry="
-  done
+  # The folder need not exist yet (a fresh machine fetches the crates in this very build).
+  # RUSTFLAGS splits at spaces: a cargo home with one keeps its paths.
+  local sources="${CARGO_HOME:-$HOME/.cargo}/registry/src/"
+  if [[ "$sources" != *" "* ]]; then
+    rustflags+=" --remap-path-prefix=$sources="
+  fi
   (cd "$ROOT/bindings/wasm" &&
     RUSTFLAGS="$rustflags" wasm-pack --quiet build --target web --release \
       --out-dir "$ROOT/pkg" --out-name simprint)

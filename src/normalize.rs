@@ -20,7 +20,9 @@ pub(crate) const CASE_UNICODE_VERSION: (u8, u8, u8) = case_table::UNICODE_VERSIO
 use alloc::borrow::Cow;
 use alloc::string::String;
 
-use self::case::{lowercase_unchanged, push_lowercase, sigma_at};
+#[cfg(test)]
+use self::case::lowercase_unchanged;
+use self::case::{lowercase_of, sigma_at};
 pub use self::width::fold_width;
 use self::width::{is_width_variant, push_folded};
 use crate::options::Normalization;
@@ -131,13 +133,13 @@ fn fold_one_pass<'t>(text: &'t str, width: bool, case: bool, cjk: &mut usize) ->
             // What it folds to is ASCII (lowered below) or caseless (a test checks every one).
             push_folded(out, c);
             copied = next;
-        } else if case && !lowercase_unchanged(c) {
+        } else if let Some(lower) = case.then(|| lowercase_of(c)).flatten() {
             let out = out.get_or_insert_with(|| String::with_capacity(len));
             out.push_str(&text[copied..i]);
             if c == 'Σ' {
                 out.push(sigma_at(text, i));
             } else {
-                push_lowercase(out, c);
+                lower.push_to(out);
             }
             copied = next;
         }

@@ -76,24 +76,55 @@ pub(super) fn sigma_at(text: &str, i: usize) -> char {
     }
 }
 
-/// Appends the lowercase of `c` (not a Σ, whose lowercase depends on the text around it:
-/// [`sigma_at`]).
-pub(super) fn push_lowercase(out: &mut String, c: char) {
-    if let Some(lower) = lower_one(c) {
-        out.push(lower);
-    } else if let Some((_, lower)) = MULTI.iter().find(|m| m.0 == c) {
-        out.push_str(lower);
-    } else {
-        out.push(c);
+/// What a character lowercases to when that is not itself.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Lower {
+    /// One other character.
+    Char(char),
+    /// More than one character (İ).
+    Str(&'static str),
+}
+
+impl Lower {
+    /// Appends it to `out`.
+    pub(super) fn push_to(self, out: &mut String) {
+        match self {
+            Lower::Char(c) => out.push(c),
+            Lower::Str(s) => out.push_str(s),
+        }
     }
 }
 
-/// True when `c` lowercases to itself. CJK, kana, Bopomofo, Yi and Hangul have no case, so
-/// the common characters of Chinese, Japanese and Korean text skip the table lookup.
+/// The lowercase of `c` when it is not `c` itself (for a Σ, σ: its final form depends on the
+/// text around it, [`sigma_at`]). CJK, kana, Bopomofo, Yi and Hangul have no case, so the
+/// common characters of Chinese, Japanese and Korean text skip the table lookup.
 #[inline]
+pub(super) fn lowercase_of(c: char) -> Option<Lower> {
+    if matches!(c as u32, 0x2E80..=0xA4CF | 0xAC00..=0xD7A3) {
+        return None;
+    }
+    if let Some(lower) = lower_one(c) {
+        return Some(Lower::Char(lower));
+    }
+    MULTI
+        .iter()
+        .find(|m| m.0 == c)
+        .map(|&(_, lower)| Lower::Str(lower))
+}
+
+/// Appends the lowercase of `c` (not a Σ: [`sigma_at`]); the tests' one-character fold.
+#[cfg(test)]
+pub(super) fn push_lowercase(out: &mut String, c: char) {
+    match lowercase_of(c) {
+        Some(lower) => lower.push_to(out),
+        None => out.push(c),
+    }
+}
+
+/// True when `c` lowercases to itself.
+#[cfg(test)]
 pub(super) fn lowercase_unchanged(c: char) -> bool {
-    matches!(c as u32, 0x2E80..=0xA4CF | 0xAC00..=0xD7A3)
-        || (lower_one(c).is_none() && MULTI.iter().all(|m| m.0 != c))
+    lowercase_of(c).is_none()
 }
 
 /// `str::to_lowercase` of `text` when the standard library's Unicode is the tables' (else
@@ -118,6 +149,7 @@ mod tests {
                 lower_one(c).is_none() && MULTI.iter().all(|m| m.0 != c),
                 "{c:?}"
             );
+            assert!(lowercase_unchanged(c));
         }
     }
 

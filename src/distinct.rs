@@ -93,14 +93,19 @@ impl Distinct {
 
     /// [`Distinct::new`] sized for a text of `text_len` bytes of which `cjk` characters are
     /// three-byte Han or kana: a table of about one slot per 16 bytes of the rest and one per
-    /// four CJK characters (rounded up to a power of two or 1.5 times one, at most
+    /// two CJK characters (rounded up to a power of two or 1.5 times one, at most
     /// [`MAX_START_SLOTS`]), so the table of a long text does not grow (and rehash, and fault
     /// in fresh pages) over and over. A CJK character starts a bigram where a word takes
-    /// several bytes: the docs samples hold one distinct bigram per 7 (Chinese) to 15
-    /// (Japanese) Han and kana, one distinct word per 80 bytes of English.
+    /// several bytes. Filled to half, the table holds a distinct feature per four CJK
+    /// characters and per 32 bytes of the rest: the handbook's Chinese has a distinct feature
+    /// per 3.7 Han and kana, its words included (the most of the texts this was chosen on; one
+    /// per 5.5 in the Chinese docs sample, per 10 in Japanese), and English a distinct word per
+    /// 80 to 100 bytes. With a slot per
+    /// four CJK characters (until 2026-11-27) the handbook's Chinese grew its table on every
+    /// call.
     pub(crate) fn for_text(wide: bool, counting: bool, text_len: usize, cjk: usize) -> Distinct {
         let rest = text_len.saturating_sub(3 * cjk);
-        let wanted = rest / 16 + cjk / 4;
+        let wanted = rest / 16 + cjk / 2;
         let power = wanted.next_power_of_two();
         let slots = if power / 4 * 3 >= wanted {
             power / 4 * 3
@@ -392,6 +397,32 @@ mod tests {
             });
         }
         check_all_kinds(&keys, false);
+    }
+
+    /// A table sized for a text does not grow while it holds a distinct feature per four CJK
+    /// characters and per 32 bytes of the rest (the handbook's Chinese has one per 3.7), up to
+    /// the largest table made in advance.
+    #[test]
+    fn a_table_sized_for_a_text_holds_its_distinct_features_without_growing() {
+        for cjk in [0usize, 1_000, 10_000, 50_000, 90_000, 130_000, 400_000] {
+            for rest in [0usize, 10_000, 150_000, 500_000] {
+                let capacity = MAX_START_SLOTS / 2;
+                let distinct = (cjk / 4 + rest / 32).min(capacity);
+                let mut d = Distinct::for_text(false, false, rest + 3 * cjk, cjk);
+                let Distinct::Narrow(t) = &d else {
+                    unreachable!("64-bit hashes");
+                };
+                let slots = t.keys.len();
+                for i in 1..=distinct as u64 {
+                    d.add(u128::from(i.wrapping_mul(0x9E37_79B9_7F4A_7C15)));
+                }
+                let Distinct::Narrow(t) = &d else {
+                    unreachable!("64-bit hashes");
+                };
+                assert_eq!(t.keys.len(), slots, "cjk {cjk}, rest {rest}: grew");
+                assert_eq!(t.len, distinct);
+            }
+        }
     }
 
     #[test]

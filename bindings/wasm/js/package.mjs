@@ -75,6 +75,9 @@ async function wrap(dir) {
     copyFileSync(join(here, entry), join(dir, entry));
   // CommonJS cannot import the ES modules: one bundle of the same code. `import.meta` only names
   // the .wasm for a default init(), which never runs here (the entry initialises first).
+  // wasm-bindgen (0.2.130) imports a snippet once per function the .wasm imports from it
+  // directly, so the glue's import object names guard.js twice, both times its one namespace:
+  // harmless, and esbuild's warning about it said nothing to whoever ran the build.
   execFileSync(
     esbuild,
     [
@@ -84,6 +87,7 @@ async function wrap(dir) {
       '--format=cjs',
       '--log-level=warning',
       '--log-override:empty-import-meta=silent',
+      '--log-override:duplicate-object-key=silent',
       `--outfile=${join(dir, 'node.cjs')}`,
       `--alias:simprint-package=${join(dir, 'simprint.js')}`,
     ],

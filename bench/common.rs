@@ -68,10 +68,10 @@ pub fn load_sample(name: &str) -> Result<String, String> {
         .iter()
         .find(|(n, _)| *n == name)
         .ok_or_else(|| format!("no sample called {name}"))?;
-    let mut out = String::new();
+    let mut files = Vec::new();
     for folder in *folders {
         let path = dir.join(folder);
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&path)
+        let mut own: Vec<PathBuf> = std::fs::read_dir(&path)
             .map_err(|e| {
                 format!(
                     "cannot read {}: {e}\nFetch the corpus first with `python3 scripts/corpus.py`.",
@@ -81,23 +81,100 @@ pub fn load_sample(name: &str) -> Result<String, String> {
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "txt"))
             .collect();
-        files.sort();
-        for file in files {
-            let text = std::fs::read_to_string(&file)
-                .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-            let sep = if out.is_empty() { "" } else { "\n\n" };
-            if out.len() + sep.len() + text.len() <= SAMPLE_BYTES {
-                out.push_str(sep);
-                out.push_str(&text);
-                continue;
-            }
-            let room = SAMPLE_BYTES.saturating_sub(out.len() + sep.len());
-            if let Some(cut) = text[..text.floor_char_boundary(room)].rfind("\n\n") {
-                out.push_str(sep);
-                out.push_str(&text[..cut]);
-            }
-            return Ok(out);
+        own.sort();
+        files.extend(own);
+    }
+    join_files(&files)
+}
+
+/// Held-out samples from another source than Debian's: the Chinese and Japanese
+/// documentation of npm and PyPI packages that `python3 scripts/revisions.py` fetches (its
+/// `<lang>` folder), the newest version of each package, packages in name order and each
+/// version's `.txt` files in path order, joined and cut like [`load_sample`]'s. READMEs with
+/// code, written by each package's authors; measured only where that corpus was fetched.
+pub const README_SAMPLES: &[(&str, &str)] = &[("readme-zh", "zh"), ("readme-ja", "ja")];
+
+/// `$SIMPRINT_REVISIONS`, else ~/.cache/simprint/revisions (`scripts/revisions.py`'s folder).
+pub fn revisions_dir() -> PathBuf {
+    std::env::var_os("SIMPRINT_REVISIONS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| home().join(".cache/simprint/revisions"))
+}
+
+/// Every `.txt` file under `dir`.
+fn txt_files_under(dir: &std::path::Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            txt_files_under(&path, out)?;
+        } else if path.extension().is_some_and(|x| x == "txt") {
+            out.push(path);
         }
+    }
+    Ok(())
+}
+
+/// The sample of [`README_SAMPLES`] for `lang`, or `None` when the revisions corpus is not
+/// there.
+pub fn load_readme_sample(lang: &str) -> Result<Option<String>, String> {
+    let root = revisions_dir().join(lang);
+    let Ok(entries) = std::fs::read_dir(&root) else {
+        return Ok(None);
+    };
+    let mut packages: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    packages.sort();
+    let mut files = Vec::new();
+    for package in packages {
+        let Ok(versions) = std::fs::read_to_string(package.join("versions.txt")) else {
+            continue;
+        };
+        let Some(newest) = versions.lines().rfind(|l| !l.is_empty()) else {
+            continue;
+        };
+        let mut own = Vec::new();
+        txt_files_under(&package.join(newest), &mut own)
+            .map_err(|e| format!("cannot read {}: {e}", package.display()))?;
+        // By the paths' bytes (a `Path` sorts by components, which puts `a/b` before `a.b`).
+        own.sort_by(|a, b| {
+            a.as_os_str()
+                .as_encoded_bytes()
+                .cmp(b.as_os_str().as_encoded_bytes())
+        });
+        files.extend(own);
+    }
+    join_files(&files).map(Some)
+}
+
+/// The samples of [`README_SAMPLES`] that can be built here: none without the revisions corpus.
+pub fn load_readme_samples() -> Result<Vec<(&'static str, String)>, String> {
+    let mut texts = Vec::new();
+    for &(name, lang) in README_SAMPLES {
+        if let Some(text) = load_readme_sample(lang)? {
+            texts.push((name, text));
+        }
+    }
+    Ok(texts)
+}
+
+/// `files` joined by a blank line up to [`SAMPLE_BYTES`], the one that would pass it cut at its
+/// last paragraph break before it.
+fn join_files(files: &[PathBuf]) -> Result<String, String> {
+    let mut out = String::new();
+    for file in files {
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+        let sep = if out.is_empty() { "" } else { "\n\n" };
+        if out.len() + sep.len() + text.len() <= SAMPLE_BYTES {
+            out.push_str(sep);
+            out.push_str(&text);
+            continue;
+        }
+        let room = SAMPLE_BYTES.saturating_sub(out.len() + sep.len());
+        if let Some(cut) = text[..text.floor_char_boundary(room)].rfind("\n\n") {
+            out.push_str(sep);
+            out.push_str(&text[..cut]);
+        }
+        break;
     }
     Ok(out)
 }

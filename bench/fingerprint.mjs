@@ -6,7 +6,8 @@
 //     node bench/fingerprint.mjs [SECONDS]  # SECONDS of repeats per case, default 1
 //
 // Then the same-run shares: each text's rate over docs-en's and en.txt's, the texts interleaved
-// round by round. SIMPRINT_CORPUS=DIR reads another folder. Reports the median over repeats:
+// round by round, with the held-out READMEs of other projects (readme-zh, readme-ja) when
+// `python3 scripts/revisions.py` has fetched them. SIMPRINT_CORPUS=DIR reads another folder. Reports the median over repeats:
 // the machine is shared, and the median shrugs off the occasional slow run that a mean would not.
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -14,7 +15,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 import { Fingerprinter, hamming, initSync } from '../pkg/simprint.js';
-import { loadSample, SAMPLES } from './samples.mjs';
+import { loadReadmeSample, loadSample, README_SAMPLES, SAMPLES } from './samples.mjs';
 
 initSync({ module: readFileSync(new URL('../pkg/simprint_bg.wasm', import.meta.url)) });
 
@@ -120,15 +121,22 @@ for (const [label, options] of [
 // the same round, the median over rounds. The table above times each text alone.
 const SHARE_ROUNDS = 40;
 const shareRows = [];
+// The READMEs of other projects join the shares alone (the table above stays as it was).
+const shareTexts = { ...texts };
+for (const [name, lang] of Object.entries(README_SAMPLES)) {
+  const text = loadReadmeSample(lang);
+  if (text !== null) shareTexts[name] = text;
+  else console.log(`(${name} needs \`python3 scripts/revisions.py\` first)`);
+}
 {
   const fp = new Fingerprinter({});
-  const names = Object.keys(texts);
-  const bytes = names.map((n) => Buffer.byteLength(texts[n], 'utf8'));
+  const names = Object.keys(shareTexts);
+  const bytes = names.map((n) => Buffer.byteLength(shareTexts[n], 'utf8'));
   const times = names.map(() => []);
   for (let round = 0; round < SHARE_ROUNDS + 3; round++) {
     names.forEach((n, i) => {
       const t0 = performance.now();
-      fp.fingerprint(texts[n]);
+      fp.fingerprint(shareTexts[n]);
       // The first rounds warm the JIT, the wasm tier-up and the allocator.
       if (round >= 3) times[i].push((performance.now() - t0) / 1000);
     });
@@ -139,7 +147,7 @@ const shareRows = [];
   const share = (i, yard) => 100 * median(rounds.map((r) => rate(i, r) / rate(yard, r)));
   const [en, docsEn] = [names.indexOf('en.txt'), names.indexOf('docs-en')];
   names.forEach((n, i) => {
-    const nonSpace = [...texts[n]].filter((c) => !/\s/u.test(c));
+    const nonSpace = [...shareTexts[n]].filter((c) => !/\s/u.test(c));
     const ascii = nonSpace.filter((c) => c.charCodeAt(0) < 128).length / nonSpace.length;
     shareRows.push([
       n,
@@ -169,7 +177,7 @@ for (const r of rows) console.log(line(r).trimEnd());
   const fmt = (r) => r.map((c, i) => (i === 0 ? c.padEnd(w[i]) : c.padStart(w[i]))).join('  ');
   console.log(
     `\nSame-run shares (default options, ${SHARE_ROUNDS} rounds, every text once a round; the median ` +
-      'of the per-round ratios). Chinese fast paths tuned on docs-zh; help-*, guide-* held out.',
+      'of the per-round ratios). Chinese fast paths tuned on docs-zh; help-*, guide-* and readme-* held out.',
   );
   console.log(fmt(head));
   console.log(w.map((x) => '-'.repeat(x)).join('  '));

@@ -8,7 +8,9 @@
 //!     cargo bench --bench fingerprint -- shares   # the same-run CJK shares alone
 //!
 //! First prints the CJK samples' rates as shares of the English rate, the texts interleaved
-//! round by round ([`shares`]); then criterion's groups (a filter that matches none of them,
+//! round by round ([`shares`]), with the held-out READMEs of other projects (`readme-zh`,
+//! `readme-ja`: `common::README_SAMPLES`) when `python3 scripts/revisions.py` has fetched them;
+//! then criterion's groups (a filter that matches none of them,
 //! like `shares`, skips those).
 //!
 //! `cargo bench` uses the release profile and builds for the baseline x86-64 CPU (no POPCNT
@@ -28,7 +30,7 @@ use splitmix64::SplitMix64;
 
 #[path = "common.rs"]
 mod common;
-use common::{load_corpus_and_samples, median};
+use common::{load_corpus_and_samples, load_readme_samples, median};
 
 const HAYSTACK_LEN: usize = 1_000_000;
 
@@ -111,7 +113,7 @@ fn shares(texts: &[(&'static str, String)]) {
     println!(
         "Same-run shares (default options, {SHARE_ROUNDS} rounds, every text once a round; the \
          median of the per-round ratios). Chinese fast paths tuned on docs-zh; help-*, guide-* \
-         held out."
+         and readme-* held out."
     );
     println!(
         "{:<9} {:>6} {:>6} {:>8} {:>11} {:>10}",
@@ -168,7 +170,18 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    shares(&texts);
+    // The READMEs of other projects join the shares alone (criterion's groups stay as they were).
+    let readmes = match load_readme_samples() {
+        Ok(readmes) => readmes,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if readmes.is_empty() {
+        println!("(readme-zh and readme-ja need `python3 scripts/revisions.py` first)");
+    }
+    shares(&[texts.clone(), readmes].concat());
     let mut c = Criterion::default().configure_from_args();
     fingerprint_benches(&mut c, &texts);
     hamming_bench(&mut c);

@@ -6,7 +6,7 @@
 // man-en is English man pages alone. The Chinese fast paths were tuned on docs-zh; help-* (LibreOffice's
 // help with its Basic and formula examples) and guide-* (the Debian installation guide, then GNOME's help)
 // come from other projects and translators, with other ASCII shares, and are held out (issue 30).
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -30,31 +30,73 @@ export const corpusDir = () =>
 // blank line; the file that would pass SAMPLE_BYTES is cut at its last paragraph break before
 // it, and the sample ends there.
 export function loadSample(name) {
-  const parts = [];
-  let bytes = 0;
+  const files = [];
   for (const folder of SAMPLES[name]) {
     const dir = join(corpusDir(), folder);
-    const files = readdirSync(dir)
-      .filter((f) => f.endsWith('.txt'))
-      .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
-    for (const file of files) {
-      const text = readFileSync(join(dir, file));
-      const sep = parts.length ? 2 : 0;
-      if (bytes + sep + text.length <= SAMPLE_BYTES) {
-        if (sep) parts.push(Buffer.from('\n\n'));
-        parts.push(text);
-        bytes += sep + text.length;
-        continue;
-      }
-      // The last "\n\n" that ends within the room left (on a character boundary: "\n" is one).
-      const room = Math.max(0, SAMPLE_BYTES - bytes - sep);
-      const cut = text.subarray(0, room).lastIndexOf('\n\n');
-      if (cut >= 0) {
-        if (sep) parts.push(Buffer.from('\n\n'));
-        parts.push(text.subarray(0, cut));
-      }
-      return Buffer.concat(parts).toString('utf8');
+    files.push(
+      ...byteOrder(readdirSync(dir).filter((f) => f.endsWith('.txt'))).map((f) => join(dir, f)),
+    );
+  }
+  return joinFiles(files);
+}
+
+// Held-out samples from another source than Debian's (bench/common.rs's README_SAMPLES): the
+// Chinese and Japanese documentation of npm and PyPI packages that scripts/revisions.py fetches,
+// the newest version of each package, packages in name order, each version's .txt files in path
+// order; measured only where that corpus was fetched.
+export const README_SAMPLES = { 'readme-zh': 'zh', 'readme-ja': 'ja' };
+
+export const revisionsDir = () =>
+  process.env.SIMPRINT_REVISIONS ?? join(homedir(), '.cache/simprint/revisions');
+
+// The README sample for `lang`, or null without the revisions corpus.
+export function loadReadmeSample(lang) {
+  const root = join(revisionsDir(), lang);
+  if (!existsSync(root)) return null;
+  const files = [];
+  for (const pkg of byteOrder(readdirSync(root))) {
+    const list = join(root, pkg, 'versions.txt');
+    if (!existsSync(list)) continue;
+    const newest = readFileSync(list, 'utf8').split('\n').filter(Boolean).at(-1);
+    if (newest === undefined) continue;
+    files.push(...byteOrder(txtFilesUnder(join(root, pkg, newest))));
+  }
+  return joinFiles(files);
+}
+
+// Every .txt file under `dir`, as full paths.
+function txtFilesUnder(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return txtFilesUnder(path);
+    return e.name.endsWith('.txt') ? [path] : [];
+  });
+}
+
+const byteOrder = (names) => names.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+
+// `files` joined by a blank line up to SAMPLE_BYTES, the one that would pass it cut at its last
+// paragraph break before it.
+function joinFiles(files) {
+  const parts = [];
+  let bytes = 0;
+  for (const file of files) {
+    const text = readFileSync(file);
+    const sep = parts.length ? 2 : 0;
+    if (bytes + sep + text.length <= SAMPLE_BYTES) {
+      if (sep) parts.push(Buffer.from('\n\n'));
+      parts.push(text);
+      bytes += sep + text.length;
+      continue;
     }
+    // The last "\n\n" that ends within the room left (on a character boundary: "\n" is one).
+    const room = Math.max(0, SAMPLE_BYTES - bytes - sep);
+    const cut = text.subarray(0, room).lastIndexOf('\n\n');
+    if (cut >= 0) {
+      if (sep) parts.push(Buffer.from('\n\n'));
+      parts.push(text.subarray(0, cut));
+    }
+    break;
   }
   return Buffer.concat(parts).toString('utf8');
 }

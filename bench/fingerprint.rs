@@ -10,8 +10,7 @@
 //! First prints the CJK samples' rates as shares of the English rate, the texts interleaved
 //! round by round ([`shares`]), with the held-out READMEs of other projects (`readme-zh`,
 //! `readme-ja`: `common::README_SAMPLES`) when `python3 scripts/revisions.py` has fetched them;
-//! then criterion's groups (a filter that matches none of them,
-//! like `shares`, skips those).
+//! then criterion's groups (a filter that matches none of them, like `shares`, skips those).
 //!
 //! `cargo bench` uses the release profile and builds for the baseline x86-64 CPU (no POPCNT
 //! instruction unless `RUSTFLAGS="-C target-cpu=native"` asks for it).

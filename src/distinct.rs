@@ -100,9 +100,8 @@ impl Distinct {
     /// characters and per 32 bytes of the rest: the handbook's Chinese has a distinct feature
     /// per 3.7 Han and kana, its words included (the most of the texts this was chosen on; one
     /// per 5.5 in the Chinese docs sample, per 10 in Japanese), and English a distinct word per
-    /// 80 to 100 bytes. With a slot per
-    /// four CJK characters (until 2026-11-27) the handbook's Chinese grew its table on every
-    /// call.
+    /// 80 to 100 bytes. With a slot per four CJK characters (until 2026-11-27) the handbook's
+    /// Chinese grew its table on every call.
     pub(crate) fn for_text(wide: bool, counting: bool, text_len: usize, cjk: usize) -> Distinct {
         let rest = text_len.saturating_sub(3 * cjk);
         let wanted = rest / 16 + cjk / 2;

@@ -7,7 +7,7 @@
 //
 // Then the same-run shares: each text's rate over docs-en's and en.txt's, the texts interleaved
 // round by round, with the held-out READMEs of other projects (readme-zh, readme-ja) when
-// `python3 scripts/revisions.py` has fetched them. SIMPRINT_CORPUS=DIR reads another folder. Reports the median over repeats:
+// `python3 scripts/revisions.py` has fetched them and applications' manuals (kicad-zh, gimp-zh, …). SIMPRINT_CORPUS=DIR reads another folder. Reports the median over repeats:
 // the machine is shared, and the median shrugs off the occasional slow run that a mean would not.
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -15,7 +15,13 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 import { Fingerprinter, hamming, initSync } from '../pkg/simprint.js';
-import { loadReadmeSample, loadSample, README_SAMPLES, SAMPLES } from './samples.mjs';
+import {
+  loadAppSamples,
+  loadReadmeSample,
+  loadSample,
+  README_SAMPLES,
+  SAMPLES,
+} from './samples.mjs';
 
 initSync({ module: readFileSync(new URL('../pkg/simprint_bg.wasm', import.meta.url)) });
 
@@ -128,6 +134,12 @@ for (const [name, lang] of Object.entries(README_SAMPLES)) {
   if (text !== null) shareTexts[name] = text;
   else console.log(`(${name} needs \`python3 scripts/revisions.py\` first)`);
 }
+// So do the applications' manuals (APP_SAMPLES).
+const apps = loadAppSamples();
+if (Object.keys(apps).length === 0) {
+  console.log('(kicad-zh, gimp-zh and the other manuals need `python3 scripts/corpus.py` again)');
+}
+Object.assign(shareTexts, apps);
 {
   const fp = new Fingerprinter({});
   const names = Object.keys(shareTexts);

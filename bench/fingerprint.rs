@@ -9,8 +9,9 @@
 //!
 //! First prints the CJK samples' rates as shares of the English rate, the texts interleaved
 //! round by round ([`shares`]), with the held-out READMEs of other projects (`readme-zh`,
-//! `readme-ja`: `common::README_SAMPLES`) when `python3 scripts/revisions.py` has fetched them;
-//! then criterion's groups (a filter that matches none of them, like `shares`, skips those).
+//! `readme-ja`: `common::README_SAMPLES`) when `python3 scripts/revisions.py` has fetched them
+//! and applications' manuals (`kicad-zh`, `gimp-zh`, …: `common::APP_SAMPLES`); then
+//! criterion's groups (a filter that matches none of them, like `shares`, skips those).
 //!
 //! `cargo bench` uses the release profile and builds for the baseline x86-64 CPU (no POPCNT
 //! instruction unless `RUSTFLAGS="-C target-cpu=native"` asks for it).
@@ -29,7 +30,7 @@ use splitmix64::SplitMix64;
 
 #[path = "common.rs"]
 mod common;
-use common::{load_corpus_and_samples, load_readme_samples, median};
+use common::{load_app_samples, load_corpus_and_samples, load_readme_samples, median};
 
 const HAYSTACK_LEN: usize = 1_000_000;
 
@@ -111,11 +112,12 @@ fn shares(texts: &[(&'static str, String)]) {
     };
     println!(
         "Same-run shares (default options, {SHARE_ROUNDS} rounds, every text once a round; the \
-         median of the per-round ratios). Chinese fast paths tuned on docs-zh; help-*, guide-* \
-         and readme-* held out."
+         median of the per-round ratios). Chinese fast paths tuned on docs-zh; help-*, guide-*, \
+         readme-* and the applications' manuals (kicad-*, gimp-*, lilypond-*, edu-*, help-tw) \
+         held out."
     );
     println!(
-        "{:<9} {:>6} {:>6} {:>8} {:>11} {:>10}",
+        "{:<11} {:>6} {:>6} {:>8} {:>11} {:>10}",
         "text", "MB", "ASCII", "MB/s", "% docs-en", "% en.txt"
     );
     for (i, (name, text)) in texts.iter().enumerate() {
@@ -127,7 +129,7 @@ fn shares(texts: &[(&'static str, String)]) {
         };
         let mbps = median(&(0..SHARE_ROUNDS).map(|r| rate(i, r)).collect::<Vec<_>>()) / 1e6;
         println!(
-            "{name:<9} {:>6.2} {:>5.0}% {mbps:>8.1} {:>10.0}% {:>9.0}%",
+            "{name:<11} {:>6.2} {:>5.0}% {mbps:>8.1} {:>10.0}% {:>9.0}%",
             text.len() as f64 / 1e6,
             100.0 * ascii_share(text),
             share(docs_en),
@@ -180,7 +182,20 @@ fn main() -> ExitCode {
     if readmes.is_empty() {
         println!("(readme-zh and readme-ja need `python3 scripts/revisions.py` first)");
     }
-    shares(&[texts.clone(), readmes].concat());
+    // So do the applications' manuals (`common::APP_SAMPLES`).
+    let apps = match load_app_samples() {
+        Ok(apps) => apps,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if apps.is_empty() {
+        println!(
+            "(kicad-zh, gimp-zh and the other manuals need `python3 scripts/corpus.py` again)"
+        );
+    }
+    shares(&[texts.clone(), readmes, apps].concat());
     let mut c = Criterion::default().configure_from_args();
     fingerprint_benches(&mut c, &texts);
     hamming_bench(&mut c);

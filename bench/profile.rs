@@ -27,7 +27,11 @@ fn main() {
         .next()
         .map_or(5, |s| s.parse().expect("passes: a number"));
     let case = args.next().unwrap_or_else(|| "default".into());
-    let text = if common::SAMPLES.iter().any(|(name, _)| *name == path) {
+    let text = if common::SAMPLES
+        .iter()
+        .chain(common::APP_SAMPLES)
+        .any(|(name, _)| *name == path)
+    {
         common::load_sample(&path).expect("the corpus of scripts/corpus.py")
     } else {
         std::fs::read_to_string(&path).expect("a readable UTF-8 file")

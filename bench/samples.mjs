@@ -31,13 +31,38 @@ export const corpusDir = () =>
 // it, and the sample ends there.
 export function loadSample(name) {
   const files = [];
-  for (const folder of SAMPLES[name]) {
+  for (const folder of SAMPLES[name] ?? APP_SAMPLES[name]) {
     const dir = join(corpusDir(), folder);
     files.push(
       ...byteOrder(readdirSync(dir).filter((f) => f.endsWith('.txt'))).map((f) => join(dir, f)),
     );
   }
   return joinFiles(files);
+}
+
+// Held-out samples of applications' own manuals (bench/common.rs's APP_SAMPLES): in Debian but
+// from other projects and translators than SAMPLES (scripts/corpus.py's kicad, gimp, lilypond,
+// edu and help-tw folders), each folder one sample built as loadSample builds the others.
+export const APP_SAMPLES = {
+  'kicad-zh': ['kicad/zh'],
+  'gimp-zh': ['gimp/zh'],
+  'lilypond-zh': ['lilypond/zh'],
+  'edu-zh': ['edu/zh'],
+  'help-tw': ['help-tw/zh'],
+  'kicad-ja': ['kicad/ja'],
+  'gimp-ja': ['gimp/ja'],
+  'lilypond-ja': ['lilypond/ja'],
+  'edu-ja': ['edu/ja'],
+};
+
+// The samples of APP_SAMPLES that can be built here (a corpus fetched before they were added has
+// none: scripts/corpus.py fetches what is missing), as { name: text }.
+export function loadAppSamples() {
+  const out = {};
+  for (const [name, folders] of Object.entries(APP_SAMPLES)) {
+    if (folders.every((f) => existsSync(join(corpusDir(), f)))) out[name] = loadSample(name);
+  }
+  return out;
 }
 
 // Held-out samples from another source than Debian's (bench/common.rs's README_SAMPLES): the

@@ -67,6 +67,20 @@ docs/evaluation.md):
                     en, zh_CN, ja), cut at <h2> as above, code blocks left out
     devref          developers-reference, developers-reference-ja: the Debian developer's
                     reference (Sphinx HTML, en and ja; it has no Chinese), cut at <h2>
+
+Five more, Chinese and Japanese only, of applications' own manuals (other projects and
+translators than any above, none of them used to tune the library): samples that
+fingerprinting speed is reported on (issue 30), code blocks kept, cut at <h2> as above, files
+of at least 300 characters:
+
+    kicad           kicad-doc-zh, kicad-doc-ja: KiCad's manuals (electronics design)
+    gimp            gimp-help-zh-cn, gimp-help-ja: GIMP's help (mostly untranslated in
+                    Chinese: what is left is its licence, history, bibliography and key lists)
+    lilypond        lilypond-doc-html-zh, -ja: LilyPond's web pages and manuals (its music
+                    input language in every example), the one-page copies left out
+    edu             debian-edu-doc-zh-cn, -ja: the Debian Edu bookworm manual
+    help-tw         libreoffice-help-zh-tw under zh/: LibreOffice's help in Traditional
+                    Chinese, with code blocks (`help-code`'s pages, another translation)
 """
 import gzip
 import html.parser
@@ -650,6 +664,36 @@ def extra_corpus(corpus, lang, tmp):
     return None
 
 
+# <corpus>: ({lang: package}, folder in the package, file pattern) of the applications' manuals.
+APPS = {
+    "kicad": ({"zh": "kicad-doc-zh", "ja": "kicad-doc-ja"},
+              "usr/share/doc/kicad/help/{code}", "*.html", {"zh": "zh", "ja": "ja"}),
+    "gimp": ({"zh": "gimp-help-zh-cn", "ja": "gimp-help-ja"},
+             "usr/share/gimp/2.0/help/{code}", "*.html", {"zh": "zh_CN", "ja": "ja"}),
+    "lilypond": ({"zh": "lilypond-doc-html-zh", "ja": "lilypond-doc-html-ja"},
+                 "usr/share/doc/lilypond/html/Documentation", "**/*.{code}.html",
+                 {"zh": "zh", "ja": "ja"}),
+    "edu": ({"zh": "debian-edu-doc-zh-cn", "ja": "debian-edu-doc-ja"},
+            "usr/share/doc/{code}", "debian-edu-bookworm-manual.html",
+            {"zh": "debian-edu-doc-zh-cn", "ja": "debian-edu-doc-ja"}),
+    "help-tw": ({"zh": "libreoffice-help-zh-tw"},
+                "usr/share/libreoffice/help/zh-TW/text", "**/*.html", {"zh": ""}),
+}
+
+
+def apps_corpus(corpus, lang, tmp):
+    """(package, version, {name: paragraphs}) of an application's manual, or None."""
+    packages, folder_pattern, glob, codes = APPS[corpus]
+    if lang not in packages:
+        return None
+    folder, version = download(packages[lang], tmp)
+    root = folder / folder_pattern.format(code=codes[lang])
+    pages = [(".".join(p.relative_to(root).with_suffix("").parts), p)
+             for p in sorted(root.glob(glob.format(code=codes[lang])))
+             if not p.is_symlink() and "big-page" not in p.name]
+    return packages[lang], version, html_files(pages, True)
+
+
 def main():
     out = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else
                        os.path.expanduser("~/.cache/simprint/corpus"))
@@ -694,6 +738,16 @@ def main():
                 if (out / corpus / lang / ".done").exists() and (corpus, lang) in manifest:
                     continue
                 found = extra_corpus(corpus, lang, tmp)
+                if found:
+                    package, version, files = found
+                    manifest[(corpus, lang)] = write_corpus(out, corpus, lang, files, package,
+                                                            version, EXTRA_MIN_CHARS)
+                    write_manifest(manifest_path, manifest)
+        for corpus in APPS:
+            for lang in ("zh", "ja"):
+                if (out / corpus / lang / ".done").exists() and (corpus, lang) in manifest:
+                    continue
+                found = apps_corpus(corpus, lang, tmp)
                 if found:
                     package, version, files = found
                     manifest[(corpus, lang)] = write_corpus(out, corpus, lang, files, package,

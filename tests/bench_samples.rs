@@ -1,7 +1,8 @@
 //! The benchmarks' text samples are the same bytes in Rust (`bench/common.rs`) and JavaScript
 //! (`bench/samples.mjs`), so native and wasm shares measure the same text: both built from one
 //! fixture corpus and one fixture revisions folder (file and folder names that sort differently
-//! by path component and by byte, a sample cut at its size limit, a package without versions).
+//! by path component and by byte, a sample cut at its size limit, a package without versions,
+//! the applications' manuals with one folder missing).
 
 #[path = "../bench/common.rs"]
 mod common;
@@ -71,6 +72,17 @@ fn rust_and_javascript_build_the_same_samples() {
         "no versions.txt: left out\n",
     );
 
+    // The applications' manuals: each folder its own text; one left out, as in a corpus
+    // fetched before it was added.
+    for (i, (_, folders)) in common::APP_SAMPLES.iter().enumerate().skip(1) {
+        for folder in *folders {
+            write(
+                &corpus,
+                &format!("{folder}/{i}.txt"),
+                &paragraphs(i * 100, 2),
+            );
+        }
+    }
     std::env::set_var("SIMPRINT_CORPUS", &corpus);
     std::env::set_var("SIMPRINT_REVISIONS", &revisions);
     let help = common::load_sample("help-zh").expect("help-zh");
@@ -80,10 +92,13 @@ fn rust_and_javascript_build_the_same_samples() {
     assert!(help.len() <= common::SAMPLE_BYTES && help.len() > common::SAMPLE_BYTES / 2);
     assert!(readme.contains("第10段") && !readme.contains("older") && !readme.contains("left out"));
     assert_eq!(common::load_readme_sample("ja"), Ok(None));
+    let apps = common::load_app_samples().expect("the manuals");
+    assert_eq!(apps.len(), common::APP_SAMPLES.len() - 1);
 
-    let script = "import { loadSample, loadReadmeSample } from './bench/samples.mjs';\
+    let script = "import { loadAppSamples, loadSample, loadReadmeSample } from \
+                  './bench/samples.mjs';\
                   process.stdout.write(JSON.stringify([loadSample('help-zh'), \
-                  loadReadmeSample('zh'), loadReadmeSample('ja')]));";
+                  loadReadmeSample('zh'), loadReadmeSample('ja'), loadAppSamples()]));";
     let out = Command::new("node")
         .args(["--input-type=module", "-e", script])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -95,7 +110,16 @@ fn rust_and_javascript_build_the_same_samples() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let expected = format!("[{},{},null]", json_string(&help), json_string(&readme));
+    let apps = apps
+        .iter()
+        .map(|(name, text)| format!("{}:{}", json_string(name), json_string(text)))
+        .collect::<Vec<_>>()
+        .join(",");
+    let expected = format!(
+        "[{},{},null,{{{apps}}}]",
+        json_string(&help),
+        json_string(&readme)
+    );
     assert!(
         String::from_utf8(out.stdout).expect("UTF-8") == expected,
         "bench/samples.mjs built other bytes than bench/common.rs"

@@ -93,18 +93,20 @@ impl Distinct {
 
     /// [`Distinct::new`] sized for a text of `text_len` bytes of which `cjk` characters are
     /// three-byte Han or kana: a table of about one slot per 16 bytes of the rest and one per
-    /// two CJK characters (rounded up to a power of two or 1.5 times one, at most
+    /// CJK character (rounded up to a power of two or 1.5 times one, at most
     /// [`MAX_START_SLOTS`]), so the table of a long text does not grow (and rehash, and fault
     /// in fresh pages) over and over. A CJK character starts a bigram where a word takes
-    /// several bytes. Filled to half, the table holds a distinct feature per four CJK
-    /// characters and per 32 bytes of the rest: the handbook's Chinese has a distinct feature
-    /// per 3.7 Han and kana, its words included (the most of the texts this was chosen on; one
-    /// per 5.5 in the Chinese docs sample, per 10 in Japanese), and English a distinct word per
-    /// 80 to 100 bytes. With a slot per four CJK characters (until 2026-11-27) the handbook's
-    /// Chinese grew its table on every call.
+    /// several bytes. Filled to half, the table holds a distinct feature per two CJK
+    /// characters and per 32 bytes of the rest. Manuals that do not repeat themselves have a
+    /// distinct feature (their words included) per 2.2 Han and kana (GIMP's and Debian Edu's
+    /// Chinese, 0.46 a character; LilyPond's 0.38), the handbook's Chinese one per 3.7, the
+    /// Chinese docs sample one per 5.5, Japanese one per 10; English a distinct word per 80 to
+    /// 100 bytes. With a slot per two CJK characters (until 2026-11-27; per four before) those
+    /// manuals grew their tables on every call and ran 6 to 7 points of the English rate
+    /// slower (docs/performance.md).
     pub(crate) fn for_text(wide: bool, counting: bool, text_len: usize, cjk: usize) -> Distinct {
         let rest = text_len.saturating_sub(3 * cjk);
-        let wanted = rest / 16 + cjk / 2;
+        let wanted = rest / 16 + cjk;
         let power = wanted.next_power_of_two();
         let slots = if power / 4 * 3 >= wanted {
             power / 4 * 3
@@ -406,7 +408,9 @@ mod tests {
         for cjk in [0usize, 1_000, 10_000, 50_000, 90_000, 130_000, 400_000] {
             for rest in [0usize, 10_000, 150_000, 500_000] {
                 let capacity = MAX_START_SLOTS / 2;
-                let distinct = (cjk / 4 + rest / 32).min(capacity);
+                // As dense as GIMP's Chinese help (a distinct feature per 2.2 CJK characters)
+                // and a little more: at most half the table's start.
+                let distinct = (cjk / 2 + rest / 32).min(capacity);
                 let mut d = Distinct::for_text(false, false, rest + 3 * cjk, cjk);
                 let Distinct::Narrow(t) = &d else {
                     unreachable!("64-bit hashes");

@@ -92,21 +92,26 @@ impl Distinct {
     }
 
     /// [`Distinct::new`] sized for a text of `text_len` bytes of which `cjk` characters are
-    /// three-byte Han or kana: a table of about one slot per 16 bytes of the rest and one per
-    /// CJK character (rounded up to a power of two or 1.5 times one, at most
-    /// [`MAX_START_SLOTS`]), so the table of a long text does not grow (and rehash, and fault
-    /// in fresh pages) over and over. A CJK character starts a bigram where a word takes
-    /// several bytes. Filled to half, the table holds a distinct feature per two CJK
-    /// characters and per 32 bytes of the rest. Manuals that do not repeat themselves have a
-    /// distinct feature (their words included) per 2.2 Han and kana (GIMP's and Debian Edu's
-    /// Chinese, 0.46 a character; LilyPond's 0.38), the handbook's Chinese one per 3.7, the
-    /// Chinese docs sample one per 5.5, Japanese one per 10; English a distinct word per 80 to
-    /// 100 bytes. With a slot per two CJK characters (until 2026-11-27; per four before) those
-    /// manuals grew their tables on every call and ran 6 to 7 points of the English rate
-    /// slower (docs/performance.md).
+    /// three-byte Han or kana, so that its table does not grow (and rehash, and fault in fresh
+    /// pages) as it fills. A CJK character starts a bigram where a word takes several bytes.
+    ///
+    /// A short text's features are mostly distinct (the first kilobyte of English a new word
+    /// every 9 to 10 bytes, 150 characters of Chinese technical text about 90 features), so it
+    /// gets room for
+    /// all of them at half load: a slot per 4 bytes of the rest and two per CJK character, up
+    /// to [`SHORT_SLOTS`]. A long text repeats itself, and gets a slot per 16 bytes of the rest
+    /// and one per CJK character: filled to half, a distinct feature per 32 bytes and per two
+    /// CJK characters. Manuals that do not repeat themselves have one per 2.2 Han and kana,
+    /// their words included (GIMP's and Debian Edu's Chinese; LilyPond's one per 2.7), the
+    /// handbook's Chinese one per 3.7, the Chinese docs sample one per 5.5, Japanese one per
+    /// 10; English a distinct word per 80 to 100 bytes in a megabyte. The larger of the two,
+    /// rounded up to a power of two or 1.5 times one, at most [`MAX_START_SLOTS`]. Sized for
+    /// long texts alone, at a slot per two CJK characters (until 2026-11-27), short documents
+    /// and those manuals grew their tables on every call (docs/performance.md).
     pub(crate) fn for_text(wide: bool, counting: bool, text_len: usize, cjk: usize) -> Distinct {
         let rest = text_len.saturating_sub(3 * cjk);
-        let wanted = rest / 16 + cjk;
+        let short = (rest / 4 + 2 * cjk).min(SHORT_SLOTS);
+        let wanted = short.max(rest / 16 + cjk);
         let power = wanted.next_power_of_two();
         let slots = if power / 4 * 3 >= wanted {
             power / 4 * 3
@@ -172,6 +177,11 @@ pub(crate) struct Table<K> {
 /// Longest probe run before an occurrence goes to the overflow list. Random keys at the
 /// table's load (at most one half) almost never need more than a dozen.
 const MAX_PROBE: usize = 32;
+
+/// The most slots [`Distinct::for_text`] gives a short text for every feature to be distinct
+/// (128 KB of 64-bit keys): reached at about 64 KB of English or 8,000 CJK characters, past
+/// which a text repeats its features enough for the longer texts' sizing.
+const SHORT_SLOTS: usize = 1 << 14;
 
 /// The smallest table.
 const MIN_SLOTS: usize = 64;
@@ -405,25 +415,33 @@ mod tests {
     /// the largest table made in advance.
     #[test]
     fn a_table_sized_for_a_text_holds_its_distinct_features_without_growing() {
+        let holds = |cjk: usize, rest: usize, distinct: usize| {
+            let mut d = Distinct::for_text(false, false, rest + 3 * cjk, cjk);
+            let Distinct::Narrow(t) = &d else {
+                unreachable!("64-bit hashes");
+            };
+            let slots = t.keys.len();
+            for i in 1..=distinct as u64 {
+                d.add(u128::from(i.wrapping_mul(0x9E37_79B9_7F4A_7C15)));
+            }
+            let Distinct::Narrow(t) = &d else {
+                unreachable!("64-bit hashes");
+            };
+            assert_eq!(t.keys.len(), slots, "cjk {cjk}, rest {rest}: grew");
+            assert_eq!(t.len, distinct);
+        };
+        // Short texts whose every CJK character starts a new bigram and whose words are all
+        // different (a word per 8 bytes).
+        for cjk in [0usize, 50, 150, 1_000, 3_000] {
+            for rest in [0usize, 100, 1_000, 10_000, 30_000] {
+                holds(cjk, rest, (cjk + rest / 8).min(SHORT_SLOTS / 2));
+            }
+        }
+        // Long texts as dense as GIMP's Chinese help (a distinct feature per 2.2 CJK
+        // characters) and a little more, and English at a new word per 32 bytes.
         for cjk in [0usize, 1_000, 10_000, 50_000, 90_000, 130_000, 400_000] {
             for rest in [0usize, 10_000, 150_000, 500_000] {
-                let capacity = MAX_START_SLOTS / 2;
-                // As dense as GIMP's Chinese help (a distinct feature per 2.2 CJK characters)
-                // and a little more: at most half the table's start.
-                let distinct = (cjk / 2 + rest / 32).min(capacity);
-                let mut d = Distinct::for_text(false, false, rest + 3 * cjk, cjk);
-                let Distinct::Narrow(t) = &d else {
-                    unreachable!("64-bit hashes");
-                };
-                let slots = t.keys.len();
-                for i in 1..=distinct as u64 {
-                    d.add(u128::from(i.wrapping_mul(0x9E37_79B9_7F4A_7C15)));
-                }
-                let Distinct::Narrow(t) = &d else {
-                    unreachable!("64-bit hashes");
-                };
-                assert_eq!(t.keys.len(), slots, "cjk {cjk}, rest {rest}: grew");
-                assert_eq!(t.len, distinct);
+                holds(cjk, rest, (cjk / 2 + rest / 32).min(MAX_START_SLOTS / 2));
             }
         }
     }

@@ -124,7 +124,8 @@ for (const [label, options] of [
 
 // Issue 30's same-run shares: every text fingerprinted once per round, round after round, so the
 // machine's load falls on all of them alike; each text's rate over docs-en's (and en.txt's) in
-// the same round, the median over rounds. The table above times each text alone.
+// the same round, the median over rounds, and a shorter text's over as many bytes of docs-en.
+// The table above times each text alone.
 const SHARE_ROUNDS = 40;
 const shareRows = [];
 // The READMEs of other projects join the shares alone (the table above stays as it was).
@@ -145,12 +146,31 @@ Object.assign(shareTexts, apps);
   const names = Object.keys(shareTexts);
   const bytes = names.map((n) => Buffer.byteLength(shareTexts[n], 'utf8'));
   const times = names.map(() => []);
+  // As many bytes of docs-en as each shorter text (cut at a character boundary, as
+  // bench/fingerprint.rs cuts), fingerprinted right after it: short texts run slower per byte
+  // in any language, and the held-out manuals are short.
+  const whole = Buffer.from(shareTexts['docs-en'], 'utf8');
+  const yards = bytes.map((b) => {
+    if (b >= whole.length) return null;
+    let end = b;
+    while (end > 0 && (whole[end] & 0xc0) === 0x80) end--;
+    return whole.subarray(0, end).toString('utf8');
+  });
+  const yardTimes = names.map(() => []);
+  const time = (text) => {
+    const t0 = performance.now();
+    fp.fingerprint(text);
+    return (performance.now() - t0) / 1000;
+  };
   for (let round = 0; round < SHARE_ROUNDS + 3; round++) {
     names.forEach((n, i) => {
-      const t0 = performance.now();
-      fp.fingerprint(shareTexts[n]);
+      const t = time(shareTexts[n]);
+      const y = yards[i] === null ? null : time(yards[i]);
       // The first rounds warm the JIT, the wasm tier-up and the allocator.
-      if (round >= 3) times[i].push((performance.now() - t0) / 1000);
+      if (round >= 3) {
+        times[i].push(t);
+        if (y !== null) yardTimes[i].push(y);
+      }
     });
   }
   fp.free();
@@ -168,6 +188,8 @@ Object.assign(shareTexts, apps);
       (median(rounds.map((r) => rate(i, r))) / 1e6).toFixed(1),
       `${share(i, docsEn).toFixed(0)}%`,
       `${share(i, en).toFixed(0)}%`,
+      // Equal lengths: the ratio of rates is the inverse ratio of times.
+      `${(yards[i] === null ? share(i, docsEn) : 100 * median(rounds.map((r) => yardTimes[i][r] / times[i][r]))).toFixed(0)}%`,
     ]);
   });
 }
@@ -184,12 +206,14 @@ console.log(line(header).trimEnd());
 console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 for (const r of rows) console.log(line(r).trimEnd());
 {
-  const head = ['text', 'MB', 'ASCII', 'MB/s', '% docs-en', '% en.txt'];
+  const head = ['text', 'MB', 'ASCII', 'MB/s', '% docs-en', '% en.txt', '% same size'];
   const w = head.map((h, i) => Math.max(h.length, ...shareRows.map((r) => r[i].length)));
   const fmt = (r) => r.map((c, i) => (i === 0 ? c.padEnd(w[i]) : c.padStart(w[i]))).join('  ');
   console.log(
     `\nSame-run shares (default options, ${SHARE_ROUNDS} rounds, every text once a round; the median ` +
-      'of the per-round ratios). Chinese fast paths tuned on docs-zh; help-*, guide-* and readme-* held out.',
+      'of the per-round ratios). Chinese fast paths tuned on docs-zh; help-*, guide-*, readme-* and the ' +
+      "applications' manuals (kicad-*, gimp-*, lilypond-*, edu-*, help-tw) held out. % same size: over as " +
+      'many bytes of docs-en.',
   );
   console.log(fmt(head));
   console.log(w.map((x) => '-'.repeat(x)).join('  '));

@@ -90,35 +90,54 @@ fn ascii_share(text: &str) -> f64 {
 
 /// Issue 30's same-run shares: every text fingerprinted once per round, round after round, so
 /// the machine's load falls on all of them alike; each CJK text's rate as the median over
-/// rounds of its rate over `docs-en`'s (and `en.txt`'s) in the same round. Criterion's groups
-/// below time each text alone, minutes apart, so their ratios move with the load.
+/// rounds of its rate over `docs-en`'s (and `en.txt`'s) in the same round. A text shorter than
+/// `docs-en` is also compared with as many bytes of `docs-en` (`% same size`), fingerprinted
+/// right after it: a short text runs slower per byte in any language (its table and copies
+/// are made for fewer bytes; `docs-en`'s first 64 KB at about 80 % of the whole), and the
+/// held-out manuals are short. Criterion's groups below time each text alone, minutes apart,
+/// so their ratios move with the load.
 fn shares(texts: &[(&'static str, String)]) {
-    let fp = Fingerprinter::new(Options::default()).expect("valid options");
-    let mut times = vec![Vec::with_capacity(SHARE_ROUNDS); texts.len()];
-    for round in 0..SHARE_ROUNDS + 3 {
-        for ((_, text), t) in texts.iter().zip(&mut times) {
-            let start = Instant::now();
-            black_box(fp.fingerprint(black_box(text)));
-            // The first rounds warm the caches and the allocator up.
-            if round >= 3 {
-                t.push(start.elapsed().as_secs_f64());
-            }
-        }
-    }
-    let rate = |i: usize, r: usize| texts[i].1.len() as f64 / times[i][r];
     let at = |name: &str| texts.iter().position(|(n, _)| *n == name);
     let (Some(en), Some(docs_en)) = (at("en.txt"), at("docs-en")) else {
         return;
     };
+    // As many bytes of docs-en as each shorter text, cut at a character boundary.
+    let yards: Vec<Option<&str>> = texts
+        .iter()
+        .map(|(_, text)| {
+            let whole = texts[docs_en].1.as_str();
+            (text.len() < whole.len()).then(|| &whole[..whole.floor_char_boundary(text.len())])
+        })
+        .collect();
+    let fp = Fingerprinter::new(Options::default()).expect("valid options");
+    let mut times = vec![Vec::with_capacity(SHARE_ROUNDS); texts.len()];
+    let mut yard_times = vec![Vec::with_capacity(SHARE_ROUNDS); texts.len()];
+    let time = |text: &str| {
+        let start = Instant::now();
+        black_box(fp.fingerprint(black_box(text)));
+        start.elapsed().as_secs_f64()
+    };
+    for round in 0..SHARE_ROUNDS + 3 {
+        for (i, (_, text)) in texts.iter().enumerate() {
+            let t = time(text);
+            let y = yards[i].map(time);
+            // The first rounds warm the caches and the allocator up.
+            if round >= 3 {
+                times[i].push(t);
+                yard_times[i].extend(y);
+            }
+        }
+    }
+    let rate = |i: usize, r: usize| texts[i].1.len() as f64 / times[i][r];
     println!(
         "Same-run shares (default options, {SHARE_ROUNDS} rounds, every text once a round; the \
          median of the per-round ratios). Chinese fast paths tuned on docs-zh; help-*, guide-*, \
          readme-* and the applications' manuals (kicad-*, gimp-*, lilypond-*, edu-*, help-tw) \
-         held out."
+         held out. % same size: over as many bytes of docs-en."
     );
     println!(
-        "{:<11} {:>6} {:>6} {:>8} {:>11} {:>10}",
-        "text", "MB", "ASCII", "MB/s", "% docs-en", "% en.txt"
+        "{:<11} {:>6} {:>6} {:>8} {:>11} {:>10} {:>11}",
+        "text", "MB", "ASCII", "MB/s", "% docs-en", "% en.txt", "% same size"
     );
     for (i, (name, text)) in texts.iter().enumerate() {
         let share = |yard: usize| {
@@ -127,13 +146,23 @@ fn shares(texts: &[(&'static str, String)]) {
                 .collect();
             100.0 * median(&r)
         };
+        // Equal lengths: the ratio of rates is the inverse ratio of times.
+        let same = if yards[i].is_some() {
+            let r: Vec<f64> = (0..SHARE_ROUNDS)
+                .map(|r| yard_times[i][r] / times[i][r])
+                .collect();
+            100.0 * median(&r)
+        } else {
+            share(docs_en)
+        };
         let mbps = median(&(0..SHARE_ROUNDS).map(|r| rate(i, r)).collect::<Vec<_>>()) / 1e6;
         println!(
-            "{name:<11} {:>6.2} {:>5.0}% {mbps:>8.1} {:>10.0}% {:>9.0}%",
+            "{name:<11} {:>6.2} {:>5.0}% {mbps:>8.1} {:>10.0}% {:>9.0}% {:>10.0}%",
             text.len() as f64 / 1e6,
             100.0 * ascii_share(text),
             share(docs_en),
-            share(en)
+            share(en),
+            same
         );
     }
     println!();

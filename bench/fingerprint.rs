@@ -200,9 +200,10 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    // The READMEs of other projects join the shares alone (criterion's groups stay as they were).
-    let readmes = match load_readme_samples() {
-        Ok(readmes) => readmes,
+    // The READMEs of other projects and the applications' manuals (`common::APP_SAMPLES`) join
+    // the shares alone (criterion's groups stay as they were).
+    let (readmes, apps) = match load_readme_samples().and_then(|r| Ok((r, load_app_samples()?))) {
+        Ok(both) => both,
         Err(message) => {
             eprintln!("{message}");
             return ExitCode::FAILURE;
@@ -211,14 +212,6 @@ fn main() -> ExitCode {
     if readmes.is_empty() {
         println!("(readme-zh and readme-ja need `python3 scripts/revisions.py` first)");
     }
-    // So do the applications' manuals (`common::APP_SAMPLES`).
-    let apps = match load_app_samples() {
-        Ok(apps) => apps,
-        Err(message) => {
-            eprintln!("{message}");
-            return ExitCode::FAILURE;
-        }
-    };
     if apps.is_empty() {
         println!(
             "(kicad-zh, gimp-zh and the other manuals need `python3 scripts/corpus.py` again)"

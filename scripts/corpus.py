@@ -733,21 +733,15 @@ def main():
                 # what it finished.
                 write_manifest(manifest_path, manifest)
             write_manifest(manifest_path, manifest)
-        for corpus in ("gnome", "install", "devref"):
-            for lang in ("en", "zh", "ja"):
+        # The evaluation's B and C corpora, then the applications' manuals.
+        more = [(corpus, ("en", "zh", "ja"), extra_corpus)
+                for corpus in ("gnome", "install", "devref")]
+        more += [(corpus, ("zh", "ja"), apps_corpus) for corpus in APPS]
+        for corpus, langs, fetch in more:
+            for lang in langs:
                 if (out / corpus / lang / ".done").exists() and (corpus, lang) in manifest:
                     continue
-                found = extra_corpus(corpus, lang, tmp)
-                if found:
-                    package, version, files = found
-                    manifest[(corpus, lang)] = write_corpus(out, corpus, lang, files, package,
-                                                            version, EXTRA_MIN_CHARS)
-                    write_manifest(manifest_path, manifest)
-        for corpus in APPS:
-            for lang in ("zh", "ja"):
-                if (out / corpus / lang / ".done").exists() and (corpus, lang) in manifest:
-                    continue
-                found = apps_corpus(corpus, lang, tmp)
+                found = fetch(corpus, lang, tmp)
                 if found:
                     package, version, files = found
                     manifest[(corpus, lang)] = write_corpus(out, corpus, lang, files, package,

@@ -97,11 +97,10 @@ impl Distinct {
     ///
     /// A short text's features are mostly distinct (the first kilobyte of English a new word
     /// every 9 to 10 bytes, 150 characters of Chinese technical text about 90 features), so it
-    /// gets room for
-    /// all of them at half load: a slot per 4 bytes of the rest and two per CJK character, up
-    /// to [`SHORT_SLOTS`]. A long text repeats itself, and gets a slot per 16 bytes of the rest
-    /// and one per CJK character: filled to half, a distinct feature per 32 bytes and per two
-    /// CJK characters. Manuals that do not repeat themselves have one per 2.2 Han and kana,
+    /// gets room for all of them at half load: a slot per 4 bytes of the rest and two per CJK
+    /// character, up to [`SHORT_SLOTS`]. A long text repeats itself, and gets a slot per 16
+    /// bytes of the rest and one per CJK character: filled to half, a distinct feature per 32
+    /// bytes and per two CJK characters. Manuals that do not repeat themselves have one per 2.2 Han and kana,
     /// their words included (GIMP's and Debian Edu's Chinese; LilyPond's one per 2.7), the
     /// handbook's Chinese one per 3.7, the Chinese docs sample one per 5.5, Japanese one per
     /// 10; English a distinct word per 80 to 100 bytes in a megabyte. The larger of the two,

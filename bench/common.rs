@@ -94,7 +94,7 @@ pub fn load_sample(name: &str) -> Result<String, String> {
 /// with its input language in every example, a school server's manual, LibreOffice's help in
 /// Traditional Chinese), each folder one sample built like [`load_sample`]'s. Added on
 /// 2026-11-27 to report Chinese and Japanese speed on text never measured before (issue 30);
-/// several are small (GIMP's Chinese help is mostly untranslated: 67 KB are left).
+/// several are small (GIMP's Chinese help is mostly untranslated: 64 KB are left).
 pub const APP_SAMPLES: &[(&str, &[&str])] = &[
     ("kicad-zh", &["kicad/zh"]),
     ("gimp-zh", &["gimp/zh"]),

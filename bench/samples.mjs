@@ -30,8 +30,10 @@ export const corpusDir = () =>
 // blank line; the file that would pass SAMPLE_BYTES is cut at its last paragraph break before
 // it, and the sample ends there.
 export function loadSample(name) {
+  const folders = SAMPLES[name] ?? APP_SAMPLES[name];
+  if (folders === undefined) throw new Error(`no sample called ${name}`);
   const files = [];
-  for (const folder of SAMPLES[name] ?? APP_SAMPLES[name]) {
+  for (const folder of folders) {
     const dir = join(corpusDir(), folder);
     files.push(
       ...byteOrder(readdirSync(dir).filter((f) => f.endsWith('.txt'))).map((f) => join(dir, f)),

@@ -400,6 +400,15 @@ pub(crate) struct Feed<'a> {
 /// with 32 768 the misses cost more than the hashing they saved.
 const RECENT_MAX: usize = 1 << 14;
 
+/// Bytes of text per slot of [`Feed::recent`] below [`RECENT_MAX`]: the slots take as many
+/// bytes as the text. Found and chosen on `gimp-zh` (a 64 KB manual with a new bigram every few
+/// characters): at a slot per 64 bytes (until 2026-11-27) its 1 024 slots lost most repeats
+/// to collisions, and the text took 8 % more time; a slot per 4 bytes gained at most a point
+/// more. Held-out texts of 50 KB to 250 KB 4 to 8 % less time natively and in wasm, CJK
+/// documents of 10 and 100 KB 4 to 12 %; 1 MB texts are at [`RECENT_MAX`] either way
+/// (docs/performance.md).
+const RECENT_BYTES_PER_SLOT: usize = 8;
+
 impl<'t> Features<'t> for Feed<'_> {
     #[inline(always)]
     fn feature(&mut self, parts: &[&'t str], separator: &'static str) {
@@ -428,7 +437,8 @@ impl<'t> Features<'t> for Feed<'_> {
                         // compared whole, before any hashing or probing of the (much larger,
                         // cache-missing) set.
                         if self.recent.is_empty() {
-                            let slots = (self.text.len() / 64).next_power_of_two();
+                            let slots =
+                                (self.text.len() / RECENT_BYTES_PER_SLOT).next_power_of_two();
                             self.recent = alloc::vec![0; slots.clamp(256, RECENT_MAX)];
                         }
                         let mask = self.recent.len() - 1;

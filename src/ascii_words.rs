@@ -5,6 +5,13 @@
 //! a digit, `,` `;` `.` or `'`, and a digit join (WB11/12); everything else is a boundary.
 //! Words are the segments holding a letter or digit, exactly as `unicode-segmentation`'s
 //! `unicode_words` gives them (a property test checks this on random ASCII).
+//!
+//! The scanner also takes the Latin letters U+00C0–U+024F but × and ÷ ([`latin_letter_at`]:
+//! `é`, `ñ`, `ç`, `Č`, `ß`…), which are Word_Break ALetter as ASCII letters are: every
+//! byte at or above 0x80 in its text counts as a letter byte, so its callers hand it ASCII
+//! and such letters only. Accented words in English or CJK text (names, the list of a
+//! manual's languages on every page) then stay on the fast path instead of sending the text
+//! around them through full segmentation.
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Class {
@@ -22,7 +29,8 @@ enum Class {
 
 const fn classify(b: u8) -> Class {
     match b {
-        b'a'..=b'z' | b'A'..=b'Z' => Class::Letter,
+        // A byte of a Latin letter (see the module docs).
+        b'a'..=b'z' | b'A'..=b'Z' | 0x80..=0xFF => Class::Letter,
         b'0'..=b'9' => Class::Digit,
         b'_' => Class::Underscore,
         b':' => Class::MidLetter,
@@ -50,7 +58,8 @@ fn class(b: u8) -> Class {
     CLASSES[b as usize]
 }
 
-/// Calls `word` for each word of the ASCII text `text`, in order.
+/// Calls `word` for each word of `text` (ASCII and Latin letters, see the module docs), in
+/// order.
 ///
 /// The text is read in blocks of 64 bytes, each turned into a mask with one bit per byte set
 /// for word bytes (letters, digits, `_`), eight bytes at a time (see [`wordish_bits`]). Where
@@ -62,12 +71,12 @@ pub(crate) fn for_each_word<'t>(text: &'t str, word: impl FnMut(&'t str)) {
     for_each_word_in(text, 0, text.len(), word);
 }
 
-/// [`for_each_word`] of the ASCII text `text[from..to]` (cut where words may be cut: at the
-/// text's ends, before a non-ASCII character, or after ASCII whitespace), with the words as
-/// slices of `text`. The blocks are read from `text`, past `to` where it goes on, and the bits
-/// past `to` cleared: the short pieces of ASCII between CJK characters then take one or two
-/// whole 8-byte loads, without a loop over their last bytes (whose varying length was a
-/// mispredicted branch per piece).
+/// [`for_each_word`] of `text[from..to]`, ASCII and Latin letters (cut where words may be
+/// cut: at the text's ends, before another character, or after ASCII whitespace), with the
+/// words as slices of `text`. The blocks are read from `text`, past `to` where it goes on, and
+/// the bits past `to` cleared: the short pieces of ASCII between CJK characters then take one
+/// or two whole 8-byte loads, without a loop over their last bytes (whose varying length was
+/// a mispredicted branch per piece).
 #[inline]
 pub(crate) fn for_each_word_in<'t>(
     text: &'t str,
@@ -160,21 +169,15 @@ fn middle_joins(bytes: &[u8], at: usize) -> bool {
     }
 }
 
-/// [`block_mask`] of `bytes[base..to]` (ASCII), reading on past `to` where `bytes` goes on.
-/// The bytes there may be any (a CJK character's): the arithmetic of [`wordish_bits`] carries
-/// nothing out of an ASCII byte, so they change no bit before `to`, and theirs are cleared.
+/// [`block_mask`] of `bytes[base..to]`, reading on past `to` where `bytes` goes on. The bytes
+/// there may be any (a CJK character's): the arithmetic of [`wordish_bits`] carries nothing
+/// out of a byte, so they change no bit before `to`, and theirs are cleared.
 #[inline(never)]
 fn block_mask_in(bytes: &[u8], base: usize, to: usize) -> u64 {
     let len = to - base;
-    if len >= 64 {
-        // Within the piece (most blocks of English): nothing to clear.
-        if let Some(block) = bytes.get(base..).and_then(<[u8]>::first_chunk::<64>) {
-            return words_mask(block.as_chunks::<8>().0);
-        }
-        // Not reached (`to` is within `bytes`), but then the plain path says the same.
-        return block_mask(&bytes[base..to]);
-    }
-    let keep = (1u64 << len) - 1;
+    // Within the piece (most blocks of English) nothing to clear. One path for whole and cut
+    // blocks of 64 bytes: a second copy of the eight words' arithmetic cost 1.2 KB of .wasm.
+    let keep = if len >= 64 { !0 } else { (1u64 << len) - 1 };
     if len <= 16 {
         if let Some(two) = bytes.get(base..).and_then(<[u8]>::first_chunk::<16>) {
             let (words, _) = two.as_chunks::<8>();
@@ -183,8 +186,8 @@ fn block_mask_in(bytes: &[u8], base: usize, to: usize) -> u64 {
     } else if let Some(block) = bytes.get(base..).and_then(<[u8]>::first_chunk::<64>) {
         return words_mask(block.as_chunks::<8>().0) & keep;
     }
-    // Near the end of the text.
-    block_mask(&bytes[base..to])
+    // Near the end of the text (not reached for a whole block: `to` is within `bytes`).
+    block_mask(&bytes[base..len.min(64) + base])
 }
 
 /// One bit per byte of the first 64 bytes of `bytes`, set for letters, digits and `_`; past the
@@ -222,24 +225,56 @@ const fn splat(b: u8) -> u64 {
     0x0101_0101_0101_0101 * b as u64
 }
 
-/// `x` as eight ASCII bytes (first byte lowest): bit `k` of the result is set if byte `k` is a
-/// letter, digit or `_`.
+/// `x` as eight bytes (first byte lowest): bit `k` of the result is set if byte `k` is a
+/// letter, digit or `_`, or at or above 0x80 (a byte of a Latin letter, see the module docs).
 #[inline]
 fn wordish_bits(x: u64) -> u64 {
-    // Byte-wise `b >= c` into each byte's high bit: b + (0x80 - c) stays below 0x100 as every
-    // byte is below 0x80, so no carry crosses into the next byte. Wrapping: bytes read past
-    // the ASCII (see `block_mask_in`) may carry out of the top, into nothing that is kept.
-    let at_least = |v: u64, c: u8| v.wrapping_add(splat(0x80 - c));
+    // Bytes at or above 0x80 keep their high bit, which marks them below.
+    let bytes = x;
+    // The ASCII tests run on the low seven bits: byte-wise `b >= c` into each byte's high bit,
+    // b + (0x80 - c) stays below 0x100 as every byte is then below 0x80, so no carry crosses
+    // into the next byte.
+    let x = x & splat(0x7F);
+    let at_least = |v: u64, c: u8| v + splat(0x80 - c);
     let lower = x | splat(0x20);
     // `b >= lo` and not `b > hi`: hi's test implies lo's, so xor keeps exactly the range.
     let letter = at_least(lower, b'a') ^ at_least(lower, b'z' + 1);
     let digit = at_least(x, b'0') ^ at_least(x, b'9' + 1);
     // Zero bytes of x ^ '_' are the underscores: adding 0x7f sets the high bit of all others.
     let underscore = !((x ^ splat(b'_')).wrapping_add(splat(0x7f)));
-    let high = (letter | digit | underscore) & splat(0x80);
+    let high = (letter | digit | underscore | bytes) & splat(0x80);
     // Gather the eight high bits (bits 8k + 7) into the top byte (bit 56 + k): each product
     // term lands on its own bit, so nothing carries, and the top byte holds just them.
     high.wrapping_mul(0x0002_0408_1020_4081) >> 56
+}
+
+/// True when `bytes[at..]` starts with a Latin letter the scanner takes: U+00C0–U+024F but
+/// × (U+00D7) and ÷ (U+00F7), two bytes each, all Word_Break ALetter (a test checks every one
+/// against `unicode-segmentation`).
+#[inline(always)]
+pub(crate) fn latin_letter_at(bytes: &[u8], at: usize) -> bool {
+    // The lead byte alone settles most calls (a CJK character's, in mixed text).
+    let lead = bytes.get(at).copied().unwrap_or(0);
+    if !(0xC3..=0xC9).contains(&lead) {
+        return false;
+    }
+    let Some(&next) = bytes.get(at + 1) else {
+        return false;
+    };
+    let c = (u32::from(lead & 0x1F) << 6) | u32::from(next & 0x3F);
+    next & 0xC0 == 0x80 && c <= 0x24F && c != 0xD7 && c != 0xF7
+}
+
+/// The length of the text `bytes` starts with that the scanner takes: ASCII and the Latin
+/// letters of [`latin_letter_at`].
+#[inline(never)]
+pub(crate) fn ascii_or_latin_len(bytes: &[u8]) -> usize {
+    let mut end = first_non_ascii(bytes);
+    while latin_letter_at(bytes, end) {
+        end += 2;
+        end += first_non_ascii(&bytes[end..]);
+    }
+    end
 }
 
 /// The position of the first byte of `bytes` that is not ASCII (`bytes.len()` if none),
@@ -358,12 +393,53 @@ mod tests {
         }
     }
 
+    /// The Latin letters the scanner takes are exactly U+00C0–U+024F but × and ÷, and each is
+    /// a letter to `unicode-segmentation` wherever it stands: joined to letters and digits
+    /// next to it and across `'`, `.` and `:`, as an ASCII letter would be.
+    #[test]
+    fn latin_letters_segment_as_ascii_letters_do() {
+        let neighbours = [
+            "", "a", "Z", "1", "_", "'", ".", ":", ",", " ", "é", "ɏ", "a'", "1.", "x:", "'b",
+            ".2", ":y", "- ",
+        ];
+        let mut taken = 0;
+        for c in (0x80..=0x7FFu32).filter_map(char::from_u32) {
+            let mut buf = [0u8; 2];
+            let encoded = c.encode_utf8(&mut buf).as_bytes();
+            let latin = latin_letter_at(encoded, 0);
+            assert_eq!(
+                latin,
+                (0xC0..=0x24F).contains(&(c as u32)) && c != '×' && c != '÷',
+                "{c:?}"
+            );
+            if !latin {
+                continue;
+            }
+            taken += 1;
+            assert_eq!(ascii_or_latin_len(encoded), 2);
+            for before in neighbours {
+                for after in neighbours {
+                    let text = alloc::format!("{before}{c}{after}");
+                    assert_eq!(ascii_or_latin_len(text.as_bytes()), text.len(), "{text:?}");
+                    let reference: Vec<&str> = text.unicode_words().collect();
+                    assert_eq!(fast(&text), reference, "{text:?}");
+                }
+            }
+        }
+        assert_eq!(taken, 0x24F - 0xC0 + 1 - 2);
+        // Where the taken text ends: at any other character, or a letter cut short.
+        assert_eq!(ascii_or_latin_len("añb×c".as_bytes()), 4);
+        assert_eq!(ascii_or_latin_len("ab中".as_bytes()), 2);
+        assert_eq!(ascii_or_latin_len("éɐ".as_bytes()), 2);
+        assert_eq!(ascii_or_latin_len(&"aé".as_bytes()[..2]), 1);
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig { cases: 5000, ..Default::default() })]
 
         /// `for_each_word` gives `unicode_words` on random ASCII long enough to cross several
         /// 8-byte words and 64-byte blocks, mostly of the bytes whose classes matter, with
-        /// any ASCII byte mixed in.
+        /// any ASCII byte and the Latin letters it takes mixed in.
         #[test]
         fn equals_unicode_words_on_random_ascii(
             chars in proptest::collection::vec(
@@ -373,6 +449,12 @@ mod tests {
                         ' ', '\n', '-', '@', '`', '{', '[', '/', '\x7f', '\0',
                     ]),
                     1 => proptest::char::range('\0', '\x7f'),
+                    // Latin letters (the scanner's bytes at or above 0x80).
+                    1 => proptest::prelude::Strategy::prop_filter(
+                        proptest::char::range('\u{c0}', '\u{24f}'),
+                        "a letter",
+                        |&c| c != '×' && c != '÷',
+                    ),
                 ],
                 0..300,
             ),

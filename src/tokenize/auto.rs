@@ -7,8 +7,9 @@
 //! 「 sent the text around it through `unicode-segmentation`. Here most characters are one of a
 //! few kinds whose segmentation is known exactly (see [`Kind`]): such a character is a *unit*
 //! when no word rule joins it to the characters on either side, and the text between units is
-//! either ASCII (the 64-bit-mask word scanner) or, rarely, segmented in full on its own. Runs
-//! of adjacent CJK units are handed over whole, so their n-grams are cut as slices of the text.
+//! either ASCII and Latin letters (the 64-bit-mask word scanner) or, rarely, segmented in full
+//! on its own. Runs of adjacent CJK units are handed over whole, so their n-grams are cut as
+//! slices of the text.
 
 use super::script::{is_alone, stands_apart};
 use super::segments::{auto_of_segmented, AutoTokens};
@@ -214,8 +215,11 @@ pub(crate) fn auto_of<'t>(text: &'t str, tokens: &mut impl AutoTokens<'t>) {
     let mut kata_left = true;
     let mut at = 0;
     while at < len {
-        if bytes[at] < 0x80 {
-            let end = at + crate::ascii_words::first_non_ascii(&bytes[at..]);
+        if bytes[at] < 0x80 || crate::ascii_words::latin_letter_at(bytes, at) {
+            // ASCII and the Latin letters the word scanner takes alike (`é`, `ñ`, `Č`: ALetter
+            // as ASCII letters are), so an accented word does not send the text around it to
+            // full segmentation.
+            let end = at + crate::ascii_words::ascii_or_latin_len(&bytes[at..]);
             if out.complex {
                 // End the fully segmented text at the first cut of this ASCII text, so a word
                 // of accented letters does not send what follows it there too.

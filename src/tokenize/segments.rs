@@ -8,14 +8,16 @@ use super::script::{is_alone, is_cjk, is_han, stands_apart};
 /// The words of one piece (see [`pieces`]), in order.
 #[inline]
 pub(crate) fn words_of<'t>(piece: &'t str, mut word: impl FnMut(&'t str)) {
-    if piece.is_ascii() {
+    if crate::ascii_words::ascii_or_latin_len(piece.as_bytes()) == piece.len() {
         crate::ascii_words::for_each_word(piece, word);
         return;
     }
     split_apart(piece, |part| match part {
         Part::Han(c) => word(c),
         Part::Alone => {}
-        Part::Between(text) if text.is_ascii() => {
+        Part::Between(text)
+            if crate::ascii_words::ascii_or_latin_len(text.as_bytes()) == text.len() =>
+        {
             crate::ascii_words::for_each_word(text, &mut word)
         }
         Part::Between(text) => text.unicode_words().for_each(&mut word),

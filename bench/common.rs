@@ -94,7 +94,9 @@ pub fn load_sample(name: &str) -> Result<String, String> {
 /// with its input language in every example, a school server's manual, LibreOffice's help in
 /// Traditional Chinese), each folder one sample built like [`load_sample`]'s. Added on
 /// 2026-11-27 to report Chinese and Japanese speed on text never measured before (issue 30);
-/// several are small (GIMP's Chinese help is mostly untranslated: 64 KB are left).
+/// several are small (GIMP's Chinese help is mostly untranslated: 64 KB are left). Last, the
+/// Debian handbook's German and French (its `de` and `fr` folders, 0.62 and 0.23 MB): Latin
+/// script with accented letters, added with their fast path (docs/performance.md).
 pub const APP_SAMPLES: &[(&str, &[&str])] = &[
     ("kicad-zh", &["kicad/zh"]),
     ("gimp-zh", &["gimp/zh"]),
@@ -105,6 +107,8 @@ pub const APP_SAMPLES: &[(&str, &[&str])] = &[
     ("gimp-ja", &["gimp/ja"]),
     ("lilypond-ja", &["lilypond/ja"]),
     ("edu-ja", &["edu/ja"]),
+    ("handbook-de", &["handbook/de"]),
+    ("handbook-fr", &["handbook/fr"]),
 ];
 
 /// The samples of [`APP_SAMPLES`] that can be built here: none from a corpus fetched before

@@ -212,8 +212,8 @@ for (const r of rows) console.log(line(r).trimEnd());
   console.log(
     `\nSame-run shares (default options, ${SHARE_ROUNDS} rounds, every text once a round; the median ` +
       'of the per-round ratios). Chinese fast paths tuned on docs-zh; help-*, guide-*, readme-* and the ' +
-      "applications' manuals (kicad-*, gimp-*, lilypond-*, edu-*, help-tw) held out. % same size: over as " +
-      'many bytes of docs-en.',
+      "applications' manuals (kicad-*, gimp-*, lilypond-*, edu-*, help-tw) held out; handbook-de and -fr: " +
+      'German and French. % same size: over as many bytes of docs-en.',
   );
   console.log(fmt(head));
   console.log(w.map((x) => '-'.repeat(x)).join('  '));

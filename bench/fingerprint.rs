@@ -133,7 +133,8 @@ fn shares(texts: &[(&'static str, String)]) {
         "Same-run shares (default options, {SHARE_ROUNDS} rounds, every text once a round; the \
          median of the per-round ratios). Chinese fast paths tuned on docs-zh; help-*, guide-*, \
          readme-* and the applications' manuals (kicad-*, gimp-*, lilypond-*, edu-*, help-tw) \
-         held out. % same size: over as many bytes of docs-en."
+         held out; handbook-de and -fr: German and French. % same size: over as many bytes of \
+         docs-en."
     );
     println!(
         "{:<11} {:>6} {:>6} {:>8} {:>11} {:>10} {:>11}",

@@ -44,7 +44,8 @@ export function loadSample(name) {
 
 // Held-out samples of applications' own manuals (bench/common.rs's APP_SAMPLES): in Debian but
 // from other projects and translators than SAMPLES (scripts/corpus.py's kicad, gimp, lilypond,
-// edu and help-tw folders), each folder one sample built as loadSample builds the others.
+// edu and help-tw folders), and the handbook's German and French, each folder one sample built
+// as loadSample builds the others.
 export const APP_SAMPLES = {
   'kicad-zh': ['kicad/zh'],
   'gimp-zh': ['gimp/zh'],
@@ -55,6 +56,8 @@ export const APP_SAMPLES = {
   'gimp-ja': ['gimp/ja'],
   'lilypond-ja': ['lilypond/ja'],
   'edu-ja': ['edu/ja'],
+  'handbook-de': ['handbook/de'],
+  'handbook-fr': ['handbook/fr'],
 };
 
 // The samples of APP_SAMPLES that can be built here (a corpus fetched before they were added has

@@ -176,9 +176,9 @@ fn middle_joins(bytes: &[u8], at: usize) -> bool {
 fn block_mask_in(bytes: &[u8], base: usize, to: usize) -> u64 {
     let len = to - base;
     // A block within the piece (most blocks of English): nothing to clear. Natively it takes a
-    // path of its own (one path with the cut blocks' cost English and CJK documents 1 to 4 %
-    // more time); in wasm it shares the cut blocks' path, whose second copy of the eight
-    // words' arithmetic cost 1.2 KB of .wasm, for the same speed within a percent.
+    // path of its own: sharing the cut blocks' path cost English and CJK documents 1 to 4 %
+    // more time. In wasm it shares that path: a second copy of the eight words' arithmetic
+    // cost 1.2 KB of .wasm there, for the same speed within a percent.
     if !cfg!(target_arch = "wasm32") && len >= 64 {
         if let Some(block) = bytes.get(base..).and_then(<[u8]>::first_chunk::<64>) {
             return words_mask(block.as_chunks::<8>().0);

@@ -64,6 +64,12 @@ describe('demo index view in headless Chromium', { timeout: 180_000 }, () => {
   async function checkAnswers(index) {
     const q = sp.fingerprint(await page.inputValue('#ix-query'), { width: 64 });
     const want = index.query(q);
+    // The page draws its answers after the query's text is in: on a loaded machine the rows
+    // may come a moment after the waits above.
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('#ix-matches tbody tr[data-id]').length === n,
+      want.length,
+    );
     const shown = await page.locator('#ix-matches tbody tr[data-id]').evaluateAll((trs) =>
       trs.map((tr) => ({
         id: Number(tr.cells[0].textContent),
@@ -511,8 +517,9 @@ describe('demo index view in headless Chromium', { timeout: 180_000 }, () => {
     await page.selectOption('#ix-plan-choice', many);
     for (const list of ['#ix-plan', '#ix-probes']) {
       const more = page.locator(`${list} .plan-more`);
+      // A redraw replaces the rows, so the element may be missing for a moment.
       await page.waitForFunction(
-        (sel) => !document.querySelector(sel).hidden,
+        (sel) => document.querySelector(sel)?.hidden === false,
         `${list} .plan-more`,
       );
       const tables = await page.locator(`${list} [data-table]:is(.plan-row, .probe-row)`).count();
@@ -526,8 +533,9 @@ describe('demo index view in headless Chromium', { timeout: 180_000 }, () => {
       // arrive from the page's worker) replaces the rows and scrolls the list back up.
       await page.waitForFunction((sel) => {
         const scroller = document.querySelector(`${sel} .plan-scroll`);
+        if (scroller === null) return false;
         scroller.scrollTop = scroller.scrollHeight;
-        return document.querySelector(`${sel} .plan-more`).hidden;
+        return document.querySelector(`${sel} .plan-more`)?.hidden === true;
       }, list);
     }
   });

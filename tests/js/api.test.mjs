@@ -160,6 +160,21 @@ test('CJK text of every density and length fingerprints as its explanation does'
   fp.free();
 });
 
+// Accented Latin letters take the word scanner's fast path, which in wasm reads whole 64-byte
+// blocks its own way: a text's fingerprint is that of its words written out by hand, with the
+// words at every offset of the scanner's 8-byte words and blocks. The same case natively:
+// tests/latin_letters.rs.
+test('accented words fingerprint as their words do', () => {
+  const body = "Le café d'Amélie, Česky 5ème: naïve l'été. Ærø ÿ ";
+  for (let k = 0; k <= 72; k++) {
+    const filler = 'z'.repeat(k);
+    const text = `${filler} ${body}${body}中文`;
+    const words = [filler, 'le', 'café', "d'amélie", 'česky', '5ème', 'naïve', "l'été", 'ærø', 'ÿ'];
+    const rows = [...new Set([...words.filter((w) => w !== ''), '中文'])].map((w) => [w, 1]);
+    assert.equal(sp.fingerprint(text), sp.fingerprintFeatures(rows), JSON.stringify(text));
+  }
+});
+
 test('explain agrees with fingerprint and describes every feature', () => {
   const text = 'To be, or not to be: that is the question. 你妈妈喊你回家吃饭哦';
   for (const options of [

@@ -180,9 +180,19 @@ impl UnitCounter {
     }
 
     /// Adds a hash already known to fit the width.
-    #[inline]
-    #[allow(clippy::cast_possible_truncation, reason = "the u128's two halves")]
+    // Out of line in wasm, where the inliner's lower threshold kept it so anyway: inlined,
+    // its body now would come with it to every place a feature is handed over.
+    #[cfg_attr(target_arch = "wasm32", inline(never))]
+    #[cfg_attr(not(target_arch = "wasm32"), inline)]
     pub(crate) fn add(&mut self, hash: u128) {
+        self.add_inlined(hash);
+    }
+
+    /// [`UnitCounter::add`] inlined wherever it is called: for the hot caller that already is
+    /// a call of its own (the set of distinct features' `add_to_set`).
+    #[inline(always)]
+    #[allow(clippy::cast_possible_truncation, reason = "the u128's two halves")]
+    pub(crate) fn add_inlined(&mut self, hash: u128) {
         self.total += 1;
         ripple(&mut self.planes[0], hash as u64);
         if self.width > 64 {

@@ -132,12 +132,33 @@ impl Distinct {
         matches!(self, Distinct::Narrow(t) if !t.counting)
     }
 
-    /// Counts one occurrence of `hash`.
+    /// Counts one occurrence of `hash`; true when it is the first and the table holds it
+    /// (false for an occurrence sent to the overflow list: see [`Distinct::overflowed`]).
     #[inline]
-    pub(crate) fn add(&mut self, hash: u128) {
+    pub(crate) fn add(&mut self, hash: u128) -> bool {
         match self {
             Distinct::Narrow(t) => t.add(u64::from_hash(hash)),
             Distinct::Wide(t) => t.add(hash),
+        }
+    }
+
+    /// [`Distinct::add`] with the 64-bit table's probe inlined, for a caller that is itself
+    /// out of line and called for every feature (the fingerprinter's set of binary features).
+    #[inline(always)]
+    pub(crate) fn add_inlined(&mut self, hash: u128) -> bool {
+        match self {
+            Distinct::Narrow(t) => t.add_inlined(u64::from_hash(hash)),
+            Distinct::Wide(t) => t.add(hash),
+        }
+    }
+
+    /// True when some occurrence went to the overflow list, so [`Distinct::add`]'s answers
+    /// did not name every distinct hash exactly once ([`Distinct::for_each_key`] still does).
+    #[inline]
+    pub(crate) fn overflowed(&self) -> bool {
+        match self {
+            Distinct::Narrow(t) => !t.overflow.is_empty(),
+            Distinct::Wide(t) => !t.overflow.is_empty(),
         }
     }
 
@@ -204,13 +225,24 @@ impl<K: Key> Table<K> {
         }
     }
 
-    #[inline]
-    fn add(&mut self, key: K) {
+    // Out of line in wasm, where the inliner's lower threshold kept it so anyway: a call
+    // inlined there would bring the body with it (see `add_inlined`).
+    #[cfg_attr(target_arch = "wasm32", inline(never))]
+    #[cfg_attr(not(target_arch = "wasm32"), inline)]
+    fn add(&mut self, key: K) -> bool {
+        self.add_inlined(key)
+    }
+
+    /// [`Table::add`]'s body, inlined where it is called: by `add`, and by
+    /// [`Distinct::add_inlined`] for the 64-bit table.
+    #[inline(always)]
+    fn add_inlined(&mut self, key: K) -> bool {
         let empty = K::default();
         if key == empty {
-            self.len += usize::from(self.zero == 0);
+            let first = self.zero == 0;
+            self.len += usize::from(first);
             self.zero = self.zero.saturating_add(1);
-            return;
+            return first;
         }
         if 2 * (self.len + 1) > self.keys.len() {
             self.grow();
@@ -223,7 +255,7 @@ impl<K: Key> Table<K> {
                 if self.counting {
                     self.counts[i] = self.counts[i].saturating_add(1);
                 }
-                return;
+                return false;
             }
             if k == empty {
                 self.keys[i] = key;
@@ -231,7 +263,7 @@ impl<K: Key> Table<K> {
                     self.counts[i] = 1;
                 }
                 self.len += 1;
-                return;
+                return true;
             }
             i += 1;
             if i == slots {
@@ -239,6 +271,7 @@ impl<K: Key> Table<K> {
             }
         }
         self.overflow.push(key);
+        false
     }
 
     #[cold]
@@ -367,14 +400,24 @@ mod tests {
         for wide in [false, true] {
             for counting in [false, true] {
                 let mut d = Distinct::new(wide, counting);
+                let mut firsts = Vec::new();
                 for &k in keys {
-                    d.add(k);
+                    if d.add(k) {
+                        firsts.push(k);
+                    }
                 }
                 let overflowed = match &d {
                     Distinct::Narrow(t) => !t.overflow.is_empty(),
                     Distinct::Wide(t) => !t.overflow.is_empty(),
                 };
                 assert_eq!(overflowed, expect_overflow);
+                assert_eq!(d.overflowed(), expect_overflow);
+                if !expect_overflow {
+                    // Without overflow, `add` says true once for each distinct key.
+                    firsts.sort_unstable();
+                    let distinct: Vec<u128> = expected.iter().map(|e| e.0).collect();
+                    assert_eq!(firsts, distinct, "wide {wide}, counting {counting}");
+                }
                 let mut got = d.counts();
                 got.sort_unstable();
                 let want: Vec<(u128, u64)> = expected

@@ -19,6 +19,9 @@ use crate::tokenize::{Features, Tokenizer};
 pub(crate) enum Sink {
     // Boxed: the per-bit counts are a kilobyte, the table a few words.
     Unit(alloc::boxed::Box<UnitCounter>),
+    /// Binary weights without IDF: each distinct feature counted once, as the table first
+    /// takes it, so no pass over the table is left for the end.
+    Set(Distinct, alloc::boxed::Box<UnitCounter>),
     Distinct(Distinct),
 }
 
@@ -120,15 +123,19 @@ impl Fingerprinter {
     /// [`Fingerprinter::sink`] for a text of `text_len` bytes, `cjk` of its characters Han or
     /// kana (its table sized for it).
     pub(crate) fn sink_for(&self, text_len: usize, cjk: usize) -> Sink {
-        if self.idf.is_none() && self.options.weighting == Weighting::TermFrequency {
-            Sink::Unit(alloc::boxed::Box::new(UnitCounter::new(self.options.width)))
-        } else {
-            Sink::Distinct(Distinct::for_text(
-                self.options.width > 64,
-                self.options.weighting != Weighting::Binary,
+        let counter = || alloc::boxed::Box::new(UnitCounter::new(self.options.width));
+        let wide = self.options.width > 64;
+        match (&self.idf, self.options.weighting) {
+            (None, Weighting::TermFrequency) => Sink::Unit(counter()),
+            (None, Weighting::Binary) => {
+                Sink::Set(Distinct::for_text(wide, false, text_len, cjk), counter())
+            }
+            (_, weighting) => Sink::Distinct(Distinct::for_text(
+                wide,
+                weighting != Weighting::Binary,
                 text_len,
                 cjk,
-            ))
+            )),
         }
     }
 
@@ -147,7 +154,10 @@ impl Fingerprinter {
             Sink::Unit(counter) => counter.add(self.hasher.cut(full)),
             // By full 64/128-bit hash, not the cut one, so that at small widths two different
             // features with equal cut hashes both count.
-            Sink::Distinct(d) => d.add(full),
+            Sink::Set(d, counter) => add_to_set(&self.hasher, d, counter, full),
+            Sink::Distinct(d) => {
+                d.add(full);
+            }
         }
     }
 
@@ -155,10 +165,11 @@ impl Fingerprinter {
     pub(crate) fn finish(&self, sink: Sink) -> Fingerprint {
         match sink {
             Sink::Unit(counter) => counter.fingerprint(),
-            Sink::Distinct(d)
-                if self.idf.is_none() && self.options.weighting == Weighting::Binary =>
-            {
-                // Each distinct feature once; integer counts, so order does not matter.
+            Sink::Set(d, counter) if !d.overflowed() => counter.fingerprint(),
+            Sink::Set(d, _) => {
+                // Hostile input sent some occurrences past the table, uncounted or counted
+                // again after it grew: count each distinct feature once, from scratch.
+                // Integer counts, so order does not matter.
                 let mut counter = UnitCounter::new(self.options.width);
                 d.for_each_key(|h| counter.add(self.hasher.cut(h)));
                 counter.fingerprint()
@@ -430,7 +441,10 @@ impl<'t> Features<'t> for Feed<'_> {
                 let count = bytes.len() / 3 - 1;
                 let text = self.text.as_bytes();
                 match self.sink {
-                    Sink::Distinct(d) if d.is_narrow_set() => {
+                    Sink::Set(d, counter) => {
+                        // A set of 64-bit hashes at these widths, so adding one it holds
+                        // changes nothing.
+                        debug_assert!(d.is_narrow_set());
                         // Binary weights: a bigram already in the set changes nothing, and
                         // Chinese and Japanese repeat theirs (the docs samples: six times each,
                         // on average). Bigrams met recently are found by their six bytes,
@@ -466,14 +480,19 @@ impl<'t> Features<'t> for Feed<'_> {
                                     pending[n] = word;
                                     n += usize::from(new);
                                 }
-                                None => d.add(u128::from(hasher.full_hash_at(text, at, 6))),
+                                None => add_to_set(
+                                    hasher,
+                                    d,
+                                    counter,
+                                    u128::from(hasher.full_hash_at(text, at, 6)),
+                                ),
                             }
                             if n == PENDING {
-                                add_bigrams(hasher, d, &mut pending);
+                                add_bigrams(hasher, d, counter, &mut pending);
                                 n = 0;
                             }
                         }
-                        add_bigrams(hasher, d, &mut pending[..n]);
+                        add_bigrams(hasher, d, counter, &mut pending[..n]);
                     }
                     Sink::Unit(counter) => {
                         hasher.bigrams_of_3_byte_chars(text, start, count, |h| {
@@ -481,8 +500,9 @@ impl<'t> Features<'t> for Feed<'_> {
                         })
                     }
                     Sink::Distinct(d) => {
-                        hasher
-                            .bigrams_of_3_byte_chars(text, start, count, |h| d.add(u128::from(h)));
+                        hasher.bigrams_of_3_byte_chars(text, start, count, |h| {
+                            d.add(u128::from(h));
+                        });
                     }
                 }
                 count
@@ -498,15 +518,37 @@ impl<'t> Features<'t> for Feed<'_> {
 /// (docs/performance.md).
 const PENDING: usize = 8;
 
+/// Adds `full` to the set `d`, and to `counter` if it is new there. Out of line in wasm: every
+/// place the tokenizer hands over a feature calls it (as each called the table's `add` before),
+/// and inlined there it made the `.wasm` 2 KB larger. Inlined natively, where a call for each
+/// occurrence of a word cost English 5 %.
+#[cfg_attr(target_arch = "wasm32", inline(never))]
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+fn add_to_set(
+    hasher: &crate::hash::FeatureHasher,
+    d: &mut Distinct,
+    counter: &mut UnitCounter,
+    full: u128,
+) {
+    if d.add_inlined(full) {
+        counter.add_inlined(hasher.cut(full));
+    }
+}
+
 /// Adds the six-byte bigrams `words` (little-endian, as `sip13::six_bytes_at` reads them) to
-/// `d`: all hashed first (in place), then all added.
+/// the set `d`, and those new to it to `counter`: all hashed first (in place), then all added.
 #[inline(always)]
-fn add_bigrams(hasher: &crate::hash::FeatureHasher, d: &mut Distinct, words: &mut [u64]) {
+fn add_bigrams(
+    hasher: &crate::hash::FeatureHasher,
+    d: &mut Distinct,
+    counter: &mut UnitCounter,
+    words: &mut [u64],
+) {
     for w in words.iter_mut() {
         *w = hasher.full_hash_short(6, *w);
     }
     for &h in words.iter() {
-        d.add(u128::from(h));
+        add_to_set(hasher, d, counter, u128::from(h));
     }
 }
 
@@ -550,6 +592,61 @@ static DEFAULT: Fingerprinter = Fingerprinter {
 mod tests {
     use super::*;
     use alloc::string::String;
+
+    /// Hostile features that overflow the set's probe runs are still counted once each at
+    /// binary weights: the set's answers as it takes them are not used then.
+    #[test]
+    fn a_set_whose_probes_overflowed_counts_each_feature_once() {
+        for width in [64u32, 128] {
+            let fp = Fingerprinter::new(Options {
+                width,
+                ..Options::default()
+            })
+            .unwrap();
+            // Full hashes whose placing bits (32–63) are all zero all start at one slot, more
+            // than a probe run reaches; every one twice, so some land in the table and the
+            // overflow list both, or twice in the list. Their other bits are random, so the
+            // fingerprint depends on every one of them.
+            let mut state = 0x2545_F491_4F6C_DD1D_u64;
+            let mut next = || {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                state
+            };
+            let keys: Vec<u128> = (0..300)
+                .map(|_| (u128::from(next()) << 64) | u128::from(next() & 0xFFFF_FFFF))
+                .collect();
+            let mut sink = fp.sink();
+            for _ in 0..2 {
+                for &k in &keys {
+                    let full = if width > 64 {
+                        k
+                    } else {
+                        k & u128::from(u64::MAX)
+                    };
+                    fp.feed_hash(&mut sink, full);
+                }
+            }
+            let Sink::Set(d, _) = &sink else {
+                unreachable!("binary weights without IDF")
+            };
+            assert!(d.overflowed());
+            let want = crate::accumulate::fingerprint_hashes(
+                width,
+                keys.iter().map(|&k| {
+                    let full = if width > 64 {
+                        k
+                    } else {
+                        k & u128::from(u64::MAX)
+                    };
+                    (fp.hasher.cut(full), 1.0)
+                }),
+            )
+            .unwrap();
+            assert_eq!(fp.finish(sink), want, "width {width}");
+        }
+    }
 
     #[test]
     fn static_default_equals_options_default() {

@@ -324,9 +324,15 @@ impl FeatureHasher {
 
     /// Keeps the top `f` bits of a full hash.
     #[inline]
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "full hashes are 64-bit at widths up to 64"
+    )]
     pub(crate) fn cut(&self, full: u128) -> u128 {
         if self.width <= 64 {
-            full >> (64 - self.width)
+            // A 64-bit shift: a 128-bit one by a variable amount is a call into compiler-rt
+            // in wasm, made for every feature.
+            u128::from((full as u64) >> (64 - self.width))
         } else {
             full >> (128 - self.width)
         }

@@ -158,8 +158,9 @@ fn signs(positive: impl Iterator<Item = bool>) -> u128 {
 pub(crate) struct UnitCounter {
     width: u32,
     total: u64,
-    /// Flushed counts by value bit (0 = least significant), two 64-bit lanes.
-    counts: [u64; MAX_WIDTH as usize],
+    /// Flushed counts by value bit (0 = least significant), two 64-bit lanes; none until the
+    /// first flush, so a short text's counter is a few words, neither allocated nor zeroed.
+    counts: Option<alloc::boxed::Box<[u64; MAX_WIDTH as usize]>>,
     planes: [[u64; PLANES]; 2],
     pending: u32,
 }
@@ -173,7 +174,7 @@ impl UnitCounter {
         UnitCounter {
             width,
             total: 0,
-            counts: [0; MAX_WIDTH as usize],
+            counts: None,
             planes: [[0; PLANES]; 2],
             pending: 0,
         }
@@ -206,14 +207,21 @@ impl UnitCounter {
 
     fn flush(&mut self) {
         let counts = self.all_counts();
-        self.counts = counts;
+        match &mut self.counts {
+            Some(flushed) => **flushed = counts,
+            None => self.counts = Some(alloc::boxed::Box::new(counts)),
+        }
         self.planes = [[0; PLANES]; 2];
         self.pending = 0;
     }
 
     /// Flushed counts plus what the planes hold, by value bit.
     fn all_counts(&self) -> [u64; MAX_WIDTH as usize] {
-        let mut counts = self.counts;
+        let mut counts = self
+            .counts
+            .as_deref()
+            .copied()
+            .unwrap_or([0; MAX_WIDTH as usize]);
         // Lane 1 holds nothing at widths up to 64, and a plane of zeros adds nothing: a short
         // text fills few planes, and this runs at least once per fingerprint, so skipping them
         // is most of a short text's fixed cost (1,024 steps at every width before).

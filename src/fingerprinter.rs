@@ -17,11 +17,10 @@ use crate::tokenize::{Features, Tokenizer};
 
 /// Features on their way into a fingerprint (see [`Fingerprinter::sink`]).
 pub(crate) enum Sink {
-    // Boxed: the per-bit counts are a kilobyte, the table a few words.
-    Unit(alloc::boxed::Box<UnitCounter>),
+    Unit(UnitCounter),
     /// Binary weights without IDF: each distinct feature counted once, as the table first
     /// takes it, so no pass over the table is left for the end.
-    Set(Distinct, alloc::boxed::Box<UnitCounter>),
+    Set(Distinct, UnitCounter),
     Distinct(Distinct),
 }
 
@@ -123,7 +122,7 @@ impl Fingerprinter {
     /// [`Fingerprinter::sink`] for a text of `text_len` bytes, `cjk` of its characters Han or
     /// kana (its table sized for it).
     pub(crate) fn sink_for(&self, text_len: usize, cjk: usize) -> Sink {
-        let counter = || alloc::boxed::Box::new(UnitCounter::new(self.options.width));
+        let counter = || UnitCounter::new(self.options.width);
         let wide = self.options.width > 64;
         match (&self.idf, self.options.weighting) {
             (None, Weighting::TermFrequency) => Sink::Unit(counter()),

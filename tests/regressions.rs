@@ -195,11 +195,15 @@ fn streaming_any_two_cuts_with_invalid_bytes() {
 /// compute feature hashes, so they can pick words whose hashes share their low bits; the
 /// per-text table of distinct features (open addressing, slot = the hash's low bits) then probed
 /// in one long run, quadratic in the number of such words (20,000 words with the low 16 bits
-/// zero took 199 ms against 3 ms for ordinary ones, release build). tests/flood-words.txt holds
-/// 10,000 such words (hex numbers whose default-key SipHash has its low 15 bits zero). The table
-/// now stops probing after 32 slots and merges the rest by sorting (src/distinct.rs, whose unit
-/// test checks the bound with colliding keys); this checks the crafted words still count right:
-/// each once, as binary weights say.
+/// zero took 199 ms against 3 ms for ordinary ones, release build). The table now stops probing
+/// after 32 slots and merges the rest by sorting (src/distinct.rs, whose unit test checks the
+/// bound with colliding keys); this checks crafted words still count right: each once, as binary
+/// weights say. tests/flood-words.txt holds 10,000 of them, hex numbers whose default-key SipHash
+/// has its top 15 bits zero: the bits that place a key since 2026-11-24, when the table began
+/// scaling them to its size by a multiply. (The file's first words had their low 15 bits zero,
+/// and from then on no longer collided: the test passed without reaching the bound. Found on
+/// 2026-11-27, when a change had this path count features on insertion and fall back only
+/// after an overflow; with these words, dropping the fallback fails here.)
 #[test]
 fn crafted_hash_collisions_still_count_each_word_once() {
     use simprint::{Fingerprinter, Options, Weighting};

@@ -954,7 +954,7 @@ fn regressions() -> Vec<(&'static str, &'static str, Vec<u8>)> {
             ),
         ),
         // `crafted_hash_collisions_still_count_each_word_once`: words whose default-key hashes
-        // share their low 15 bits.
+        // share their top 15 bits, which place them in the table.
         (
             "pipeline",
             "crafted-hash-collisions",

@@ -1157,3 +1157,23 @@ test('index bytes naming id 2^64 - 1 load, and a name below 2^53 is refused (fuz
   );
   stillWorks('named index bytes');
 });
+
+test('words crafted to collide in the table of distinct features count once each', () => {
+  // tests/flood-words.txt: words whose default-key 64-bit hashes share the bits that place them
+  // (at widths up to 64), so the table's probe runs overflow; the fingerprint must still count
+  // each distinct word once.
+  const words = readFileSync(new URL('../flood-words.txt', import.meta.url), 'utf8')
+    .trim()
+    .split(' ');
+  assert.equal(words.length, 10_000);
+  const text = `${words.join(' ')} ${words.join(' ')}`;
+  const rows = [...new Set(words)].map((w) => [w, 1]);
+  for (const width of [64, 32]) {
+    assert.equal(
+      sp.fingerprint(text, { width }),
+      sp.fingerprintFeatures(rows, { width }),
+      `width ${width}`,
+    );
+  }
+  stillWorks('crafted collisions');
+});

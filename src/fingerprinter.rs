@@ -153,7 +153,7 @@ impl Fingerprinter {
             Sink::Unit(counter) => counter.add(self.hasher.cut(full)),
             // By full 64/128-bit hash, not the cut one, so that at small widths two different
             // features with equal cut hashes both count.
-            Sink::Set(d, counter) => add_to_set(&self.hasher, d, counter, full),
+            Sink::Set(d, counter) => add_to_set(&self.hasher, d, Some(counter), full),
             Sink::Distinct(d) => {
                 d.add(full);
             }
@@ -440,58 +440,21 @@ impl<'t> Features<'t> for Feed<'_> {
                 let count = bytes.len() / 3 - 1;
                 let text = self.text.as_bytes();
                 match self.sink {
+                    // Sets of 64-bit hashes (widths up to 64, binary weights), counted as they
+                    // take each new hash or, with IDF, weighted at the end.
                     Sink::Set(d, counter) => {
-                        // A set of 64-bit hashes at these widths, so adding one it holds
-                        // changes nothing.
-                        debug_assert!(d.is_narrow_set());
-                        // Binary weights: a bigram already in the set changes nothing, and
-                        // Chinese and Japanese repeat theirs (the docs samples: six times each,
-                        // on average). Bigrams met recently are found by their six bytes,
-                        // compared whole, before any hashing or probing of the (much larger,
-                        // cache-missing) set.
-                        if self.recent.is_empty() {
-                            let slots =
-                                (self.text.len() / RECENT_BYTES_PER_SLOT).next_power_of_two();
-                            self.recent = alloc::vec![0; slots.clamp(256, RECENT_MAX)];
-                        }
-                        let mask = self.recent.len() - 1;
-                        // The bigrams not met recently are held in small batches, then hashed,
-                        // then added, each step a loop of its own: the test against the recent
-                        // ones has no branch, and the hashes of a batch run side by side where
-                        // a mispredicted branch (met or new, found in the set or not) would
-                        // otherwise throw the next ones' work away.
-                        let mut pending = [0u64; PENDING];
-                        let mut n = 0;
-                        for k in 0..count {
-                            let at = start + 3 * k;
-                            match crate::sip13::six_bytes_at(text, at) {
-                                Some(word) => {
-                                    #[allow(
-                                        clippy::cast_possible_truncation,
-                                        reason = "the top bits of a product: any will do"
-                                    )]
-                                    let slot = (word.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40)
-                                        as usize
-                                        & mask;
-                                    let tagged = word | 1 << 63;
-                                    let new = self.recent[slot] != tagged;
-                                    self.recent[slot] = tagged;
-                                    pending[n] = word;
-                                    n += usize::from(new);
-                                }
-                                None => add_to_set(
-                                    hasher,
-                                    d,
-                                    counter,
-                                    u128::from(hasher.full_hash_at(text, at, 6)),
-                                ),
-                            }
-                            if n == PENDING {
-                                add_bigrams(hasher, d, counter, &mut pending);
-                                n = 0;
-                            }
-                        }
-                        add_bigrams(hasher, d, counter, &mut pending[..n]);
+                        filtered_bigrams(
+                            &mut self.recent,
+                            hasher,
+                            text,
+                            start,
+                            count,
+                            d,
+                            Some(counter),
+                        );
+                    }
+                    Sink::Distinct(d) if d.is_narrow_set() => {
+                        filtered_bigrams(&mut self.recent, hasher, text, start, count, d, None);
                     }
                     Sink::Unit(counter) => {
                         hasher.bigrams_of_3_byte_chars(text, start, count, |h| {
@@ -511,43 +474,106 @@ impl<'t> Features<'t> for Feed<'_> {
     }
 }
 
+/// The bigrams of a run of `count` three-byte characters at `start` of `text`, added to the
+/// set `d` of 64-bit hashes, and those new to it to `counter` if there is one. Out of line in
+/// wasm (a call per run; one copy for both kinds of set), inlined natively, where the call cost
+/// Chinese documents of 10 KB and more 2 to 4 %.
+#[cfg_attr(target_arch = "wasm32", inline(never))]
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+fn filtered_bigrams(
+    recent: &mut Vec<u64>,
+    hasher: &crate::hash::FeatureHasher,
+    text: &[u8],
+    start: usize,
+    count: usize,
+    d: &mut Distinct,
+    mut counter: Option<&mut UnitCounter>,
+) {
+    // Binary weights: a bigram already in the set changes nothing, and Chinese and Japanese
+    // repeat theirs (the docs samples: six times each, on average). Bigrams met recently are
+    // found by their six bytes, compared whole, before any hashing or probing of the (much
+    // larger, cache-missing) set.
+    if recent.is_empty() {
+        let slots = (text.len() / RECENT_BYTES_PER_SLOT).next_power_of_two();
+        *recent = alloc::vec![0; slots.clamp(256, RECENT_MAX)];
+    }
+    let mask = recent.len() - 1;
+    // The bigrams not met recently are held in small batches, then hashed, then added, each
+    // step a loop of its own: the test against the recent ones has no branch, and the hashes of
+    // a batch run side by side where a mispredicted branch (met or new, found in the set or
+    // not) would otherwise throw the next ones' work away.
+    let mut pending = [0u64; PENDING];
+    let mut n = 0;
+    for k in 0..count {
+        let at = start + 3 * k;
+        match crate::sip13::six_bytes_at(text, at) {
+            Some(word) => {
+                #[allow(
+                    clippy::cast_possible_truncation,
+                    reason = "the top bits of a product: any will do"
+                )]
+                let slot = (word.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & mask;
+                let tagged = word | 1 << 63;
+                let new = recent[slot] != tagged;
+                recent[slot] = tagged;
+                pending[n] = word;
+                n += usize::from(new);
+            }
+            None => add_to_set(
+                hasher,
+                d,
+                counter.as_deref_mut(),
+                u128::from(hasher.full_hash_at(text, at, 6)),
+            ),
+        }
+        if n == PENDING {
+            add_bigrams(hasher, d, counter.as_deref_mut(), &mut pending);
+            n = 0;
+        }
+    }
+    add_bigrams(hasher, d, counter, &mut pending[..n]);
+}
+
 /// Bigrams not met recently that `Feed::run_ngrams` holds before hashing them together. Chosen on
 /// `docs-zh` (4 to 32 within 1 % of each other, 128 2 % slower); the change took Chinese and
 /// Japanese text 1 to 10 % less time natively and up to 7 % in wasm, held-out samples included
 /// (docs/performance.md).
 const PENDING: usize = 8;
 
-/// Adds `full` to the set `d`, and to `counter` if it is new there. Out of line in wasm: every
-/// place the tokenizer hands over a feature calls it (as each called the table's `add` before),
-/// and inlined there it made the `.wasm` 2 KB larger. Inlined natively, where a call for each
-/// occurrence of a word cost English 5 %.
+/// Adds `full` to the set `d`, and to `counter` (if any) if it is new there. Out of line in
+/// wasm: every place the tokenizer hands over a feature calls it (as each called the table's
+/// `add` before), and inlined there it made the `.wasm` 2 KB larger. Inlined natively, where a
+/// call for each occurrence of a word cost English 5 %.
 #[cfg_attr(target_arch = "wasm32", inline(never))]
 #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn add_to_set(
     hasher: &crate::hash::FeatureHasher,
     d: &mut Distinct,
-    counter: &mut UnitCounter,
+    counter: Option<&mut UnitCounter>,
     full: u128,
 ) {
     if d.add_inlined(full) {
-        counter.add_inlined(hasher.cut(full));
+        if let Some(counter) = counter {
+            counter.add_inlined(hasher.cut(full));
+        }
     }
 }
 
 /// Adds the six-byte bigrams `words` (little-endian, as `sip13::six_bytes_at` reads them) to
-/// the set `d`, and those new to it to `counter`: all hashed first (in place), then all added.
+/// the set `d`, and those new to it to `counter` if any: all hashed first (in place), then all
+/// added.
 #[inline(always)]
 fn add_bigrams(
     hasher: &crate::hash::FeatureHasher,
     d: &mut Distinct,
-    counter: &mut UnitCounter,
+    mut counter: Option<&mut UnitCounter>,
     words: &mut [u64],
 ) {
     for w in words.iter_mut() {
         *w = hasher.full_hash_short(6, *w);
     }
     for &h in words.iter() {
-        add_to_set(hasher, d, counter, u128::from(h));
+        add_to_set(hasher, d, counter.as_deref_mut(), u128::from(h));
     }
 }
 
@@ -674,6 +700,13 @@ mod tests {
             let text: String = pieces.concat();
             let fp = Fingerprinter::new(Options { width, ..Options::default() }).unwrap();
             proptest::prop_assert_eq!(fp.fingerprint(&text), fp.explain(&text).fingerprint, "{:?}", text);
+            // With IDF the set is the same kind (binary weights), weighted at the end.
+            let mut df = crate::DocumentFrequencies::new(fp.options().clone()).unwrap();
+            for doc in ["中文内容回家", "回家吃饭安装系统", "テキスト中文"] {
+                df.add(doc);
+            }
+            let idf = fp.clone().with_document_frequencies(&df).unwrap();
+            proptest::prop_assert_eq!(idf.fingerprint(&text), idf.explain(&text).fingerprint, "{:?}", text);
         }
     }
 

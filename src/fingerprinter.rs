@@ -701,7 +701,7 @@ mod tests {
             let fp = Fingerprinter::new(Options { width, ..Options::default() }).unwrap();
             proptest::prop_assert_eq!(fp.fingerprint(&text), fp.explain(&text).fingerprint, "{:?}", text);
             // With IDF the set is the same kind (binary weights), weighted at the end.
-            let mut df = crate::DocumentFrequencies::new(fp.options().clone()).unwrap();
+            let mut df = crate::DocumentFrequencies::new(*fp.options()).unwrap();
             for doc in ["中文内容回家", "回家吃饭安装系统", "テキスト中文"] {
                 df.add(doc);
             }

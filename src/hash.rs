@@ -330,6 +330,7 @@ impl FeatureHasher {
     )]
     pub(crate) fn cut(&self, full: u128) -> u128 {
         if self.width <= 64 {
+            debug_assert!(full >> 64 == 0, "a full hash of 64 bits at widths up to 64");
             // A 64-bit shift: a 128-bit one by a variable amount is a call into compiler-rt
             // in wasm, made for every feature.
             u128::from((full as u64) >> (64 - self.width))

@@ -154,10 +154,21 @@ test('CJK text of every density and length fingerprints as its explanation does'
     }
   }
   const fp = new sp.Fingerprinter({});
+  // With IDF the set of bigrams is the same kind (binary weights), weighted at the end.
+  const df = new sp.DocumentFrequencies();
+  for (const text of texts.slice(0, 4)) df.add(text);
+  const idf = df.fingerprinter();
   for (const text of texts) {
     assert.equal(fp.fingerprint(text), fp.explain(text).fingerprint, `${text.length} characters`);
+    assert.equal(
+      idf.fingerprint(text),
+      idf.explain(text).fingerprint,
+      `IDF, ${text.length} characters`,
+    );
   }
   fp.free();
+  idf.free();
+  df.free();
 });
 
 // Accented Latin letters take the word scanner's fast path, which in wasm reads whole 64-byte

@@ -13,6 +13,8 @@
 //! manual's languages on every page) then stay on the fast path instead of sending the text
 //! around them through full segmentation.
 
+use crate::word_bytes::{mask16, mask8};
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Class {
     Letter,
@@ -62,7 +64,7 @@ fn class(b: u8) -> Class {
 /// order.
 ///
 /// The text is read in blocks of 64 bytes, each turned into a mask with one bit per byte set
-/// for word bytes (letters, digits, `_`), eight bytes at a time (see [`wordish_bits`]). Where
+/// for word bytes (letters, digits, `_`), sixteen bytes at a time (see [`crate::word_bytes`]). Where
 /// the mask changes from one bit to the next a run of word bytes starts or ends; starts and
 /// ends are visited with `trailing_zeros`, so the cost per byte is a few adds and xors, and the
 /// rest is paid once per run. Byte classes are only looked at where a run ends.
@@ -170,8 +172,8 @@ fn middle_joins(bytes: &[u8], at: usize) -> bool {
 }
 
 /// [`block_mask`] of `bytes[base..to]`, reading on past `to` where `bytes` goes on. The bytes
-/// there may be any (a CJK character's): the arithmetic of [`wordish_bits`] carries nothing
-/// out of a byte, so they change no bit before `to`, and theirs are cleared.
+/// there may be any (a CJK character's): each byte's test ([`crate::word_bytes`]) looks at
+/// that byte alone, so they change no bit before `to`, and theirs are cleared.
 #[inline(never)]
 fn block_mask_in(bytes: &[u8], base: usize, to: usize) -> u64 {
     let len = to - base;
@@ -214,45 +216,21 @@ fn block_mask(bytes: &[u8]) -> u64 {
     for (k, &b) in rest.iter().enumerate() {
         last |= u64::from(b) << (8 * k);
     }
-    words_mask(words) | (wordish_bits(last) << (8 * words.len()))
+    words_mask(words) | (mask8(last) << (8 * words.len()))
 }
 
 /// One bit per byte of `words` (at most eight), set for letters, digits and `_`.
 #[inline(always)]
 fn words_mask(words: &[[u8; 8]]) -> u64 {
+    let (pairs, odd) = words.as_chunks::<2>();
     let mut mask = 0;
-    for (k, w) in words.iter().enumerate() {
-        mask |= wordish_bits(u64::from_le_bytes(*w)) << (8 * k);
+    for (k, [lo, hi]) in pairs.iter().enumerate() {
+        mask |= mask16(u64::from_le_bytes(*lo), u64::from_le_bytes(*hi)) << (16 * k);
+    }
+    for (k, w) in odd.iter().enumerate() {
+        mask |= mask8(u64::from_le_bytes(*w)) << (16 * pairs.len() + 8 * k);
     }
     mask
-}
-
-/// `b` in every byte of a `u64`.
-const fn splat(b: u8) -> u64 {
-    0x0101_0101_0101_0101 * b as u64
-}
-
-/// `x` as eight bytes (first byte lowest): bit `k` of the result is set if byte `k` is a
-/// letter, digit or `_`, or at or above 0x80 (a byte of a Latin letter, see the module docs).
-#[inline]
-fn wordish_bits(x: u64) -> u64 {
-    // Bytes at or above 0x80 keep their high bit, which marks them below.
-    let bytes = x;
-    // The ASCII tests run on the low seven bits: byte-wise `b >= c` into each byte's high bit,
-    // b + (0x80 - c) stays below 0x100 as every byte is then below 0x80, so no carry crosses
-    // into the next byte.
-    let x = x & splat(0x7F);
-    let at_least = |v: u64, c: u8| v + splat(0x80 - c);
-    let lower = x | splat(0x20);
-    // `b >= lo` and not `b > hi`: hi's test implies lo's, so xor keeps exactly the range.
-    let letter = at_least(lower, b'a') ^ at_least(lower, b'z' + 1);
-    let digit = at_least(x, b'0') ^ at_least(x, b'9' + 1);
-    // Zero bytes of x ^ '_' are the underscores: adding 0x7f sets the high bit of all others.
-    let underscore = !((x ^ splat(b'_')).wrapping_add(splat(0x7f)));
-    let high = (letter | digit | underscore | bytes) & splat(0x80);
-    // Gather the eight high bits (bits 8k + 7) into the top byte (bit 56 + k): each product
-    // term lands on its own bit, so nothing carries, and the top byte holds just them.
-    high.wrapping_mul(0x0002_0408_1020_4081) >> 56
 }
 
 /// True when `bytes[at..]` starts with a Latin letter the scanner takes: U+00C0–U+024F but

@@ -44,8 +44,9 @@
 //! algorithm. The repository's `docs/` folder has the algorithm, the API side by side with
 //! JavaScript's, the index, the evaluation and the measurements.
 #![no_std]
-// `deny`, not `forbid`: the one exception is scan::x86_64, which calls the kernels compiled
-// for CPU features that detection has established (its module docs say why).
+// `deny`, not `forbid`: the exceptions are scan::x86_64, which calls the kernels compiled
+// for CPU features that detection has established, and word_bytes::sse2, which calls SSE2's
+// intrinsics (their module docs say why).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -81,6 +82,7 @@ mod sip13;
 mod sort;
 mod stream;
 mod tokenize;
+mod word_bytes;
 
 // The items, documented at the crate root: their modules are private, so each has one path
 // (rustdoc would otherwise list re-export lines and leave the items to their modules' pages).
@@ -130,6 +132,7 @@ pub use tokenize::{Tokenizer, MAX_N};
 #[cfg(feature = "test-hooks")]
 pub mod test_hooks {
     pub use crate::scan::{bucket64_portable, limit_kernels, scan64_portable};
+    pub use crate::word_bytes::word_byte_masks;
 }
 
 // Runs the README's Rust example as a doctest, so the README cannot drift from the API.

@@ -155,3 +155,28 @@ fn simd_and_portable_scans_match_the_reference() {
         assert_eq!(out, expected, "n {n}");
     }
 }
+
+// The ASCII word scanner's byte test has a SIMD128 path in wasm only: every byte value at every
+// position of a 16-byte block, among word and other bytes, against the 8-byte arithmetic and
+// the definition (letters, digits, `_`, bytes at or above 0x80).
+#[wasm_bindgen_test]
+fn word_byte_masks_match_the_definition() {
+    use simprint::test_hooks::word_byte_masks;
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
+    for b in 0..=255u8 {
+        for k in 0..16 {
+            for fill in [b' ', b'a', 0xE4] {
+                let mut bytes = [fill; 16];
+                bytes[k] = b;
+                let lo = u64::from_le_bytes(bytes[..8].try_into().unwrap());
+                let hi = u64::from_le_bytes(bytes[8..].try_into().unwrap());
+                let want = (0..16).fold(0u64, |m, i| m | u64::from(is_word(bytes[i])) << i);
+                assert_eq!(
+                    word_byte_masks(lo, hi),
+                    (want, want),
+                    "{b:#04x} at {k} among {fill:#04x}"
+                );
+            }
+        }
+    }
+}

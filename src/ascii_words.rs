@@ -13,7 +13,7 @@
 //! manual's languages on every page) then stay on the fast path instead of sending the text
 //! around them through full segmentation.
 
-use crate::word_bytes::{mask16, mask8};
+use crate::byte_classes::{word_mask16, word_mask8};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Class {
@@ -64,7 +64,7 @@ fn class(b: u8) -> Class {
 /// order.
 ///
 /// The text is read in blocks of 64 bytes, each turned into a mask with one bit per byte set
-/// for word bytes (letters, digits, `_`), sixteen bytes at a time (see [`crate::word_bytes`]). Where
+/// for word bytes (letters, digits, `_`), sixteen bytes at a time (see [`crate::byte_classes`]). Where
 /// the mask changes from one bit to the next a run of word bytes starts or ends; starts and
 /// ends are visited with `trailing_zeros`, so the cost per byte is a few adds and xors, and the
 /// rest is paid once per run. Byte classes are only looked at where a run ends.
@@ -172,7 +172,7 @@ fn middle_joins(bytes: &[u8], at: usize) -> bool {
 }
 
 /// [`block_mask`] of `bytes[base..to]`, reading on past `to` where `bytes` goes on. The bytes
-/// there may be any (a CJK character's): each byte's test ([`crate::word_bytes`]) looks at
+/// there may be any (a CJK character's): each byte's test ([`crate::byte_classes`]) looks at
 /// that byte alone, so they change no bit before `to`, and theirs are cleared.
 #[inline(never)]
 fn block_mask_in(bytes: &[u8], base: usize, to: usize) -> u64 {
@@ -216,7 +216,7 @@ fn block_mask(bytes: &[u8]) -> u64 {
     for (k, &b) in rest.iter().enumerate() {
         last |= u64::from(b) << (8 * k);
     }
-    words_mask(words) | (mask8(last) << (8 * words.len()))
+    words_mask(words) | (word_mask8(last) << (8 * words.len()))
 }
 
 /// One bit per byte of `words` (at most eight), set for letters, digits and `_`.
@@ -225,10 +225,10 @@ fn words_mask(words: &[[u8; 8]]) -> u64 {
     let (pairs, odd) = words.as_chunks::<2>();
     let mut mask = 0;
     for (k, [lo, hi]) in pairs.iter().enumerate() {
-        mask |= mask16(u64::from_le_bytes(*lo), u64::from_le_bytes(*hi)) << (16 * k);
+        mask |= word_mask16(u64::from_le_bytes(*lo), u64::from_le_bytes(*hi)) << (16 * k);
     }
     for (k, w) in odd.iter().enumerate() {
-        mask |= mask8(u64::from_le_bytes(*w)) << (16 * pairs.len() + 8 * k);
+        mask |= word_mask8(u64::from_le_bytes(*w)) << (16 * pairs.len() + 8 * k);
     }
     mask
 }

@@ -45,7 +45,7 @@
 //! JavaScript's, the index, the evaluation and the measurements.
 #![no_std]
 // `deny`, not `forbid`: the exceptions are scan::x86_64, which calls the kernels compiled
-// for CPU features that detection has established, and word_bytes::sse2, which calls SSE2's
+// for CPU features that detection has established, and byte_classes::sse2, which calls SSE2's
 // intrinsics (their module docs say why).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
@@ -57,6 +57,7 @@ extern crate std;
 
 mod accumulate;
 mod ascii_words;
+mod byte_classes;
 mod calibrate;
 mod distance;
 mod distinct;
@@ -82,7 +83,6 @@ mod sip13;
 mod sort;
 mod stream;
 mod tokenize;
-mod word_bytes;
 
 // The items, documented at the crate root: their modules are private, so each has one path
 // (rustdoc would otherwise list re-export lines and leave the items to their modules' pages).
@@ -131,8 +131,13 @@ pub use tokenize::{Tokenizer, MAX_N};
 /// `test-hooks` feature only, which the crate's own dev-dependency turns on.
 #[cfg(feature = "test-hooks")]
 pub mod test_hooks {
+    #[cfg(any(
+        all(target_arch = "wasm32", target_feature = "simd128"),
+        all(target_arch = "x86_64", target_feature = "sse2")
+    ))]
+    pub use crate::byte_classes::fold_classes;
+    pub use crate::byte_classes::word_byte_masks;
     pub use crate::scan::{bucket64_portable, limit_kernels, scan64_portable};
-    pub use crate::word_bytes::word_byte_masks;
 }
 
 // Runs the README's Rust example as a doctest, so the README cannot drift from the API.

@@ -1,4 +1,4 @@
-//! [`super::mask16`] with WebAssembly SIMD128, for wasm built with `+simd128` (the package's
+//! [`super::word_mask16`] with WebAssembly SIMD128, for wasm built with `+simd128` (the package's
 //! build). Only safe intrinsics: the vector is built from the two words with `u64x2`.
 
 use core::arch::wasm32::{
@@ -12,7 +12,19 @@ fn in_range(x: v128, lo: u8, hi: u8) -> v128 {
 }
 
 #[inline(always)]
-pub(super) fn mask16(lo: u64, hi: u64) -> u64 {
+pub(super) fn fold16(lo: u64, hi: u64) -> super::RawFoldMasks {
+    let x = u64x2(lo, hi);
+    let bits = |v: v128| u32::from(u8x16_bitmask(v));
+    super::RawFoldMasks {
+        upper: bits(in_range(x, b'A', b'Z')),
+        lead: bits(in_range(x, 0xC0, 0xFF)),
+        cjk: bits(in_range(x, 0xE3, 0xE9)),
+        is_80: bits(u8x16_eq(x, u8x16_splat(0x80))),
+    }
+}
+
+#[inline(always)]
+pub(super) fn word_mask16(lo: u64, hi: u64) -> u64 {
     let x = u64x2(lo, hi);
     let letter = in_range(v128_or(x, u8x16_splat(0x20)), b'a', b'z');
     let digit = in_range(x, b'0', b'9');

@@ -1,4 +1,4 @@
-//! [`super::mask16`] with SSE2, part of every x86-64 CPU (the crate's baseline).
+//! [`super::word_mask16`] with SSE2, part of every x86-64 CPU (the crate's baseline).
 //!
 //! The second of the crate's two modules with `unsafe` (the other is `scan::x86_64`): SSE2's
 //! intrinsics are `#[target_feature(enable = "sse2")]` functions, which only functions with
@@ -11,7 +11,13 @@ use core::arch::x86_64::{
 };
 
 #[inline(always)]
-pub(super) fn mask16(lo: u64, hi: u64) -> u64 {
+pub(super) fn fold16(lo: u64, hi: u64) -> super::RawFoldMasks {
+    // SAFETY: as in `word_mask16`.
+    unsafe { fold_kernel(lo, hi) }
+}
+
+#[inline(always)]
+pub(super) fn word_mask16(lo: u64, hi: u64) -> u64 {
     // SAFETY: SSE2 is enabled at build time (this module is only compiled with
     // `target_feature = "sse2"`), so every CPU the binary runs on has it.
     unsafe { kernel(lo, hi) }
@@ -25,6 +31,24 @@ pub(super) fn mask16(lo: u64, hi: u64) -> u64 {
 fn in_range(x: __m128i, lo: u8, hi: u8) -> __m128i {
     let shifted = _mm_add_epi8(x, _mm_set1_epi8(0x80u8.wrapping_sub(lo) as i8));
     _mm_cmplt_epi8(shifted, _mm_set1_epi8((0x80 + (hi - lo) + 1) as i8))
+}
+
+#[inline]
+#[target_feature(enable = "sse2")]
+#[allow(
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss,
+    reason = "bit patterns"
+)]
+fn fold_kernel(lo: u64, hi: u64) -> super::RawFoldMasks {
+    let x = _mm_set_epi64x(hi as i64, lo as i64);
+    let bits = |v: __m128i| _mm_movemask_epi8(v) as u32;
+    super::RawFoldMasks {
+        upper: bits(in_range(x, b'A', b'Z')),
+        lead: bits(in_range(x, 0xC0, 0xFF)),
+        cjk: bits(in_range(x, 0xE3, 0xE9)),
+        is_80: bits(_mm_cmpeq_epi8(x, _mm_set1_epi8(0x80u8 as i8))),
+    }
 }
 
 #[inline]

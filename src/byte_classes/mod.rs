@@ -116,6 +116,39 @@ pub(crate) fn fold_classes16(lo: u64, hi: u64) -> FoldClasses {
     raw.classes()
 }
 
+/// The high bits of sixteen bytes, bit `k` set if byte `k` is at or above 0x80 (not ASCII).
+#[cfg(any(
+    all(target_arch = "wasm32", target_feature = "simd128"),
+    all(target_arch = "x86_64", target_feature = "sse2")
+))]
+#[inline(always)]
+pub(crate) fn high_bits16(lo: u64, hi: u64) -> u32 {
+    #[cfg(target_arch = "wasm32")]
+    let bits = simd128::high_bits16(lo, hi);
+    #[cfg(target_arch = "x86_64")]
+    let bits = sse2::high_bits16(lo, hi);
+    bits
+}
+
+/// [`high_bits16`] of sixteen bytes, for the wasm tests.
+///
+/// ```
+/// use simprint::test_hooks::high_bits;
+/// let [lo, hi] = [*b"ab\xe4\xb8\xadcde", *b"fgh\x80ijkl"].map(u64::from_le_bytes);
+/// assert_eq!(high_bits(lo, hi), 0b0000_1000_0001_1100);
+/// ```
+#[cfg(all(
+    feature = "test-hooks",
+    any(
+        all(target_arch = "wasm32", target_feature = "simd128"),
+        all(target_arch = "x86_64", target_feature = "sse2")
+    )
+))]
+#[must_use]
+pub fn high_bits(lo: u64, hi: u64) -> u32 {
+    high_bits16(lo, hi)
+}
+
 /// [`word_mask16`] and two [`word_mask8`]s of the same sixteen bytes, for the wasm tests, which run the
 /// SIMD128 path no native test reaches.
 ///

@@ -12,6 +12,11 @@ fn in_range(x: v128, lo: u8, hi: u8) -> v128 {
 }
 
 #[inline(always)]
+pub(super) fn high_bits16(lo: u64, hi: u64) -> u32 {
+    u32::from(u8x16_bitmask(u64x2(lo, hi)))
+}
+
+#[inline(always)]
 pub(super) fn fold16(lo: u64, hi: u64) -> super::RawFoldMasks {
     let x = u64x2(lo, hi);
     let bits = |v: v128| u32::from(u8x16_bitmask(v));

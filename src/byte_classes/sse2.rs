@@ -11,6 +11,12 @@ use core::arch::x86_64::{
 };
 
 #[inline(always)]
+pub(super) fn high_bits16(lo: u64, hi: u64) -> u32 {
+    // SAFETY: as in `word_mask16`.
+    unsafe { high_bits_kernel(lo, hi) }
+}
+
+#[inline(always)]
 pub(super) fn fold16(lo: u64, hi: u64) -> super::RawFoldMasks {
     // SAFETY: as in `word_mask16`.
     unsafe { fold_kernel(lo, hi) }
@@ -31,6 +37,17 @@ pub(super) fn word_mask16(lo: u64, hi: u64) -> u64 {
 fn in_range(x: __m128i, lo: u8, hi: u8) -> __m128i {
     let shifted = _mm_add_epi8(x, _mm_set1_epi8(0x80u8.wrapping_sub(lo) as i8));
     _mm_cmplt_epi8(shifted, _mm_set1_epi8((0x80 + (hi - lo) + 1) as i8))
+}
+
+#[inline]
+#[target_feature(enable = "sse2")]
+#[allow(
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss,
+    reason = "bit patterns"
+)]
+fn high_bits_kernel(lo: u64, hi: u64) -> u32 {
+    _mm_movemask_epi8(_mm_set_epi64x(hi as i64, lo as i64)) as u32
 }
 
 #[inline]

@@ -156,12 +156,13 @@ fn simd_and_portable_scans_match_the_reference() {
     }
 }
 
-// The ASCII word scanner's byte test has a SIMD128 path in wasm only: every byte value at every
-// position of a 16-byte block, among word and other bytes, against the 8-byte arithmetic and
-// the definition (letters, digits, `_`, bytes at or above 0x80).
+// The ASCII word scanner's byte tests have a SIMD128 path in wasm only: every byte value at
+// every position of a 16-byte block, among word and other bytes, against the 8-byte arithmetic
+// and the definition (word bytes: letters, digits, `_`, bytes at or above 0x80; and where ASCII
+// ends).
 #[wasm_bindgen_test]
 fn word_byte_masks_match_the_definition() {
-    use simprint::test_hooks::word_byte_masks;
+    use simprint::test_hooks::{high_bits, word_byte_masks};
     let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
     for b in 0..=255u8 {
         for k in 0..16 {
@@ -176,6 +177,8 @@ fn word_byte_masks_match_the_definition() {
                     (want, want),
                     "{b:#04x} at {k} among {fill:#04x}"
                 );
+                let high = (0..16).fold(0u32, |m, i| m | u32::from(bytes[i] >= 0x80) << i);
+                assert_eq!(high_bits(lo, hi), high, "{b:#04x} at {k} among {fill:#04x}");
             }
         }
     }

@@ -263,7 +263,7 @@ pub(crate) fn ascii_or_latin_len(bytes: &[u8]) -> usize {
 }
 
 /// The position of the first byte of `bytes` that is not ASCII (`bytes.len()` if none),
-/// checking eight bytes at a time.
+/// checking sixteen bytes at a time where the target has vectors, else eight.
 pub(crate) fn first_non_ascii(bytes: &[u8]) -> usize {
     let mut at = 0;
     // Sixteen bytes a step where the target has vectors: ASCII runs of code and command lines

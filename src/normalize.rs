@@ -407,9 +407,9 @@ mod tests {
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig { cases: 2000, ..Default::default() })]
 
-        /// The one-pass fold (eight bytes at a time, ASCII and CJK passed over undecoded,
-        /// slices copied whole, bulk lowering, borrowing) equals the plain folds on mixed text long
-        /// enough to cross many eight-byte steps at every alignment.
+        /// The one-pass fold (sixteen or eight bytes at a time, ASCII and CJK passed over
+        /// undecoded, slices copied whole, bulk lowering, borrowing) equals the plain folds on
+        /// mixed text long enough to cross many steps at every alignment.
         #[test]
         fn fold_equals_plain_folds_on_mixed_text(
             fragments in proptest::collection::vec(proptest::sample::select(MIXED), 0..60),

@@ -131,12 +131,7 @@ pub use tokenize::{Tokenizer, MAX_N};
 /// `test-hooks` feature only, which the crate's own dev-dependency turns on.
 #[cfg(feature = "test-hooks")]
 pub mod test_hooks {
-    pub use crate::byte_classes::word_byte_masks;
-    #[cfg(any(
-        all(target_arch = "wasm32", target_feature = "simd128"),
-        all(target_arch = "x86_64", target_feature = "sse2")
-    ))]
-    pub use crate::byte_classes::{fold_classes, high_bits};
+    pub use crate::byte_classes::byte_classes_mismatch;
     pub use crate::scan::{bucket64_portable, limit_kernels, scan64_portable};
 }
 

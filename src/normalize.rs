@@ -64,13 +64,6 @@ pub(crate) fn fold_counting(
 /// end, so a block of only those is passed over without decoding, and only the other
 /// characters are decoded one by one. Unchanged text is copied in whole slices. Borrowed when
 /// nothing changes. Adds the number of Han and kana lead bytes passed over to `cjk`.
-#[cfg_attr(
-    not(any(
-        all(target_arch = "wasm32", target_feature = "simd128"),
-        all(target_arch = "x86_64", target_feature = "sse2")
-    )),
-    allow(unused_labels)
-)]
 fn fold_one_pass<'t>(text: &'t str, width: bool, case: bool, cjk: &mut usize) -> Cow<'t, str> {
     let bytes = text.as_bytes();
     let len = bytes.len();
@@ -85,11 +78,9 @@ fn fold_one_pass<'t>(text: &'t str, width: bool, case: bool, cjk: &mut usize) ->
         // Sixteen bytes a step where the target has vectors (see `crate::byte_classes`), the
         // same tests as the eight-byte arithmetic below.
         'block: {
-            #[cfg(any(
-                all(target_arch = "wasm32", target_feature = "simd128"),
-                all(target_arch = "x86_64", target_feature = "sse2")
-            ))]
-            if let Some(chunk) = bytes[i..].first_chunk::<16>() {
+            if let (true, Some(chunk)) =
+                (crate::byte_classes::VECTORS, bytes[i..].first_chunk::<16>())
+            {
                 let (lo, hi) = chunk.split_at(8);
                 let block = crate::byte_classes::fold_classes16(
                     u64::from_le_bytes(lo.try_into().unwrap_or_default()),

@@ -1,4 +1,4 @@
-//! [`super::word_mask16`] with WebAssembly SIMD128, for wasm built with `+simd128` (the package's
+//! The byte classes' kernels with WebAssembly SIMD128, for wasm built with `+simd128` (the package's
 //! build). Only safe intrinsics: the vector is built from the two words with `u64x2`.
 
 use core::arch::wasm32::{

@@ -64,10 +64,10 @@ fn class(b: u8) -> Class {
 /// order.
 ///
 /// The text is read in blocks of 64 bytes, each turned into a mask with one bit per byte set
-/// for word bytes (letters, digits, `_`), sixteen bytes at a time (see [`crate::byte_classes`]). Where
-/// the mask changes from one bit to the next a run of word bytes starts or ends; starts and
-/// ends are visited with `trailing_zeros`, so the cost per byte is a few adds and xors, and the
-/// rest is paid once per run. Byte classes are only looked at where a run ends.
+/// for word bytes (letters, digits, `_`), sixteen bytes at a time ([`crate::byte_classes`]).
+/// Where the mask changes from one bit to the next a run of word bytes starts or ends; starts
+/// and ends are visited with `trailing_zeros`, so the cost per byte is a few adds and xors, and
+/// the rest is paid once per run. Byte classes are only looked at where a run ends.
 #[inline]
 pub(crate) fn for_each_word<'t>(text: &'t str, word: impl FnMut(&'t str)) {
     for_each_word_in(text, 0, text.len(), word);

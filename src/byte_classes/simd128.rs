@@ -1,5 +1,5 @@
-//! The byte classes' kernels with WebAssembly SIMD128, for wasm built with `+simd128` (the package's
-//! build). Only safe intrinsics: the vector is built from the two words with `u64x2`.
+//! The byte classes' kernels with WebAssembly SIMD128, for wasm built with `+simd128` (the
+//! package's build). Only safe intrinsics: the vector is built from the two words with `u64x2`.
 
 use core::arch::wasm32::{
     u64x2, u8x16_bitmask, u8x16_eq, u8x16_lt, u8x16_splat, u8x16_sub, v128, v128_or,

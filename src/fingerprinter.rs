@@ -440,8 +440,9 @@ impl<'t> Features<'t> for Feed<'_> {
                 let count = bytes.len() / 3 - 1;
                 let text = self.text.as_bytes();
                 match self.sink {
-                    // Sets of 64-bit hashes (widths up to 64, binary weights), counted as they
-                    // take each new hash or, with IDF, weighted at the end.
+                    // Sets of 64-bit hashes (widths up to 64, binary weights): without IDF each
+                    // new hash is counted as the set takes it; with IDF (the next arm) the set
+                    // is weighted at the end.
                     Sink::Set(d, counter) => {
                         filtered_bigrams(
                             &mut self.recent,

@@ -81,11 +81,9 @@ fn fold_one_pass<'t>(text: &'t str, width: bool, case: bool, cjk: &mut usize) ->
             if let (true, Some(chunk)) =
                 (crate::byte_classes::VECTORS, bytes[i..].first_chunk::<16>())
             {
-                let (lo, hi) = chunk.split_at(8);
-                let block = crate::byte_classes::fold_classes16(
-                    u64::from_le_bytes(lo.try_into().unwrap_or_default()),
-                    u64::from_le_bytes(hi.try_into().unwrap_or_default()),
-                );
+                let x = u128::from_le_bytes(*chunk);
+                #[allow(clippy::cast_possible_truncation, reason = "the block's two halves")]
+                let block = crate::byte_classes::fold_classes16(x as u64, (x >> 64) as u64);
                 upper |= u64::from(block.upper);
                 if block.stop == 0 {
                     cjk_leads += block.cjk.count_ones() as usize;

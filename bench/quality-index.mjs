@@ -3,7 +3,9 @@
 // 128-bit fingerprints; per k the plan, bytes per fingerprint, build time, median and p99 of
 // 1,000 queries, half a stored fingerprint with up to k/2 bits flipped, half random).
 //
-//     node bench/quality-index.mjs     # SIMPRINT_KS=22,26,30 for other k, SIMPRINT_N for N
+//     node bench/quality-index.mjs     # SIMPRINT_KS=22,26,30 for other k, SIMPRINT_N for N,
+//                                      # SIMPRINT_SUBSTRINGS=8 for a multi-index plan of 8
+//                                      # substrings instead of the planner's (0: a scan)
 import { readFileSync } from 'node:fs';
 
 import { Index, initSync } from '../pkg/simprint.js';
@@ -13,6 +15,13 @@ initSync({ module: readFileSync(new URL('../pkg/simprint_bg.wasm', import.meta.u
 const KS = (process.env.SIMPRINT_KS ?? '22,26,30').split(',').map(Number);
 const N = Number(process.env.SIMPRINT_N ?? 1_000_000);
 const QUERIES = 1000;
+const SUBSTRINGS = process.env.SIMPRINT_SUBSTRINGS;
+const planOptions =
+  SUBSTRINGS === undefined
+    ? {}
+    : SUBSTRINGS === '0'
+      ? { scan: true }
+      : { substrings: Number(SUBSTRINGS) };
 
 // SplitMix64, as tests/support/splitmix64.rs (a seeded set, not the native run's values).
 let state = 0x5eed0128n;
@@ -43,7 +52,7 @@ console.log(
 );
 for (const k of KS) {
   let t = performance.now();
-  const index = new Index({ width: 128, k });
+  const index = new Index({ width: 128, k, ...planOptions });
   index.insertMany(ids, words);
   const build = (performance.now() - t) / 1000;
   const plan = index.plan();
@@ -54,7 +63,8 @@ for (const k of KS) {
     let q = q0;
     if (i % 2 === 0) {
       flips = (flips * 6364136223846793005n + 1442695040888963407n) & MASK;
-      for (let f = 0n; f < flips % BigInt(k / 2 + 1); f++) q ^= 1n << ((flips >> (8n + f)) % 128n);
+      for (let f = 0n; f < flips % BigInt(Math.floor(k / 2) + 1); f++)
+        q ^= 1n << ((flips >> (8n + f)) % 128n);
     }
     t = performance.now();
     matches += index.query(q).length;

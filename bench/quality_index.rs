@@ -3,6 +3,9 @@
 //!
 //!     cargo run --release --example quality_index        # SIMPRINT_KS=22,26,30 for other k
 //!     SIMPRINT_KERNELS=avx2|portable cargo run --release --example quality_index
+//!     SIMPRINT_SUBSTRINGS=8 cargo run --release --example quality_index   # a multi-index plan
+//!                                                  # of 8 substrings instead of the planner's
+//!                                                  # (0: a scan)
 //!
 //! Prints, per k, the plan the index chose, its bytes per fingerprint, the build time and the
 //! median and 99th-percentile query time (1,000 queries: half a stored fingerprint with up to
@@ -10,7 +13,7 @@
 //! bench/quality-index.mjs measures the same in wasm.
 use std::time::{Duration, Instant};
 
-use simprint::{scan128, Fingerprint, Index};
+use simprint::{scan128, Fingerprint, Index, Plan};
 
 #[path = "../tests/support/splitmix64.rs"]
 mod splitmix64;
@@ -45,6 +48,10 @@ fn main() {
     let n: usize = std::env::var("SIMPRINT_N")
         .ok()
         .map_or(1_000_000, |v| v.parse().unwrap());
+    // A plan of one's own instead of the planner's: that many substrings, or a scan for 0.
+    let substrings: Option<u32> = std::env::var("SIMPRINT_SUBSTRINGS")
+        .ok()
+        .map(|v| v.parse().unwrap());
     let mut rng = SplitMix64(0x5eed_0128);
     let values: Vec<u128> = (0..n).map(|_| wide(&mut rng)).collect();
     println!(
@@ -81,7 +88,11 @@ fn main() {
     );
     for k in ks {
         let t = Instant::now();
-        let mut index = Index::new(WIDTH, k).unwrap();
+        let mut index = match substrings {
+            None => Index::new(WIDTH, k).unwrap(),
+            Some(0) => Index::with_plan(Plan::scan(WIDTH, k).unwrap()).unwrap(),
+            Some(m) => Index::with_plan(Plan::multi_index(WIDTH, k, m).unwrap()).unwrap(),
+        };
         index
             .insert_many((0..n as u64).zip(fps.iter().copied()))
             .unwrap();

@@ -268,6 +268,29 @@ test('explicit plans and the plan description', () => {
   big.free();
 });
 
+test("the planner gives 128-bit fingerprints an eighth table at the quality mode's k", () => {
+  // A million 128-bit fingerprints at k = 22 to 32: eight substrings of 16 bits (seven of 18
+  // or 19 needed thousands of probes and took twice the time); 64 bits and k = 33 keep 7.
+  for (const k of [18, 22, 26, 30, 32]) {
+    const plan = new sp.Plan({ width: 128, k });
+    assert.equal(plan.tableCount, 8, `k ${k}`);
+    assert.deepEqual(
+      plan.describe().tables.map((t) => t.keyBits),
+      Array(8).fill(16),
+    );
+    plan.free();
+  }
+  for (const [width, k] of [
+    [128, 17],
+    [128, 33],
+    [64, 22],
+  ]) {
+    const plan = new sp.Plan({ width, k });
+    assert.ok(plan.tableCount <= 7, `width ${width} k ${k}: ${plan.tableCount} tables`);
+    plan.free();
+  }
+});
+
 test('explainQuery shows the tables at work; compact merges segments', () => {
   const index = new sp.Index({ k: 3, blocks: 4 });
   const next = rng(9);

@@ -157,25 +157,33 @@ pub struct Estimate {
     pub nanos: f64,
 }
 
-/// Most tables [`Plan::auto`] uses for `k` at `width`: 4 up to `k = 5`, one more for each 6
-/// more bits of `k`, at most 7; 8 above 64 bits at `k` = 18 to 32. A table costs 8 bytes per
-/// fingerprint when it holds folded words ([`TableDescription::folded`]: small `k`) and 12
-/// when it holds whole 64-bit fingerprints (20 above 64 bits), on top of the 16 of each
-/// fingerprint and its id (24 above 64 bits); so at 64 bits memory stays under 70 bytes per
-/// fingerprint up to `k = 5`, and under 16 + 12 × tables beyond. The eighth table: at the `k`
-/// the rule gives 128-bit fingerprints (about 22 to 31), seven substrings of 18 or 19 bits
-/// need radii of 2 and 3, thousands of probes, where eight of 16 bits took 0.5 to 0.8 of the
-/// time a query at a million, natively and in wasm, for 7 % more memory; past 32 the model
-/// prices 128-bit candidates in wasm too low (at 33 eight tables ran 14 % slower than the scan
-/// it chose with seven). docs/index.md, "The planner".
-pub(crate) fn max_auto_tables(width: u32, k: u32) -> usize {
-    4 + (k / 6).min(3) as usize + usize::from(width > 64 && (18..=32).contains(&k))
+/// Most tables [`Plan::auto`] uses for `k` at `width` and `n` fingerprints: 4 up to `k = 5`,
+/// one more for each 6 more bits of `k`, at most 7; 8 above 64 bits at `k` = 18 to 32 up to
+/// [`EIGHTH_TABLE_MAX_N`]. A table costs 8 bytes per fingerprint when it holds folded words
+/// ([`TableDescription::folded`]: small `k`) and 12 when it holds whole 64-bit fingerprints
+/// (20 above 64 bits), on top of the 16 of each fingerprint and its id (24 above 64 bits); so
+/// at 64 bits memory stays under 70 bytes per fingerprint up to `k = 5`, and under 16 + 12 ×
+/// tables beyond. The eighth table: at the `k` the rule gives 128-bit fingerprints (about 22
+/// to 31), seven substrings of 18 or 19 bits need radii of 2 and 3, thousands of probes, where
+/// eight of 16 bits took 0.5 to 0.8 of the time a query at a million, natively and in wasm,
+/// for 7 % more memory. Its buckets grow with `n` past 2^16 keys, and at two million it was
+/// 9 % slower at `k = 26` (25 % at four million, 23 % at ten million at `k = 22`), which the
+/// cost model, fitted on 64-bit tables, does not foresee; past 32, in wasm, it was slower than
+/// the scan chosen with seven. docs/evaluation.md, "The quality mode".
+pub(crate) fn max_auto_tables(width: u32, k: u32, n: usize) -> usize {
+    let eighth = width > 64 && (18..=32).contains(&k) && n <= EIGHTH_TABLE_MAX_N;
+    4 + (k / 6).min(3) as usize + usize::from(eighth)
 }
+
+/// The most fingerprints a plan above 64 bits gets its eighth table for (2^20, just over a
+/// million: the largest size at which it was measured faster at every `k` it applies to).
+pub(crate) const EIGHTH_TABLE_MAX_N: usize = 1 << 20;
 
 impl Plan {
     /// The plan the index uses for `n` fingerprints: of every permuted, multi-index and
     /// combined plan with at most 4 to 7 tables (4 up to `k = 5`, one more for each 6 more
-    /// bits of `k`: memory; 8 above 64 bits at `k` = 18 to 32), the one the cost model
+    /// bits of `k`: memory; 8 above 64 bits at `k` = 18 to 32 up to about a million), the one
+    /// the cost model
     /// prices lowest with the constants of the kernels this process runs ([`Costs::here`]), or
     /// a scan when that is cheaper. Plans may differ between CPUs; answers never do.
     ///
@@ -202,7 +210,7 @@ impl Plan {
             // Only reachable with a bad width or k, which callers check first.
             return Plan::scan_unchecked(width.clamp(1, 128), 0);
         };
-        let max_tables = max_auto_tables(width, k);
+        let max_tables = max_auto_tables(width, k, n);
         let mut best = (scan.estimate_with(n, costs).nanos, scan);
         let mut consider = |plan: Result<Plan, Error>| {
             let Ok(plan) = plan else { return };
@@ -309,7 +317,7 @@ mod tests {
             for n in [0, 100, 10_000, 1_000_000, 100_000_000] {
                 for width in [32, 64, 128] {
                     let p = Plan::auto(width, k.min(width), n);
-                    assert!(p.tables().len() <= max_auto_tables(width, k.min(width)));
+                    assert!(p.tables().len() <= max_auto_tables(width, k.min(width), n));
                 }
             }
         }
@@ -343,7 +351,7 @@ mod tests {
                     let p = Plan::auto_with(64, k, n, costs);
                     assert_eq!((p.width(), p.k()), (64, k));
                     assert!(
-                        p.tables().len() <= max_auto_tables(64, k),
+                        p.tables().len() <= max_auto_tables(64, k, n),
                         "{costs:?} k {k} n {n}"
                     );
                 }
@@ -361,7 +369,8 @@ mod tests {
     }
 
     /// The quality mode's `k` at 128 bits and a million: eight substrings of 16 bits under
-    /// every cost set (seven of 18 or 19 bits, the cap at 64 bits, took twice the time).
+    /// every cost set (seven of 18 or 19 bits, the cap at 64 bits, took twice the time); at
+    /// two million, seven at most again.
     #[test]
     fn wide_plans_use_the_eighth_table() {
         for costs in [
@@ -380,18 +389,23 @@ mod tests {
                 );
             }
             assert!(Plan::auto_with(64, 22, 1_000_000, costs).tables().len() <= 7);
+            assert!(Plan::auto_with(128, 26, 2_000_000, costs).tables().len() <= 7);
         }
     }
 
     #[test]
     fn max_auto_tables_by_k() {
         assert_eq!(
-            [3, 9, 12, 18, 40].map(|k| max_auto_tables(64, k)),
+            [3, 9, 12, 18, 40].map(|k| max_auto_tables(64, k, 1_000_000)),
             [4, 5, 6, 7, 7]
         );
         assert_eq!(
-            [3, 9, 12, 17, 18, 32, 33, 40].map(|k| max_auto_tables(128, k)),
+            [3, 9, 12, 17, 18, 32, 33, 40].map(|k| max_auto_tables(128, k, 1_000_000)),
             [4, 5, 6, 6, 8, 8, 7, 7]
+        );
+        assert_eq!(
+            [EIGHTH_TABLE_MAX_N, EIGHTH_TABLE_MAX_N + 1].map(|n| max_auto_tables(128, 22, n)),
+            [8, 7]
         );
     }
 }

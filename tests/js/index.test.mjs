@@ -269,8 +269,9 @@ test('explicit plans and the plan description', () => {
 });
 
 test("the planner gives 128-bit fingerprints an eighth table at the quality mode's k", () => {
-  // A million 128-bit fingerprints at k = 22 to 32: eight substrings of 16 bits (seven of 18
-  // or 19 needed thousands of probes and took twice the time); 64 bits and k = 33 keep 7.
+  // A million 128-bit fingerprints at k = 18 to 32: eight substrings of 16 bits (seven of 18
+  // or 19 needed thousands of probes and took twice the time); 64 bits, k = 17 and 33, and
+  // two million (where the eighth table's larger buckets cost more than it saves) keep 7.
   for (const k of [18, 22, 26, 30, 32]) {
     const plan = new sp.Plan({ width: 128, k });
     assert.equal(plan.tableCount, 8, `k ${k}`);
@@ -287,6 +288,11 @@ test("the planner gives 128-bit fingerprints an eighth table at the quality mode
   ]) {
     const plan = new sp.Plan({ width, k });
     assert.ok(plan.tableCount <= 7, `width ${width} k ${k}: ${plan.tableCount} tables`);
+    plan.free();
+  }
+  for (const k of [22, 26, 30]) {
+    const plan = new sp.Plan({ width: 128, k, size: 2_000_000 });
+    assert.ok(plan.tableCount <= 7, `two million, k ${k}: ${plan.tableCount} tables`);
     plan.free();
   }
 });

@@ -183,9 +183,9 @@ impl Plan {
     /// The plan the index uses for `n` fingerprints: of every permuted, multi-index and
     /// combined plan with at most 4 to 7 tables (4 up to `k = 5`, one more for each 6 more
     /// bits of `k`: memory; 8 above 64 bits at `k` = 18 to 32 up to about a million), the one
-    /// the cost model
-    /// prices lowest with the constants of the kernels this process runs ([`Costs::here`]), or
-    /// a scan when that is cheaper. Plans may differ between CPUs; answers never do.
+    /// the cost model prices lowest with the constants of the kernels this process runs
+    /// ([`Costs::here`]), or a scan when that is cheaper. Plans may differ between CPUs;
+    /// answers never do.
     ///
     /// ```
     /// use simprint::{Plan, PlanKind};

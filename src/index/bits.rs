@@ -166,7 +166,7 @@ impl Bits for u128 {
     ) {
         for (i, &x) in xs.iter().enumerate() {
             let start = if after { (i + 1).min(ys.len()) } else { 0 };
-            crate::scan::within128(x, &ys[start..], k, &mut |j, d| found(i, start + j, d));
+            crate::scan::within128_in(x, &ys[start..], k, &mut |j, d| found(i, start + j, d));
         }
     }
     #[inline]
@@ -177,7 +177,7 @@ impl Bits for u128 {
         k: u32,
         found: &mut dyn FnMut(usize, u32),
     ) {
-        crate::scan::within128(q, &all[range], k, found);
+        crate::scan::within128_in(q, &all[range], k, found);
     }
     #[inline]
     fn bucket(self, shape: &KeyShape) -> usize {

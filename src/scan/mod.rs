@@ -295,6 +295,17 @@ pub(crate) fn within128(q: u128, fps: &[u128], k: u32, found: &mut dyn FnMut(usi
     portable::within128(q, fps, k, found);
 }
 
+/// [`within128`] for the index's buckets, a few to a few hundred fingerprints each: its own
+/// kernels, as [`within64_in`] has, since what is fastest over a short slice and over a whole
+/// scan differs by level (docs/performance.md, "128-bit kernels").
+#[inline]
+pub(crate) fn within128_in(q: u128, fps: &[u128], k: u32, found: &mut dyn FnMut(usize, u32)) {
+    #[cfg(target_arch = "x86_64")]
+    x86_64::within128_in(q, fps, k, found);
+    #[cfg(not(target_arch = "x86_64"))]
+    portable::within128(q, fps, k, found);
+}
+
 /// [`scan64`] over fingerprints that arrive a part at a time (copied in steps from elsewhere,
 /// as the JavaScript bindings copy a `BigUint64Array`): positions count across the parts.
 ///

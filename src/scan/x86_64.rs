@@ -308,7 +308,7 @@ mod avx2 {
     /// [`super::super::portable::within128`] over a bucket with AVX2: two fingerprints a
     /// register, counted as [`within64_in`] counts words, each half's count added to the
     /// other's (`vpshufd`), eight fingerprints a step with one branch. The index's 128-bit
-    /// buckets (about 15 fingerprints at a million) took 0.84 to 0.87 of the time of the
+    /// buckets (about 15 fingerprints at a million) took 0.78 to 0.92 of the time of the
     /// portable loop's two scalar `popcnt`s a fingerprint, with AVX2 and also with AVX-512,
     /// where it beat the AVX-512 kernel below; over a whole scan the portable loop is as fast
     /// with AVX2, so scans keep it (docs/performance.md, "128-bit kernels").
@@ -446,7 +446,7 @@ mod avx512 {
 
     /// [`super::super::portable::within128`] over a scan with AVX-512 VPOPCNTDQ: four
     /// fingerprints a register, each half's count added to the other's (`vpshufd`), sixteen
-    /// fingerprints a step and the tail read with masked loads. A scan of a million took 0.73
+    /// fingerprints a step and the tail read with masked loads. A scan of a million took 0.71
     /// of the time of the portable loop's two scalar `popcnt`s a fingerprint; on the index's
     /// short buckets the AVX2 kernel above is faster (docs/performance.md, "128-bit
     /// kernels").

@@ -237,6 +237,44 @@ mod avx2 {
 
     use super::report;
 
+    /// Per 64-bit lane of `x`, its set bits: a nibble table (`vpshufb`) summed per lane
+    /// (`vpsadbw`).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn lane_counts(x: __m256i) -> __m256i {
+        let nibble = _mm256_set1_epi8(0x0f);
+        let table = _mm256_setr_epi8(
+            0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2,
+            3, 3, 4,
+        );
+        let lo = _mm256_shuffle_epi8(table, _mm256_and_si256(x, nibble));
+        let hi = _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble));
+        _mm256_sad_epu8(_mm256_add_epi8(lo, hi), _mm256_setzero_si256())
+    }
+
+    /// One step of the bucket kernels: the four registers at `p` through `far` (all ones in a
+    /// lane that is out of reach), or `None` when every lane of the four is: one branch for
+    /// the step.
+    ///
+    /// # Safety
+    ///
+    /// `p` must point at 128 readable bytes (no alignment needed).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn four(p: *const __m256i, far: &impl Fn(__m256i) -> __m256i) -> Option<[__m256i; 4]> {
+        // SAFETY: the caller's 128 bytes are the four loads'.
+        let v = unsafe {
+            [
+                far(_mm256_loadu_si256(p)),
+                far(_mm256_loadu_si256(p.add(1))),
+                far(_mm256_loadu_si256(p.add(2))),
+                far(_mm256_loadu_si256(p.add(3))),
+            ]
+        };
+        let all_far = _mm256_and_si256(_mm256_and_si256(v[0], v[1]), _mm256_and_si256(v[2], v[3]));
+        (_mm256_movemask_pd(_mm256_castsi256_pd(all_far)) != 0xf).then_some(v)
+    }
+
     /// [`super::super::portable::within64_in`] with AVX2.
     #[target_feature(enable = "avx2,popcnt")]
     #[allow(
@@ -255,36 +293,15 @@ mod avx2 {
         let qv = _mm256_set1_epi64x(q as i64);
         // A word is out when its count is greater than k (counts are at most 64).
         let kv = _mm256_set1_epi64x(i64::from(k.min(64)));
-        let nibble = _mm256_set1_epi8(0x0f);
-        let table = _mm256_setr_epi8(
-            0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2,
-            3, 3, 4,
-        );
-        let zero = _mm256_setzero_si256();
         // Per 64-bit lane: all ones when the word is farther than k from q.
-        let far = |v: __m256i| {
-            let x = _mm256_xor_si256(v, qv);
-            let lo = _mm256_shuffle_epi8(table, _mm256_and_si256(x, nibble));
-            let hi = _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble));
-            _mm256_cmpgt_epi64(_mm256_sad_epu8(_mm256_add_epi8(lo, hi), zero), kv)
-        };
+        let far = |v: __m256i| _mm256_cmpgt_epi64(lane_counts(_mm256_xor_si256(v, qv)), kv);
         let near = |f: __m256i| !(_mm256_movemask_pd(_mm256_castsi256_pd(f)) as u32) & 0xf;
         let mut emit = |i: usize| found(i, (xs[i] ^ q).count_ones());
         let mut base = 0;
         let mut steps = xs.chunks_exact(16);
         for step in &mut steps {
-            let p = step.as_ptr().cast::<__m256i>();
-            // SAFETY: `step` is 128 readable bytes; the loads need no alignment.
-            let (a, b, c, d) = unsafe {
-                (
-                    far(_mm256_loadu_si256(p)),
-                    far(_mm256_loadu_si256(p.add(1))),
-                    far(_mm256_loadu_si256(p.add(2))),
-                    far(_mm256_loadu_si256(p.add(3))),
-                )
-            };
-            let all_far = _mm256_and_si256(_mm256_and_si256(a, b), _mm256_and_si256(c, d));
-            if _mm256_movemask_pd(_mm256_castsi256_pd(all_far)) != 0xf {
+            // SAFETY: `step` is 128 readable bytes.
+            if let Some([a, b, c, d]) = unsafe { four(step.as_ptr().cast(), &far) } {
                 let hits = near(a) | near(b) << 4 | near(c) << 8 | near(d) << 12;
                 report(hits, base, &mut emit);
             }
@@ -323,19 +340,10 @@ mod avx2 {
         // A u128 is its low word then its high word in memory (little-endian).
         let qv = _mm256_set_epi64x((q >> 64) as i64, q as i64, (q >> 64) as i64, q as i64);
         let kv = _mm256_set1_epi64x(i64::from(k.min(128)));
-        let nibble = _mm256_set1_epi8(0x0f);
-        let table = _mm256_setr_epi8(
-            0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2,
-            3, 3, 4,
-        );
-        let zero = _mm256_setzero_si256();
         // Per 64-bit lane: all ones when its fingerprint (both lanes of a 128-bit half) is
         // farther than k from q.
         let far = |v: __m256i| {
-            let x = _mm256_xor_si256(v, qv);
-            let lo = _mm256_shuffle_epi8(table, _mm256_and_si256(x, nibble));
-            let hi = _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble));
-            let words = _mm256_sad_epu8(_mm256_add_epi8(lo, hi), zero);
+            let words = lane_counts(_mm256_xor_si256(v, qv));
             let both = _mm256_add_epi64(words, _mm256_shuffle_epi32::<0x4e>(words));
             _mm256_cmpgt_epi64(both, kv)
         };
@@ -348,18 +356,8 @@ mod avx2 {
         let mut base = 0;
         let mut steps = fps.chunks_exact(8);
         for step in &mut steps {
-            let p = step.as_ptr().cast::<__m256i>();
-            // SAFETY: `step` is 128 readable bytes; the loads need no alignment.
-            let (a, b, c, d) = unsafe {
-                (
-                    far(_mm256_loadu_si256(p)),
-                    far(_mm256_loadu_si256(p.add(1))),
-                    far(_mm256_loadu_si256(p.add(2))),
-                    far(_mm256_loadu_si256(p.add(3))),
-                )
-            };
-            let all_far = _mm256_and_si256(_mm256_and_si256(a, b), _mm256_and_si256(c, d));
-            if _mm256_movemask_pd(_mm256_castsi256_pd(all_far)) != 0xf {
+            // SAFETY: `step` is 128 readable bytes.
+            if let Some([a, b, c, d]) = unsafe { four(step.as_ptr().cast(), &far) } {
                 let hits = near(a) | near(b) << 2 | near(c) << 4 | near(d) << 6;
                 report(hits, base, &mut emit);
             }

@@ -327,8 +327,9 @@ mod avx2 {
     /// other's (`vpshufd`), eight fingerprints a step with one branch. The index's 128-bit
     /// buckets (about 15 fingerprints at a million) took 0.78 to 0.92 of the time of the
     /// portable loop's two scalar `popcnt`s a fingerprint, with AVX2 and also with AVX-512,
-    /// where it beat the AVX-512 kernel below; over a whole scan the portable loop is as fast
-    /// with AVX2, so scans keep it (docs/performance.md, "128-bit kernels").
+    /// where it beat the AVX-512 kernel below; over a whole scan it was 17 to 21 % slower than
+    /// the portable loop with AVX2, so scans keep the loop (docs/performance.md, "128-bit
+    /// kernels").
     #[target_feature(enable = "avx2,popcnt")]
     #[allow(
         clippy::cast_possible_wrap,

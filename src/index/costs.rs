@@ -8,12 +8,16 @@ use super::plan::{binomial, combined_radius, Plan};
 use crate::error::Error;
 use crate::scan::{self, Kernels};
 
-/// The cost model's prices, in nanoseconds per query step at a million 64-bit fingerprints,
-/// for one set of scan kernels: the least-squares fit, by relative error, of
-/// `SIMPRINT_PLANS=1 cargo bench --bench index` (`SIMPRINT_KERNELS` for each level) and
-/// `SIMPRINT_PLANS=1 node bench/index.mjs` over 54 plans at k = 3 to 18, on 2 shared cores
-/// of an Intel Xeon (Emerald Rapids), 2026-11-24; the scan's price is the library's scan of
-/// the million (docs/index.md gives the fits). Only their ratios steer the planner.
+/// The cost model's prices, in nanoseconds per query step at a million fingerprints, for one
+/// set of scan kernels. For fingerprints up to 64 bits (and, unmeasured, 65 to 127): the
+/// least-squares fit, by relative error, of `SIMPRINT_PLANS=1 cargo bench --bench index`
+/// (`SIMPRINT_KERNELS` for each level) and `SIMPRINT_PLANS=1 node bench/index.mjs` over 54
+/// plans at k = 3 to 18, on 2 shared cores of an Intel Xeon (Emerald Rapids), 2026-11-24.
+/// For 128-bit fingerprints (the `_128` prices): the same with `SIMPRINT_WIDTH=128` at k = 14
+/// to 38, fitted over the plans within twice the fastest of their `k`, on a 2-core AMD EPYC,
+/// 2026-11-28. The scan's price is the library's scan of the million (docs/index.md gives
+/// the fits). Only the ratios within one width steer the planner, which never compares plans
+/// of different widths.
 ///
 /// ```
 /// use simprint::{Costs, Plan};
@@ -36,6 +40,13 @@ pub struct Costs {
     pub check_folded_ns: f64,
     /// A fingerprint of a plain scan, which streams through memory.
     pub scan_ns: f64,
+    /// [`Costs::probe_ns`] for 128-bit fingerprints.
+    pub probe_128_ns: f64,
+    /// [`Costs::check_ns`] for 128-bit fingerprints: two words a candidate. (Folded tables
+    /// price at [`Costs::check_folded_ns`] at any width: their words are 32 bits.)
+    pub check_128_ns: f64,
+    /// [`Costs::scan_ns`] for 128-bit fingerprints: two words a fingerprint.
+    pub scan_128_ns: f64,
 }
 
 impl Costs {
@@ -49,6 +60,9 @@ impl Costs {
         check_ns: 1.49,
         check_folded_ns: 0.74,
         scan_ns: 1.12,
+        probe_128_ns: 20.4,
+        check_128_ns: 2.64,
+        scan_128_ns: 1.87,
     };
     /// x86-64 with POPCNT.
     ///
@@ -60,6 +74,9 @@ impl Costs {
         check_ns: 0.98,
         check_folded_ns: 0.66,
         scan_ns: 0.42,
+        probe_128_ns: 22.1,
+        check_128_ns: 0.98,
+        scan_128_ns: 0.37,
     };
     /// x86-64 with AVX2.
     ///
@@ -71,6 +88,9 @@ impl Costs {
         check_ns: 1.02,
         check_folded_ns: 0.59,
         scan_ns: 0.39,
+        probe_128_ns: 27.4,
+        check_128_ns: 0.43,
+        scan_128_ns: 0.36,
     };
     /// x86-64 with AVX-512 VPOPCNTDQ.
     ///
@@ -82,6 +102,9 @@ impl Costs {
         check_ns: 0.62,
         check_folded_ns: 0.35,
         scan_ns: 0.30,
+        probe_128_ns: 27.2,
+        check_128_ns: 0.41,
+        scan_128_ns: 0.26,
     };
     /// WebAssembly with SIMD128 under Node 20 (V8): a probe costs half again what it costs
     /// natively, a check about what the portable native one does.
@@ -94,6 +117,9 @@ impl Costs {
         check_ns: 1.35,
         check_folded_ns: 1.01,
         scan_ns: 0.72,
+        probe_128_ns: 56.7,
+        check_128_ns: 3.11,
+        scan_128_ns: 0.84,
     };
 
     /// The constants measured for `kernels`.
@@ -171,7 +197,11 @@ pub struct Estimate {
 /// cost model, fitted on 64-bit tables, does not foresee; past 32, in wasm, it was slower than
 /// the scan chosen with seven. docs/evaluation.md, "The quality mode".
 pub(crate) fn max_auto_tables(width: u32, k: u32, n: usize) -> usize {
-    let eighth = width > 64 && (18..=32).contains(&k) && n <= EIGHTH_TABLE_MAX_N;
+    // Past 32 only at 128 bits, whose own prices (`Costs::probe_128_ns` …) were measured to
+    // choose between it and a scan there; other widths above 64 price with the 64-bit ones,
+    // which took it in wasm where a scan was faster.
+    let eighth = width > 64 && n <= EIGHTH_TABLE_MAX_N && (18..=32).contains(&k)
+        || width == 128 && k > 32 && n <= EIGHTH_TABLE_MAX_N;
     4 + (k / 6).min(3) as usize + usize::from(eighth)
 }
 
@@ -271,11 +301,16 @@ impl Plan {
     #[must_use]
     pub fn estimate_with(&self, n: usize, costs: Costs) -> Estimate {
         let nf = n as f64;
+        let (probe_ns, check_ns, scan_ns) = if self.width() == 128 {
+            (costs.probe_128_ns, costs.check_128_ns, costs.scan_128_ns)
+        } else {
+            (costs.probe_ns, costs.check_ns, costs.scan_ns)
+        };
         if self.is_scan() {
             return Estimate {
                 probes: 0.0,
                 candidates: nf,
-                nanos: nf * costs.scan_ns,
+                nanos: nf * scan_ns,
             };
         }
         let (mut probes, mut candidates, mut nanos) = (0.0, 0.0, 0.0);
@@ -284,12 +319,12 @@ impl Plan {
             let check = if t.folded {
                 costs.check_folded_ns
             } else {
-                costs.check_ns
+                check_ns
             };
             let p = t.probes as f64;
             probes += p;
             candidates += t.candidates;
-            nanos += p * costs.probe_ns + t.candidates * check;
+            nanos += p * probe_ns + t.candidates * check;
         }
         Estimate {
             probes,
@@ -331,12 +366,18 @@ mod tests {
             check_ns: f64::NAN,
             check_folded_ns: f64::NAN,
             scan_ns: f64::NAN,
+            probe_128_ns: f64::NAN,
+            check_128_ns: f64::NAN,
+            scan_128_ns: f64::NAN,
         };
         let odd = Costs {
             probe_ns: -1.0,
             check_ns: f64::INFINITY,
             check_folded_ns: 0.0,
             scan_ns: 1e300,
+            probe_128_ns: -1.0,
+            check_128_ns: f64::INFINITY,
+            scan_128_ns: 1e300,
         };
         let measured = [
             Costs::PORTABLE,
@@ -370,16 +411,20 @@ mod tests {
 
     /// The quality mode's `k` at 128 bits and a million: eight substrings of 16 bits under
     /// every cost set (seven of 18 or 19 bits, the cap at 64 bits, took twice the time); at
-    /// two million, seven at most again.
+    /// two million, seven at most again. Past 32 the 128-bit prices choose between the eighth
+    /// table and a scan: the portable kernels take the table (0.4 to 0.9 of a scan's time at
+    /// 35 to 41), the others scan at 38, and wasm scans at two million from 32 (as fast as
+    /// seven tables there).
     #[test]
     fn wide_plans_use_the_eighth_table() {
-        for costs in [
+        let measured = [
             Costs::PORTABLE,
             Costs::POPCNT,
             Costs::AVX2,
             Costs::AVX512,
             Costs::SIMD128,
-        ] {
+        ];
+        for costs in measured {
             for k in [22, 26, 30] {
                 let plan = Plan::auto_with(128, k, 1_000_000, costs);
                 assert_eq!(
@@ -391,6 +436,66 @@ mod tests {
             assert!(Plan::auto_with(64, 22, 1_000_000, costs).tables().len() <= 7);
             assert!(Plan::auto_with(128, 26, 2_000_000, costs).tables().len() <= 7);
         }
+        for k in [34, 38] {
+            assert_eq!(
+                Plan::auto_with(128, k, 1_000_000, Costs::PORTABLE).kind(),
+                PlanKind::MultiIndex { substrings: 8 },
+                "portable k {k}"
+            );
+        }
+        for costs in [Costs::AVX2, Costs::AVX512, Costs::SIMD128] {
+            assert!(
+                Plan::auto_with(128, 38, 1_000_000, costs).is_scan(),
+                "{costs:?}"
+            );
+        }
+        assert!(Plan::auto_with(128, 32, 2_000_000, Costs::SIMD128).is_scan());
+    }
+
+    /// 128-bit plans are priced with the `_128` prices, every other width with the 64-bit
+    /// ones (widths 65 to 127 were not measured and plan as before).
+    #[test]
+    fn the_128_bit_prices_price_128_bit_plans_only() {
+        let n = 1_000_000;
+        for costs in [Costs::PORTABLE, Costs::AVX512, Costs::SIMD128] {
+            let scan = |width| Plan::scan(width, 9).unwrap().estimate_with(n, costs).nanos;
+            assert_eq!(scan(128), 1e6 * costs.scan_128_ns);
+            assert_eq!(scan(96), 1e6 * costs.scan_ns);
+            assert_eq!(scan(64), 1e6 * costs.scan_ns);
+            let plan = Plan::multi_index(128, 22, 8).unwrap();
+            let e = plan.estimate_with(n, costs);
+            let priced = e.probes * costs.probe_128_ns + e.candidates * costs.check_128_ns;
+            assert!(
+                (e.nanos - priced).abs() < 1e-9 * priced,
+                "{} {priced}",
+                e.nanos
+            );
+            // Prices of another width leave a plan where it was.
+            let other = Costs {
+                probe_128_ns: 1e9,
+                check_128_ns: 1e9,
+                scan_128_ns: 1e9,
+                ..costs
+            };
+            for k in [3, 9, 20, 30] {
+                assert_eq!(
+                    Plan::auto_with(96, k, n, costs),
+                    Plan::auto_with(96, k, n, other)
+                );
+            }
+            let other = Costs {
+                probe_ns: 1e9,
+                check_ns: 1e9,
+                scan_ns: 1e9,
+                ..costs
+            };
+            for k in [20, 30, 36] {
+                assert_eq!(
+                    Plan::auto_with(128, k, n, costs),
+                    Plan::auto_with(128, k, n, other)
+                );
+            }
+        }
     }
 
     #[test]
@@ -401,7 +506,11 @@ mod tests {
         );
         assert_eq!(
             [3, 9, 12, 17, 18, 32, 33, 40].map(|k| max_auto_tables(128, k, 1_000_000)),
-            [4, 5, 6, 6, 8, 8, 7, 7]
+            [4, 5, 6, 6, 8, 8, 8, 8]
+        );
+        assert_eq!(
+            [17, 18, 32, 33, 40].map(|k| max_auto_tables(96, k, 1_000_000)),
+            [6, 8, 8, 7, 7]
         );
         assert_eq!(
             [EIGHTH_TABLE_MAX_N, EIGHTH_TABLE_MAX_N + 1].map(|n| max_auto_tables(128, 22, n)),

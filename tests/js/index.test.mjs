@@ -270,10 +270,9 @@ test('explicit plans and the plan description', () => {
 
 test("the planner gives 128-bit fingerprints an eighth table at the quality mode's k", () => {
   // A million 128-bit fingerprints at k = 18 to 32: eight substrings of 16 bits (seven of 18
-  // or 19 needed thousands of probes and took twice the time); 64 bits, k = 17, and two
-  // million (where the eighth table's larger buckets cost more than it saves) keep 7 at
-  // most; past 32 wasm's 128-bit prices choose a scan (k = 33 at a million: the eighth
-  // table took 1.04 to 1.14 of its time).
+  // or 19 needed thousands of probes and took twice the time); 64 bits, k = 17 and 33, and
+  // two million (where the eighth table's larger buckets cost more than it saves) keep 7 at
+  // most; wasm's 128-bit prices scan at 33 and 38, and at two million from 32.
   for (const k of [18, 22, 26, 30, 32]) {
     const plan = new sp.Plan({ width: 128, k });
     assert.equal(plan.tableCount, 8, `k ${k}`);
@@ -300,7 +299,7 @@ test("the planner gives 128-bit fingerprints an eighth table at the quality mode
   for (const [k, size] of [
     [33, 1_000_000],
     [38, 1_000_000],
-    [32, 2_000_000], // seven substrings before the 128-bit prices: as slow as the scan
+    [32, 2_000_000], // seven substrings with the 64-bit prices: as slow as the scan
   ]) {
     const plan = new sp.Plan({ width: 128, k, size });
     assert.equal(plan.describe().kind, 'scan', `k ${k}, ${size}`);

@@ -293,12 +293,15 @@ impl Plan {
 
     /// The cost model's price of one query against `n` random fingerprints under `costs`:
     /// each table's probes and candidates ([`Plan::describe`]), each probe at `probe_ns` and
-    /// each candidate at `check_ns` (`check_folded_ns` in a table of folded words).
+    /// each candidate at `check_ns` (`check_folded_ns` in a table of folded words), or the
+    /// `_128` prices for a 128-bit plan.
     ///
     /// ```
     /// use simprint::{Costs, Plan};
     /// let e = Plan::scan(64, 9)?.estimate_with(1_000_000, Costs::PORTABLE);
     /// assert_eq!(e.nanos, 1_000_000.0 * Costs::PORTABLE.scan_ns);
+    /// let wide = Plan::scan(128, 9)?.estimate_with(1_000_000, Costs::SIMD128);
+    /// assert_eq!(wide.nanos, 1_000_000.0 * Costs::SIMD128.scan_128_ns);
     /// # Ok::<(), simprint::Error>(())
     /// ```
     #[must_use]

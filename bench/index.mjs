@@ -16,6 +16,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 import { Index, initSync, scan } from '../pkg/simprint.js';
+import { splitmix64 } from '../tests/js/support.mjs';
 
 initSync({ module: readFileSync(new URL('../pkg/simprint_bg.wasm', import.meta.url)) });
 
@@ -367,15 +368,7 @@ if (process.env.SIMPRINT_PLANS && process.env.SIMPRINT_WIDTH === '128') {
   // here as the native sweep draws them: half a stored value with 0 to 3 bits flipped, half
   // random (not the same draws).
   const words = readU64(`random128-${N}.u64`, 2 * N);
-  let state = 0x5eed0002n;
-  const MASK = (1n << 64n) - 1n;
-  const next = () => {
-    state = (state + 0x9e3779b97f4a7c15n) & MASK;
-    let z = state;
-    z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & MASK;
-    z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & MASK;
-    return z ^ (z >> 31n);
-  };
+  const next = splitmix64(0x5eed0002n);
   const queries = [];
   for (let i = 0; i < 2000; i++) {
     if (i % 2) {

@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 
 import { Index, initSync } from '../pkg/simprint.js';
+import { splitmix64 } from '../tests/js/support.mjs';
 
 initSync({ module: readFileSync(new URL('../pkg/simprint_bg.wasm', import.meta.url)) });
 
@@ -23,16 +24,9 @@ const planOptions =
       ? { scan: true }
       : { substrings: Number(SUBSTRINGS) };
 
-// SplitMix64, as tests/support/splitmix64.rs (a seeded set, not the native run's values).
-let state = 0x5eed0128n;
+// A seeded set, not the native run's values.
+const next = splitmix64(0x5eed0128n);
 const MASK = (1n << 64n) - 1n;
-function next() {
-  state = (state + 0x9e3779b97f4a7c15n) & MASK;
-  let z = state;
-  z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & MASK;
-  z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & MASK;
-  return z ^ (z >> 31n);
-}
 
 const words = new BigUint64Array(2 * N); // two words per fingerprint, high first
 for (let i = 0; i < 2 * N; i++) words[i] = next();

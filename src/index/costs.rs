@@ -345,6 +345,15 @@ mod tests {
     use super::*;
     use crate::PlanKind;
 
+    /// Every level's measured prices.
+    const MEASURED: [Costs; 5] = [
+        Costs::PORTABLE,
+        Costs::POPCNT,
+        Costs::AVX2,
+        Costs::AVX512,
+        Costs::SIMD128,
+    ];
+
     #[test]
     fn auto_plans() {
         // The paper's setting: 4 tables of 16-bit keys at a million fingerprints.
@@ -385,14 +394,7 @@ mod tests {
             check_128_ns: f64::INFINITY,
             scan_128_ns: 1e300,
         };
-        let measured = [
-            Costs::PORTABLE,
-            Costs::POPCNT,
-            Costs::AVX2,
-            Costs::AVX512,
-            Costs::SIMD128,
-        ];
-        for costs in measured.into_iter().chain([nan, odd]) {
+        for costs in MEASURED.into_iter().chain([nan, odd]) {
             for k in 0..=24 {
                 for n in [0, 1_000, 1_000_000, 100_000_000] {
                     let p = Plan::auto_with(64, k, n, costs);
@@ -406,7 +408,7 @@ mod tests {
         }
         // The measured constants agree on the paper's setting, and NaN prices fall back to a
         // scan (never a plan no comparison chose).
-        for costs in measured {
+        for costs in MEASURED {
             assert_eq!(
                 Plan::auto_with(64, 3, 1_000_000, costs).kind(),
                 PlanKind::Permuted { blocks: 4 }
@@ -422,14 +424,7 @@ mod tests {
     /// as slow as the scan).
     #[test]
     fn wide_plans_use_the_eighth_table() {
-        let measured = [
-            Costs::PORTABLE,
-            Costs::POPCNT,
-            Costs::AVX2,
-            Costs::AVX512,
-            Costs::SIMD128,
-        ];
-        for costs in measured {
+        for costs in MEASURED {
             for k in [22, 26, 30] {
                 let plan = Plan::auto_with(128, k, 1_000_000, costs);
                 assert_eq!(

@@ -661,7 +661,12 @@ fn sweep_plans(width: u32, values: &[u128], ks: &[u32]) {
     );
     let [probe, check, folded] = fit(&points);
     // The scan's price per fingerprint: the library's scan at k = 9, median of 200 queries.
-    let words: Vec<u64> = values.iter().map(|&v| v as u64).collect();
+    // The 64-bit scan reads words; a 128-bit sweep needs no copy.
+    let words: Vec<u64> = if width == 64 {
+        values.iter().map(|&v| v as u64).collect()
+    } else {
+        Vec::new()
+    };
     let scan_ns: Vec<f64> = qs
         .iter()
         .take(200)

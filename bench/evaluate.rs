@@ -310,6 +310,13 @@ fn main() {
             );
         }
     }
+    match corpora::revisions_unpinned(Path::new(&revisions)) {
+        None => println!("D revisions   | the versions pinned in scripts/revisions.tsv"),
+        Some(differ) => println!(
+            "D revisions   | NOT the versions pinned in scripts/revisions.tsv ({}): its figures will not be docs/evaluation.md's; run python3 scripts/revisions.py",
+            differ.join(", ")
+        ),
+    }
     let scored: Vec<cross::Scored> = sets.iter().map(cross::score_set).collect();
     cross::choose(&scored[0]);
     cross::check_chosen(&scored);

@@ -4,10 +4,19 @@ several consecutive versions, each written by the package's authors (not for tes
 
     python3 scripts/revisions.py [OUT]      # default OUT: ~/.cache/simprint/revisions
 
-Packages are fetched with the ordinary clients only: `npm view` and `npm pack` for npm,
-`pip index versions` and `pip download --only-binary :all:` (a wheel: nothing is built; its
-METADATA carries the README) for PyPI. Only the registries are contacted. Running it again
-fetches only what is missing.
+Packages are fetched with the ordinary clients only: `npm pack` for npm, `pip download
+--only-binary :all:` for PyPI (a wheel: nothing is built; its METADATA carries the README).
+Only the registries are contacted. Running it again fetches only what is missing or what
+differs from the pinned list.
+
+**The versions are pinned** in scripts/revisions.tsv (package, registry, language, versions
+oldest first, and the number of files kept), so the corpus, and every figure of
+docs/evaluation.md over it, is the same whenever it is fetched: a list of "the last N
+releases" moves as packages publish, and a version whose download failed was once skipped in
+silence. A pinned version that cannot be fetched, or a file count that differs from the pin,
+stops the script with an error. `--latest` fetches the newest releases instead (the last
+`VERSIONS[lang]` that are not pre-releases, as the pin was made on 2026-11-27) and prints the
+table to pin them; the evaluation's figures then need to be run again.
 
 Layout of OUT:
 
@@ -22,10 +31,11 @@ Layout of OUT:
 ja, files under 10 % CJK characters are left out, as translations left in English are in
 scripts/corpus.py). Changelogs and licences are left out: a changelog only grows at its top.
 
-The packages are a fixed list, chosen by hand for documentation that is revised from
-version to version; the versions are the last `VERSIONS[lang]` releases that are not
-pre-releases (8 in English, 30 in Chinese and Japanese, where documentation is scarcer). bench/evaluate.rs pairs the versions of each file and labels each pair by its
-measured word-level change.
+The packages were chosen by hand for documentation that is revised from version to version;
+the versions pinned are the last 8 releases in English and 30 in Chinese and Japanese (where
+documentation is scarcer) as of 2026-11-27. bench/evaluate.rs pairs the versions of each file
+and labels each pair by its measured word-level change, and says whether the folder it reads
+holds the pinned versions.
 """
 import email.parser
 import html
@@ -34,76 +44,33 @@ import json
 import os
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
 import tempfile
 import zipfile
 
-# Versions per language: Chinese and Japanese documentation is scarcer, so more of its
-# history is read.
+# Versions per language for --latest: Chinese and Japanese documentation is scarcer, so more
+# of its history is read.
 VERSIONS = {"en": 8, "zh": 30, "ja": 30}
-# (registry, package, language). npm tarballs hold the README and often docs/; PyPI wheels
-# hold the README in METADATA.
-PACKAGES = [
-    ("npm", "npm", "en"),
-    ("npm", "commander", "en"),
-    ("npm", "axios", "en"),
-    ("npm", "yargs", "en"),
-    ("npm", "eslint", "en"),
-    ("pypi", "requests", "en"),
-    ("pypi", "rich", "en"),
-    ("npm", "pinyin-pro", "zh"),
-    ("npm", "form-render", "zh"),
-    ("npm", "@wangeditor/editor", "zh"),
-    ("npm", "@ltd/j-toml", "zh"),
-    ("npm", "mockjs", "zh"),
-    ("pypi", "pypinyin", "zh"),
-    ("pypi", "wechatpayv3", "zh"),
-    ("pypi", "xpinyin", "zh"),
-    ("npm", "textlint-rule-preset-ja-technical-writing", "ja"),
-    ("npm", "textlint-rule-ja-no-redundant-expression", "ja"),
-    ("npm", "textlint-rule-ja-no-abusage", "ja"),
-    ("npm", "textlint-rule-no-doubled-joshi", "ja"),
-    ("npm", "textlint-rule-preset-ja-spacing", "ja"),
-    ("npm", "textlint-rule-preset-smarthr", "ja"),
-    ("npm", "moji", "ja"),
-    ("npm", "analyze-desumasu-dearu", "ja"),
-    ("pypi", "japanize-matplotlib", "ja"),
-    # Added 2026-11-27: the first Chinese and Japanese lists gave 57 and 32 near-duplicate
-    # pairs, too few to judge a language by.
-    ("npm", "cnchar", "zh"),
-    ("npm", "xe-utils", "zh"),
-    ("npm", "lunar-javascript", "zh"),
-    ("npm", "nzh", "zh"),
-    ("npm", "vxe-table", "zh"),
-    ("npm", "uview-ui", "zh"),
-    ("npm", "egg", "zh"),
-    ("pypi", "akshare", "zh"),
-    ("pypi", "efinance", "zh"),
-    ("pypi", "jionlp", "zh"),
-    ("pypi", "cnocr", "zh"),
-    ("pypi", "ddddocr", "zh"),
-    ("pypi", "qianfan", "zh"),
-    ("pypi", "bilibili-api-python", "zh"),
-    ("pypi", "nonebot2", "zh"),
-    ("pypi", "tushare", "zh"),
-    ("npm", "@geolonia/normalize-japanese-addresses", "ja"),
-    ("npm", "japanese-holidays", "ja"),
-    ("npm", "textlint-rule-preset-jtf-style", "ja"),
-    ("npm", "textlint-rule-ja-no-mixed-period", "ja"),
-    ("npm", "textlint-rule-ja-hiragana-keishikimeishi", "ja"),
-    ("npm", "textlint-rule-no-mix-dearu-desumasu", "ja"),
-    ("npm", "textlint-rule-max-ten", "ja"),
-    ("npm", "textlint-rule-ja-unnatural-alphabet", "ja"),
-    ("npm", "textlint-rule-ja-no-successive-word", "ja"),
-    ("npm", "textlint-rule-preset-japanese", "ja"),
-    ("npm", "@textlint-ja/textlint-rule-no-synonyms", "ja"),
-    ("npm", "kuroshiro", "ja"),
-    ("pypi", "neologdn", "ja"),
-    ("pypi", "jpholiday", "ja"),
-    ("pypi", "japanize-kivy", "ja"),
-]
+# package, registry, language, pinned versions (oldest first), files kept. npm tarballs hold
+# the README and often docs/; PyPI wheels hold the README in METADATA. The Chinese and
+# Japanese lists were extended on 2026-11-27 (the first gave 57 and 32 near-duplicate pairs,
+# too few to judge a language by).
+PINNED = pathlib.Path(__file__).with_name("revisions.tsv")
+
+
+def pinned():
+    """[(registry, name, lang, versions, files)] from scripts/revisions.tsv."""
+    rows = PINNED.read_text(encoding="utf-8").splitlines()
+    out = []
+    for line in rows[1:]:
+        name, registry, lang, versions, files = line.split("\t")
+        out.append((registry, name, lang, versions.split(), int(files)))
+    return out
+
+
 DOC = re.compile(r"(^|/)(readme[^/]*|docs?/.*)\.(md|markdown|rst|txt)$", re.IGNORECASE)
 SKIP = re.compile(r"(changelog|changes|history|license|licence|authors|contributors|release)",
                   re.IGNORECASE)
@@ -238,50 +205,66 @@ def in_language(text, lang):
     return kana >= 0.2 if lang == "ja" else kana <= 0.02
 
 
+def fetch(registry, name, lang, versions, folder, tmp):
+    """Writes each version's documentation files under folder/<version>/; the versions that
+    kept at least one file."""
+    fetched = []
+    for version in versions:
+        files = (npm_files if registry == "npm" else pypi_files)(name, version, tmp)
+        kept = 0
+        for path, text in files.items():
+            text = plain(text)
+            if len(text) < 40 or not in_language(text, lang):
+                continue
+            target = folder / version / (path.replace("/", "+") + ".txt")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text + "\n", encoding="utf-8")
+            kept += 1
+        if kept:
+            fetched.append(version)
+    return fetched
+
+
 def main():
-    out = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else
-                       os.path.expanduser("~/.cache/simprint/revisions"))
+    args = [a for a in sys.argv[1:] if a != "--latest"]
+    latest = "--latest" in sys.argv[1:]
+    out = pathlib.Path(args[0] if args else os.path.expanduser("~/.cache/simprint/revisions"))
     out.mkdir(parents=True, exist_ok=True)
-    manifest = []
+    manifest, wrong = [], []
     with tempfile.TemporaryDirectory() as tmp:
-        for registry, name, lang in PACKAGES:
+        for registry, name, lang, pin, pin_files in pinned():
             folder = out / lang / name.replace("/", "+")
             done = folder / "versions.txt"
-            if not done.exists():
-                try:
-                    versions = (npm_versions if registry == "npm" else pypi_versions)(name)
-                except (subprocess.CalledProcessError, json.JSONDecodeError) as e:
-                    print(f"{name}: no versions ({e})", file=sys.stderr)
-                    continue
-                versions = versions[-VERSIONS[lang]:]
-                fetched = []
-                for version in versions:
-                    try:
-                        files = (npm_files if registry == "npm" else pypi_files)(name, version,
-                                                                                  tmp)
-                    except (subprocess.CalledProcessError, tarfile.TarError) as e:
-                        print(f"{name}@{version}: {e}", file=sys.stderr)
-                        continue
-                    kept = 0
-                    for path, text in files.items():
-                        text = plain(text)
-                        if len(text) < 40 or not in_language(text, lang):
-                            continue
-                        target = folder / version / (path.replace("/", "+") + ".txt")
-                        target.parent.mkdir(parents=True, exist_ok=True)
-                        target.write_text(text + "\n", encoding="utf-8")
-                        kept += 1
-                    if kept:
-                        fetched.append(version)
+            if latest:
+                listed = (npm_versions if registry == "npm" else pypi_versions)(name)
+                want = listed[-VERSIONS[lang]:]
+            else:
+                want = pin
+            have = done.read_text().split() if done.exists() else None
+            if have != want:
+                if folder.exists():
+                    shutil.rmtree(folder)
+                # A failed download raises: a corpus with a version quietly missing would give
+                # figures no one can reproduce.
+                fetched = fetch(registry, name, lang, want, folder, tmp)
                 folder.mkdir(parents=True, exist_ok=True)
                 done.write_text("".join(v + "\n" for v in fetched))
             versions = done.read_text().split()
             files = sum(1 for v in versions for _ in (folder / v).glob("*.txt"))
             manifest.append("\t".join([name, registry, lang, " ".join(versions), str(files)]))
             print(f"{name}: {len(versions)} versions, {files} files", file=sys.stderr)
-    (out / "manifest.tsv").write_text("package\tregistry\tlang\tversions\tfiles\n" +
-                                      "".join(line + "\n" for line in manifest),
-                                      encoding="utf-8")
+            if not latest and (versions != pin or files != pin_files):
+                wrong.append(f"{name}: {len(versions)} versions and {files} files, pinned "
+                             f"{len(pin)} and {pin_files}")
+    table = "package\tregistry\tlang\tversions\tfiles\n" + "".join(l + "\n" for l in manifest)
+    (out / "manifest.tsv").write_text(table, encoding="utf-8")
+    if latest:
+        print(f"# the newest releases; to pin them, write this to {PINNED}:", file=sys.stderr)
+        print(table, end="")
+        return
+    if wrong:
+        sys.exit("not as pinned in scripts/revisions.tsv (a registry's text changed?):\n  "
+                 + "\n  ".join(wrong))
     print(out)
 
 

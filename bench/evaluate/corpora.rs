@@ -368,6 +368,40 @@ pub fn change(a: &[String], b: &[String]) -> f64 {
     1.0 - same as f64 / n as f64
 }
 
+/// Whether the revisions folder holds the versions `scripts/revisions.tsv` pins (and as many
+/// files): the figures of docs/evaluation.md over D are of that corpus, and a folder fetched
+/// otherwise (before the pin, or with `--latest`) gives others. `None` when it does; else
+/// the packages that differ.
+pub fn revisions_unpinned(root: &Path) -> Option<Vec<String>> {
+    let pinned = include_str!("../../scripts/revisions.tsv");
+    let mut differ = Vec::new();
+    for line in pinned.lines().skip(1) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let [name, _, lang, versions, files] = cols[..] else {
+            continue;
+        };
+        let folder = root.join(lang).join(name.replace('/', "+"));
+        let have = std::fs::read_to_string(folder.join("versions.txt")).unwrap_or_default();
+        let have: Vec<&str> = have.split_whitespace().collect();
+        let count: usize = have
+            .iter()
+            .map(|v| {
+                std::fs::read_dir(folder.join(v)).map_or(0, |d| {
+                    d.filter(|e| {
+                        e.as_ref()
+                            .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "txt"))
+                    })
+                    .count()
+                })
+            })
+            .sum();
+        if have != versions.split_whitespace().collect::<Vec<_>>() || count.to_string() != files {
+            differ.push(name.to_string());
+        }
+    }
+    (!differ.is_empty()).then_some(differ)
+}
+
 /// Versions longer than this many units are left out (a few manuals of hundreds of KB).
 const MAX_UNITS: usize = 20_000;
 

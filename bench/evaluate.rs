@@ -310,6 +310,15 @@ fn main() {
             );
         }
     }
+    let differ = corpora::corpus_differences(Path::new(&root));
+    if differ.is_empty() {
+        println!("A, B, C       | the corpus of scripts/corpus.tsv");
+    } else {
+        println!(
+            "A, B, C       | NOT the corpus of scripts/corpus.tsv ({}): figures over those may differ from docs/evaluation.md's",
+            differ.join(", ")
+        );
+    }
     match corpora::revisions_unpinned(Path::new(&revisions)) {
         None => println!("D revisions   | the versions pinned in scripts/revisions.tsv"),
         Some(differ) => println!(

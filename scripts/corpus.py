@@ -10,6 +10,13 @@ into plain text. Only the Debian archive is contacted.
 Prints the folder. Running it again fetches only what is missing (a corpus folder counts as
 present once its `.done` file is written), so interrupted runs resume.
 
+scripts/corpus.tsv is the manifest of the corpus every figure in docs/ was measured on (package
+versions, files, characters). Debian's archive serves only the current version of a package,
+and point releases update some of these (LibreOffice's help with each security fix), so this
+script cannot pin versions; it fetches what the archive has and, at the end, names every corpus
+whose line differs from that manifest: figures measured on it may differ from the docs'.
+`bench/evaluate.rs` says the same of the folder it reads.
+
 Layout of OUT (stable: other programs read it; add to it, do not move things):
 
     en/*.txt, zh/*.txt          the Debian Administrator's Handbook in English and Simplified
@@ -747,7 +754,25 @@ def main():
                     manifest[(corpus, lang)] = write_corpus(out, corpus, lang, files, package,
                                                             version, EXTRA_MIN_CHARS)
                     write_manifest(manifest_path, manifest)
+    differ = differences(manifest_path)
+    if differ:
+        print("not the corpus of scripts/corpus.tsv, which docs/ was measured on (the archive "
+              "has other versions?): " + ", ".join(differ), file=sys.stderr)
     print(out)
+
+
+def differences(manifest_path):
+    """The corpus/lang of every line of the folder's manifest that differs from
+    scripts/corpus.tsv, and those missing from either."""
+    pinned = pathlib.Path(__file__).with_name("corpus.tsv").read_text(encoding="utf-8")
+    have = manifest_path.read_text(encoding="utf-8")
+
+    def lines(text):
+        return {tuple(line.split("\t")[:2]): line for line in text.splitlines()[1:]}
+
+    want, got = lines(pinned), lines(have)
+    return sorted("/".join(key) for key in want.keys() | got.keys()
+                  if want.get(key) != got.get(key))
 
 
 def write_manifest(path, manifest):

@@ -368,6 +368,31 @@ pub fn change(a: &[String], b: &[String]) -> f64 {
     1.0 - same as f64 / n as f64
 }
 
+/// The corpus/lang lines of the corpus folder's manifest that differ from
+/// `scripts/corpus.tsv`, the corpus the figures of docs/ were measured on (Debian's archive
+/// updates some packages in point releases, so a later fetch may differ); empty when none.
+pub fn corpus_differences(root: &Path) -> Vec<String> {
+    let pinned = include_str!("../../scripts/corpus.tsv");
+    let have = std::fs::read_to_string(root.join("manifest.tsv")).unwrap_or_default();
+    let lines = |text: &str| -> BTreeMap<String, String> {
+        text.lines()
+            .skip(1)
+            .map(|l| {
+                let key: Vec<&str> = l.split('\t').take(2).collect();
+                (key.join("/"), l.to_string())
+            })
+            .collect()
+    };
+    let (want, got) = (lines(pinned), lines(&have));
+    let mut keys: Vec<&String> = want.keys().chain(got.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    keys.into_iter()
+        .filter(|k| want.get(*k) != got.get(*k))
+        .cloned()
+        .collect()
+}
+
 /// Whether the revisions folder holds the versions `scripts/revisions.tsv` pins (and as many
 /// files): the figures of docs/evaluation.md over D are of that corpus, and a folder fetched
 /// otherwise (before the pin, or with `--latest`) gives others. `None` when it does; else

@@ -332,6 +332,8 @@ fn main() {
     cross::choose_on_each(&scored);
     cross::table(&scored, 64);
     cross::table(&scored, 128);
+    cross::pair_table(&scored, 64);
+    cross::pair_table(&scored, 128);
     cross::curves(&scored);
     cross::length_tables(&scored);
     cross::calibration(&scored, 100, 64);

@@ -183,7 +183,7 @@ impl Fingerprinter {
 
     /// The distinct features of already folded `text`, by full 64/128-bit hash (not the cut
     /// one, so that at small widths two different features with equal cut hashes both count).
-    fn distinct(&self, text: &str) -> Distinct {
+    pub(crate) fn distinct(&self, text: &str) -> Distinct {
         let mut distinct = self.new_distinct();
         self.options.tokenizer.for_each_feature(text, |parts, sep| {
             distinct.add(self.hasher.full_hash_in(text, parts, sep));

@@ -26,7 +26,7 @@
 //! | fingerprint a text | [`fingerprint()`], or [`Fingerprinter::new`]`(`[`Options`]`)` and [`Fingerprinter::fingerprint`] (options checked once) |
 //! | choose the options | [`Options`]: [`Tokenizer`], [`Normalization`], [`Weighting`], [`Key`] |
 //! | a fingerprint's value, hex, distance | [`Fingerprint`]: [`Fingerprint::to_hex`], [`Fingerprint::from_hex`], [`Fingerprint::distance`], [`Fingerprint::compare`] ([`Comparison`]) |
-//! | the `k` to use | [`recommended_k`], [`Fingerprinter::recommend`] ([`Tolerance`], [`Recommendation`]), [`k_between`]; in a collection at most [`collection_k`] |
+//! | the `k` to use | [`recommended_k`], [`Fingerprinter::recommend`] ([`Tolerance`], [`Recommendation`]), [`k_between`]; for two texts from both their sizes, [`pair_k`] ([`Fingerprinter::feature_count`]); in a collection at most [`collection_k`] |
 //! | text in chunks | [`Fingerprinter::stream`] ([`Stream`]); with its `k`, [`Fingerprinter::stream_recommending`] |
 //! | IDF weights | [`DocumentFrequencies`], [`Fingerprinter::with_document_frequencies`] |
 //! | your own features, or hashes | [`Fingerprinter::fingerprint_features`], [`fingerprint_hashes`], [`Accumulator`] |
@@ -75,6 +75,7 @@ mod idf;
 pub mod index;
 pub mod normalize;
 mod options;
+mod pair;
 #[cfg(feature = "parallel")]
 mod parallel;
 mod recommend;
@@ -118,6 +119,8 @@ pub use index::plan::{Block, Plan, PlanKind, TableSpec, MAX_TABLES};
 pub use index::results::{Candidate, Match, Pair, Probe};
 #[doc(inline)]
 pub use options::{Normalization, Options, Weighting, QUALITY_WIDTH};
+#[doc(inline)]
+pub use pair::pair_k;
 #[doc(inline)]
 pub use recommend::{collection_k, k_between, recommended_k, Recommendation, Tolerance};
 #[doc(inline)]

@@ -965,6 +965,49 @@ test("a stream made with { recommend: true } gives the whole text's recommended 
   assert.throws(() => plain.finishRecommending(), /needs a stream made with \{ recommend: true \}/);
 });
 
+test('featureCount: the distinct features a fingerprinter sees, as explain lists them', () => {
+  const fp = new sp.Fingerprinter();
+  assert.equal(fp.featureCount('the cat and the hat'), 4);
+  assert.equal(fp.featureCount('The CAT, the hat!'), 3);
+  assert.equal(fp.featureCount(''), 0);
+  for (const options of [{}, { width: 128 }, { weighting: 'tf' }]) {
+    const f = new sp.Fingerprinter(options);
+    for (const text of [
+      'Near-duplicate detection, near-duplicate DETECTION: the same words again.',
+      '近似重复检测找出几乎相同的文档，例如只改了几个字的副本。近似重复检测',
+      'SimHash 指纹 in English and 中文 mixed, ｆｕｌｌ ｗｉｄｔｈ too',
+    ]) {
+      assert.equal(f.featureCount(text), f.explain(text).features.length, text);
+    }
+  }
+  assert.throws(() => fp.featureCount(42), /text must be a string/);
+});
+
+test('pairK: the k for a pair of texts from both their feature counts', () => {
+  const fp = new sp.Fingerprinter();
+  const a =
+    'Near-duplicate detection finds documents that are almost the same, such as a page and ' +
+    'its copy with a few words changed, among millions of others, by comparing short ' +
+    'fingerprints instead of whole texts, so that a crawler or an editor can keep one copy.';
+  const b = a.replace('a few words', 'some words').replace('keep one', 'keep a single');
+  const k = sp.pairK(fp.featureCount(a), fp.featureCount(b));
+  assert.ok(k > 0);
+  assert.ok(sp.hamming(fp.fingerprint(a), fp.fingerprint(b)) <= k);
+  // Symmetric; largest at equal sizes; sizes a tenth apart in the near share's square rule
+  // out a near-duplicate whatever the distance.
+  assert.equal(sp.pairK(400, 500), sp.pairK(500, 400));
+  assert.ok(sp.pairK(1000, 900) < sp.pairK(1000, 1000));
+  assert.equal(sp.pairK(1000, 800), 0);
+  assert.ok(sp.pairK(500, 500, 128) > sp.pairK(500, 500));
+  assert.equal(sp.pairK(500, 500, { width: 128 }), sp.pairK(500, 500, 128));
+  assert.ok(sp.pairK(500, 500, { tolerance: 0.2 }) > sp.pairK(500, 500));
+  assert.equal(sp.pairK(500, 500, { tolerance: 0.1, far: 0.2 }), sp.pairK(500, 500));
+  assert.throws(() => sp.pairK('5', 5), /featuresA must be a number/);
+  assert.throws(() => sp.pairK(5, -1), /featuresB must be a whole number/);
+  assert.throws(() => sp.pairK(5, 5, { tolerance: 0.3, far: 0.2 }), /tolerance/);
+  assert.throws(() => sp.pairK(5, 5, { widht: 64 }), /unknown field `widht`/);
+});
+
 test('collectionK: the largest k at which a collection of unrelated fingerprints gives no chance match', () => {
   assert.equal(sp.collectionK(1_000_000), 11);
   assert.equal(sp.collectionK(1_000_000, 128), 34);

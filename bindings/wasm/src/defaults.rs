@@ -97,26 +97,55 @@ pub fn recommended_k(
     >,
 ) -> Result<u32, JsError> {
     let text = read_text(&text)?;
-    let (width, tolerance) = match options.as_ref().and_then(JsValue::as_f64) {
-        Some(width) => (width_from(Some(width))?, Tolerance::DEFAULT),
-        None => {
-            let fields = Fields::read(&options, &["width", "tolerance", "far"])?;
-            let width = width_from(
-                fields
-                    .as_ref()
-                    .map(|f| f.number("width"))
-                    .transpose()?
-                    .flatten(),
-            )?;
-            (width, read_tolerance(fields.as_ref())?)
-        }
-    };
+    let (width, tolerance) = width_and_tolerance(options.as_ref())?;
     let fp = Fingerprinter::new(Options {
         width,
         ..Options::default()
     })
     .map_err(err)?;
     fp.recommended_k(&text, tolerance).map_err(err)
+}
+
+/// The Hamming distance bound for a pair of texts with `featuresA` and `featuresB` distinct
+/// features (`Fingerprinter.featureCount`): the core's `pair_k` (docs/evaluation.md derives
+/// it). The third argument is the width (a number, default 64) or `{ width, tolerance, far }`.
+#[wasm_bindgen(js_name = pairK)]
+pub fn pair_k(
+    #[wasm_bindgen(unchecked_param_type = "number")] features_a: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] features_b: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "number | RecommendOptions")] options: Option<
+        JsValue,
+    >,
+) -> Result<u32, JsError> {
+    let a = features_a
+        .as_f64()
+        .ok_or_else(|| JsError::new("featuresA must be a number"))?;
+    let b = features_b
+        .as_f64()
+        .ok_or_else(|| JsError::new("featuresB must be a number"))?;
+    let (a, b) = (
+        crate::convert::whole("featuresA", a)?,
+        crate::convert::whole("featuresB", b)?,
+    );
+    let (width, tolerance) = width_and_tolerance(options.as_ref())?;
+    simprint::pair_k(width, a, b, tolerance).map_err(err)
+}
+
+/// A width given as a number, or `{ width, tolerance, far }`: the core's defaults for what is
+/// left out.
+fn width_and_tolerance(options: Option<&JsValue>) -> Result<(u32, Tolerance), JsError> {
+    if let Some(width) = options.and_then(JsValue::as_f64) {
+        return Ok((width_from(Some(width))?, Tolerance::DEFAULT));
+    }
+    let fields = Fields::read(&options.cloned(), &["width", "tolerance", "far"])?;
+    let width = width_from(
+        fields
+            .as_ref()
+            .map(|f| f.number("width"))
+            .transpose()?
+            .flatten(),
+    )?;
+    Ok((width, read_tolerance(fields.as_ref())?))
 }
 
 /// The largest k at which a check among `documents` unrelated fingerprints of `width` bits

@@ -106,6 +106,17 @@ impl Fingerprinter {
             .map_err(err)
     }
 
+    /// The number of distinct features of `text` as this fingerprinter sees them: the size
+    /// `pairK` compares (the core's `Fingerprinter::feature_count`). Store it beside the
+    /// fingerprint.
+    #[wasm_bindgen(js_name = featureCount)]
+    pub fn feature_count(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    ) -> Result<u32, JsError> {
+        Ok(self.inner.feature_count(&read_text(&text)?))
+    }
+
     /// The fingerprint of `text` as `ceil(width / 4)` lowercase hex digits: the form to put in
     /// JSON (which has no BigInt); every function taking a fingerprint takes it back.
     #[wasm_bindgen(js_name = fingerprintHex)]

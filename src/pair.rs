@@ -1,0 +1,186 @@
+//! The `k` for a pair of texts, from how many distinct features each has: what a copy's size
+//! says about how much of it was edited, which one text alone cannot say.
+//!
+//! [`recommended_k`](crate::recommended_k) reads one text and models an edit as substitutions
+//! of new units. Real edits also insert and delete, reuse the text's own words, and come in
+//! runs, and a text cannot tell which its copies will meet (docs/evaluation.md). Two texts
+//! can tell part of it: their sizes. With `a` and `b` distinct features (`M` the larger,
+//! `m` the smaller), a copy with a share `s` of the larger text's units edited keeps about
+//! `c = M·(1 − s)` features in common: a substitution of `sM` units leaves `M − sM`, a deletion
+//! of `sM` leaves all `m = M − sM` of the shorter text, an insertion of `sm` into the shorter
+//! one leaves its `m = M − sm ≈ M(1 − s)`. SimHash with binary weights estimates the angle
+//! between the two feature sets, `cos θ = c / √(a·b)`, so such a copy lies at
+//! `cos θ(s) = (1 − s)·√(M / m)` (at most 1), each bit differing with probability `θ(s)/π`.
+//! [`pair_k`] puts `k` between the distances of copies edited by `near` and by `far` with
+//! [`k_between`](crate::k_between), as the one-text rule does.
+//!
+//! A size ratio `M/m` past `1/(1 − near)²` is more editing than `near` allows whatever the
+//! distance, and gives `k = 0`.
+
+use crate::error::Error;
+use crate::fingerprint::MAX_WIDTH;
+use crate::fingerprinter::Fingerprinter;
+use crate::recommend::{k_between, Tolerance};
+
+impl Fingerprinter {
+    /// The number of distinct features of `text` as this fingerprinter sees them (after case
+    /// and width folding, by full hash): the size [`pair_k`] compares. One pass over the text,
+    /// as [`Fingerprinter::recommend`]'s; store it beside the fingerprint.
+    ///
+    /// ```
+    /// let fp = simprint::Fingerprinter::new(simprint::Options::default())?;
+    /// assert_eq!(fp.feature_count("the cat and the hat"), 4);
+    /// assert_eq!(fp.feature_count("The CAT, the hat!"), 3);
+    /// assert_eq!(fp.feature_count(""), 0);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    #[must_use]
+    pub fn feature_count(&self, text: &str) -> u32 {
+        let (text, _) = crate::normalize::fold_counting(
+            text,
+            self.options().normalization,
+            self.options().case_fold,
+        );
+        // The table's own list of its keys (shared with the weighted paths' code).
+        u32::try_from(self.distinct(&text).counts().len()).unwrap_or(u32::MAX)
+    }
+}
+
+/// The `k` at which two texts with `features_a` and `features_b` distinct features (see
+/// [`Fingerprinter::feature_count`](crate::Fingerprinter::feature_count)) are near-duplicates
+/// under `tolerance`, at `width` bits: the fingerprints' distance at most this is a copy with at
+/// most a share `tolerance.near` of its units edited, told apart from `tolerance.far` (the
+/// module documentation derives it). Symmetric in the two counts; largest when they are
+/// equal, so an index queried at `pair_k(width, n, n, t)` finds every candidate of a text with
+/// `n` features, and each is then checked at its own pair `k`.
+///
+/// Derived for binary weights (the default); with term frequencies or IDF the counts
+/// approximate the feature vectors' norms.
+///
+/// # Errors
+///
+/// [`Error::ToleranceOutOfRange`] unless `0 < tolerance.near < tolerance.far ≤ 1`.
+///
+/// ```
+/// use simprint::{pair_k, Fingerprinter, Options, Tolerance};
+/// let fp = Fingerprinter::new(Options::default())?;
+/// let a = "Near-duplicate detection finds documents that are almost the same, such as a page \
+///          and its copy with a few words changed, among millions of others.";
+/// let b = "Near-duplicate detection finds documents that are almost the same, such as a page \
+///          and its copy with some words changed, among millions of others.";
+/// let k = pair_k(64, fp.feature_count(a), fp.feature_count(b), Tolerance::DEFAULT)?;
+/// assert!(fp.fingerprint(a).distance(&fp.fingerprint(b))? <= k);
+/// // A copy with a third of the text cut: the sizes alone rule it out.
+/// assert_eq!(pair_k(64, 30, 20, Tolerance::DEFAULT)?, 0);
+/// # Ok::<(), simprint::Error>(())
+/// ```
+pub fn pair_k(
+    width: u32,
+    features_a: u32,
+    features_b: u32,
+    tolerance: Tolerance,
+) -> Result<u32, Error> {
+    tolerance.validate()?;
+    let width = width.clamp(1, MAX_WIDTH);
+    let big = f64::from(features_a.max(features_b).max(1));
+    let small = f64::from(features_a.min(features_b).max(1));
+    let ratio = libm::sqrt(big / small);
+    let flip = |share: f64| libm::acos(((1.0 - share) * ratio).min(1.0)) / core::f64::consts::PI;
+    Ok(k_between(width, flip(tolerance.near), flip(tolerance.far)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn k(width: u32, a: u32, b: u32) -> u32 {
+        pair_k(width, a, b, Tolerance::DEFAULT).unwrap()
+    }
+
+    #[test]
+    fn equal_sizes_give_the_plain_model() {
+        // cos θ = 1 − s at equal sizes.
+        let pi = core::f64::consts::PI;
+        let expect = k_between(64, libm::acos(0.9) / pi, libm::acos(0.8) / pi);
+        assert_eq!(k(64, 500, 500), expect);
+        assert!((9..=13).contains(&expect), "{expect}");
+        assert!(k(128, 500, 500) > expect);
+    }
+
+    #[test]
+    fn symmetric_and_smaller_as_the_sizes_part() {
+        assert_eq!(k(64, 400, 500), k(64, 500, 400));
+        let mut last = k(64, 1000, 1000);
+        for small in [990, 950, 900, 850, 820] {
+            let now = k(64, 1000, small);
+            assert!(now <= last, "{small}: {now} > {last}");
+            last = now;
+        }
+        assert!(k(64, 1000, 900) < k(64, 1000, 1000));
+    }
+
+    #[test]
+    fn an_index_queried_at_equal_sizes_misses_no_candidate() {
+        // The recipe of pair_k's docs: the query's bound covers every partner's.
+        for width in [64, 128] {
+            for n in (1..400).step_by(7) {
+                let bound = k(width, n, n);
+                for m in (1..600).step_by(5) {
+                    assert!(k(width, n, m) <= bound, "{width}: {n}, {m}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sizes_beyond_the_tolerance_give_zero() {
+        // (1 − 0.1)·√(M/m) ≥ 1 from M/m ≥ 1/0.81.
+        assert_eq!(k(64, 1000, 800), 0);
+        assert_eq!(k(128, 1000, 800), 0);
+        assert!(k(64, 1000, 850) > 0);
+    }
+
+    #[test]
+    fn empty_texts_and_bad_tolerances() {
+        assert_eq!(k(64, 0, 0), k(64, 1, 1));
+        assert_eq!(k(64, 0, 5), k(64, 1, 5));
+        let bad = Tolerance {
+            near: 0.3,
+            far: 0.2,
+        };
+        assert!(matches!(
+            pair_k(64, 10, 10, bad),
+            Err(Error::ToleranceOutOfRange { .. })
+        ));
+    }
+
+    #[test]
+    fn feature_counts_are_the_explained_features() {
+        for options in [
+            crate::Options::default(),
+            crate::Options::quality(),
+            crate::Options {
+                weighting: crate::Weighting::TermFrequency,
+                ..crate::Options::default()
+            },
+        ] {
+            let fp = Fingerprinter::new(options).unwrap();
+            for text in [
+                "",
+                "one",
+                "Near-duplicate detection, near-duplicate DETECTION: the same words again.",
+                "近似重复检测找出几乎相同的文档，例如只改了几个字的副本。近似重复检测",
+                "SimHash 指纹 in English and 中文 mixed, ｆｕｌｌ ｗｉｄｔｈ too",
+            ] {
+                let explained = fp.explain(text).features.len();
+                assert_eq!(fp.feature_count(text) as usize, explained, "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_wider_tolerance_gives_a_larger_k() {
+        let loose = pair_k(64, 700, 700, Tolerance::new(0.2).unwrap()).unwrap();
+        assert!(loose > k(64, 700, 700));
+    }
+}

@@ -172,6 +172,14 @@ impl Distinct {
         }
     }
 
+    /// The number of distinct hashes.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Distinct::Narrow(t) => t.distinct_len(),
+            Distinct::Wide(t) => t.distinct_len(),
+        }
+    }
+
     /// Calls `f` with every distinct hash, in table order.
     #[inline]
     pub(crate) fn for_each_key(&self, f: impl FnMut(u128)) {
@@ -335,6 +343,16 @@ impl<K: Key> Table<K> {
         }
     }
 
+    /// [`Distinct::len`]: the table's count (the key 0 in it), unless hostile input sent
+    /// occurrences to the overflow list, which may repeat keys.
+    fn distinct_len(&self) -> usize {
+        if self.overflow.is_empty() {
+            self.len
+        } else {
+            self.counts().len()
+        }
+    }
+
     fn counts(&self) -> Vec<(u128, u64)> {
         let empty = K::default();
         let mut out: Vec<(u128, u64)> = Vec::with_capacity(self.len);
@@ -420,6 +438,7 @@ mod tests {
                     .map(|&(k, c)| (k, if counting { c } else { 1 }))
                     .collect();
                 assert_eq!(got, want, "wide {wide}, counting {counting}");
+                assert_eq!(d.len(), want.len(), "wide {wide}, counting {counting}");
                 let mut keys_seen = Vec::new();
                 d.for_each_key(|k| keys_seen.push(k));
                 keys_seen.sort_unstable();

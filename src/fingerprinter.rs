@@ -87,6 +87,28 @@ impl Fingerprinter {
     /// ```
     #[must_use]
     pub fn fingerprint(&self, text: &str) -> Fingerprint {
+        self.fingerprint_and_size(text, false).0
+    }
+
+    /// The fingerprint of `text` and its number of distinct features (the size
+    /// [`pair_k`](crate::pair_k) compares), in one pass: what
+    /// [`Fingerprinter::fingerprint`] and [`Fingerprinter::feature_count`] give apart.
+    ///
+    /// ```
+    /// let fp = simprint::Fingerprinter::new(simprint::Options::default())?;
+    /// let text = "the cat and the hat";
+    /// assert_eq!(fp.fingerprint_counted(text), (fp.fingerprint(text), fp.feature_count(text)));
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    #[must_use]
+    pub fn fingerprint_counted(&self, text: &str) -> (Fingerprint, u32) {
+        self.fingerprint_and_size(text, true)
+    }
+
+    /// The fingerprint of `text`, and its number of distinct features where the sink holds
+    /// them (with `count_always`, also for term frequencies, by a second pass; else 0 there).
+    /// One body for both callers: the `.wasm` holds the pipeline once.
+    fn fingerprint_and_size(&self, text: &str, count_always: bool) -> (Fingerprint, u32) {
         let (text, cjk) = crate::normalize::fold_counting(
             text,
             self.options.normalization,
@@ -94,7 +116,13 @@ impl Fingerprinter {
         );
         let mut sink = self.sink_for(text.len(), cjk);
         self.feed_text(&mut sink, &text);
-        self.finish(sink)
+        let n = match &sink {
+            Sink::Set(d, _) | Sink::Distinct(d) => d.len(),
+            // Term frequencies are counted per bit with no table of features.
+            Sink::Unit(_) if count_always => self.distinct(&text).len(),
+            Sink::Unit(_) => 0,
+        };
+        (self.finish(sink), u32::try_from(n).unwrap_or(u32::MAX))
     }
 
     /// Every feature of already folded `text` into `sink`, through the fingerprinter's own copy
@@ -183,7 +211,7 @@ impl Fingerprinter {
 
     /// The distinct features of already folded `text`, by full 64/128-bit hash (not the cut
     /// one, so that at small widths two different features with equal cut hashes both count).
-    pub(crate) fn distinct(&self, text: &str) -> Distinct {
+    fn distinct(&self, text: &str) -> Distinct {
         let mut distinct = self.new_distinct();
         self.options.tokenizer.for_each_feature(text, |parts, sep| {
             distinct.add(self.hasher.full_hash_in(text, parts, sep));

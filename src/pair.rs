@@ -24,8 +24,9 @@ use crate::recommend::{k_between, Tolerance};
 
 impl Fingerprinter {
     /// The number of distinct features of `text` as this fingerprinter sees them (after case
-    /// and width folding, by full hash): the size [`pair_k`] compares. One pass over the text,
-    /// as [`Fingerprinter::recommend`]'s; store it beside the fingerprint.
+    /// and width folding, by full hash): the size [`pair_k`] compares. It costs about what a
+    /// fingerprint does; [`Fingerprinter::fingerprint_counted`] gives both in one pass. Store
+    /// it beside the fingerprint.
     ///
     /// ```
     /// let fp = simprint::Fingerprinter::new(simprint::Options::default())?;
@@ -36,13 +37,7 @@ impl Fingerprinter {
     /// ```
     #[must_use]
     pub fn feature_count(&self, text: &str) -> u32 {
-        let (text, _) = crate::normalize::fold_counting(
-            text,
-            self.options().normalization,
-            self.options().case_fold,
-        );
-        // The table's own list of its keys (shared with the weighted paths' code).
-        u32::try_from(self.distinct(&text).counts().len()).unwrap_or(u32::MAX)
+        self.fingerprint_counted(text).1
     }
 }
 
@@ -174,6 +169,11 @@ mod tests {
             ] {
                 let explained = fp.explain(text).features.len();
                 assert_eq!(fp.feature_count(text) as usize, explained, "{text}");
+                let (print, count) = fp.fingerprint_counted(text);
+                assert_eq!(
+                    (print, count),
+                    (fp.fingerprint(text), fp.feature_count(text))
+                );
             }
         }
     }

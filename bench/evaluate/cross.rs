@@ -886,6 +886,40 @@ pub fn calibration(sets: &[Scored], n: usize, width: u32) {
                 in_test[i] = true;
             }
             let (bk, best) = best_fixed(s, d, width, &|i| in_test[i]);
+            // The pair rule's tolerance fitted to the same sample, scored on the others.
+            let mut counts = std::collections::HashMap::new();
+            let mut count =
+                |i: usize| *counts.entry(i).or_insert_with(|| fp.feature_count(text(i)));
+            let pair_score = |idx: &[usize], t: Tolerance, count: &mut dyn FnMut(usize) -> u32| {
+                let mut sc = Score::default();
+                for &i in idx {
+                    let p = &s.set.pairs[i];
+                    let k = simprint::pair_k(width, count(p.a), count(p.b), t).unwrap();
+                    sc.add(d[i] <= k, p.dup);
+                }
+                sc
+            };
+            let mut best_t = Tolerance::DEFAULT;
+            let mut best_f = pair_score(cal, best_t, &mut count).f1();
+            for near in 2..=30 {
+                let t = Tolerance::new(f64::from(near) / 100.0).unwrap();
+                let f = pair_score(cal, t, &mut count).f1();
+                if f > best_f + 1e-12 {
+                    (best_t, best_f) = (t, f);
+                }
+            }
+            let pair_default = pair_score(test, Tolerance::DEFAULT, &mut count);
+            let pair_cal = pair_score(test, best_t, &mut count);
+            println!(
+                "{:<13} {:<3} | pair rule {:.3} {:+.3}, calibrated {:.2}: {:.3} {:+.3}",
+                s.set.name,
+                lang.dir(),
+                pair_default.f1(),
+                pair_default.f1() - best.f1(),
+                best_t.near,
+                pair_cal.f1(),
+                pair_cal.f1() - best.f1(),
+            );
             println!(
                 "{:<13} {:<3} | default {:.3} {:+.3} | calibrated {:.2}: {:.3} {:+.3} | the sample's k {:>2}: {:.3} {:+.3} | best fixed k {:>2}: {:.3}",
                 s.set.name,

@@ -49,8 +49,8 @@ impl Fingerprinter {
 /// equal, so an index queried at `pair_k(width, n, n, t)` finds every candidate of a text with
 /// `n` features, and each is then checked at its own pair `k`.
 ///
-/// Derived for binary weights (the default); with term frequencies or IDF the counts
-/// approximate the feature vectors' norms.
+/// Derived for binary weights (the default) and evaluated with them only; with term
+/// frequencies or IDF the counts stand for the feature vectors' norms only roughly.
 ///
 /// # Errors
 ///

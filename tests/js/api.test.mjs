@@ -983,6 +983,24 @@ test('featureCount: the distinct features a fingerprinter sees, as explain lists
   assert.throws(() => fp.featureCount(42), /text must be a string/);
 });
 
+test('fingerprintCounted: the fingerprint and its feature count in one call', () => {
+  for (const options of [{}, { width: 128 }, { weighting: 'tf' }]) {
+    const f = new sp.Fingerprinter(options);
+    for (const text of [
+      '',
+      'the cat and the hat',
+      '近似重复检测找出几乎相同的文档',
+      'SimHash 指纹 mixed',
+    ]) {
+      assert.deepEqual(f.fingerprintCounted(text), {
+        fingerprint: f.fingerprint(text),
+        features: f.featureCount(text),
+      });
+    }
+  }
+  assert.throws(() => new sp.Fingerprinter().fingerprintCounted(null), /text must be a string/);
+});
+
 test('pairK: the k for a pair of texts from both their feature counts', () => {
   const fp = new sp.Fingerprinter();
   const a =

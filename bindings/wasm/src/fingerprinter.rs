@@ -106,6 +106,24 @@ impl Fingerprinter {
             .map_err(err)
     }
 
+    /// The fingerprint of `text` and its number of distinct features in one pass, as
+    /// `{ fingerprint, features }`: what `fingerprint(text)` and `featureCount(text)` give apart
+    /// (the core's `Fingerprinter::fingerprint_counted`), for the pair rule's `pairK`.
+    #[wasm_bindgen(
+        js_name = fingerprintCounted,
+        unchecked_return_type = "{ fingerprint: bigint; features: number }"
+    )]
+    pub fn fingerprint_counted(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let (fingerprint, features) = self.inner.fingerprint_counted(&read_text(&text)?);
+        Ok(crate::object::Obj::new()
+            .set("fingerprint", fingerprint.value())
+            .set("features", features)
+            .done())
+    }
+
     /// The number of distinct features of `text` as this fingerprinter sees them: the size
     /// `pairK` compares (the core's `Fingerprinter::feature_count`). Store it beside the
     /// fingerprint.

@@ -18,7 +18,7 @@
 //! distance, and gives `k = 0`.
 
 use crate::error::Error;
-use crate::fingerprint::MAX_WIDTH;
+use crate::fingerprint::check_width;
 use crate::fingerprinter::Fingerprinter;
 use crate::recommend::{k_between, Tolerance};
 
@@ -54,7 +54,8 @@ impl Fingerprinter {
 ///
 /// # Errors
 ///
-/// [`Error::ToleranceOutOfRange`] unless `0 < tolerance.near < tolerance.far ≤ 1`.
+/// [`Error::WidthOutOfRange`] unless `1 ≤ width ≤ 128`; [`Error::ToleranceOutOfRange`]
+/// unless `0 < tolerance.near < tolerance.far ≤ 1`.
 ///
 /// ```
 /// use simprint::{pair_k, Fingerprinter, Options, Tolerance};
@@ -75,8 +76,8 @@ pub fn pair_k(
     features_b: u32,
     tolerance: Tolerance,
 ) -> Result<u32, Error> {
+    let width = check_width(width)?;
     tolerance.validate()?;
-    let width = width.clamp(1, MAX_WIDTH);
     let big = f64::from(features_a.max(features_b).max(1));
     let small = f64::from(features_a.min(features_b).max(1));
     let ratio = libm::sqrt(big / small);
@@ -136,7 +137,7 @@ mod tests {
     }
 
     #[test]
-    fn empty_texts_and_bad_tolerances() {
+    fn empty_texts_bad_widths_and_bad_tolerances() {
         assert_eq!(k(64, 0, 0), k(64, 1, 1));
         assert_eq!(k(64, 0, 5), k(64, 1, 5));
         let bad = Tolerance {
@@ -147,6 +148,13 @@ mod tests {
             pair_k(64, 10, 10, bad),
             Err(Error::ToleranceOutOfRange { .. })
         ));
+        for width in [0, 129] {
+            assert!(matches!(
+                pair_k(width, 10, 10, Tolerance::DEFAULT),
+                Err(Error::WidthOutOfRange { .. })
+            ));
+        }
+        assert!(pair_k(1, 10, 10, Tolerance::DEFAULT).is_ok());
     }
 
     #[test]

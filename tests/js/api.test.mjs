@@ -965,7 +965,7 @@ test("a stream made with { recommend: true } gives the whole text's recommended 
   assert.throws(() => plain.finishRecommending(), /needs a stream made with \{ recommend: true \}/);
 });
 
-test('featureCount: the distinct features a fingerprinter sees, as explain lists them', () => {
+test('featureCount and fingerprintCounted: the distinct features explain lists, in one pass with the fingerprint', () => {
   const fp = new sp.Fingerprinter();
   assert.equal(fp.featureCount('the cat and the hat'), 4);
   assert.equal(fp.featureCount('The CAT, the hat!'), 3);
@@ -973,32 +973,18 @@ test('featureCount: the distinct features a fingerprinter sees, as explain lists
   for (const options of [{}, { width: 128 }, { weighting: 'tf' }]) {
     const f = new sp.Fingerprinter(options);
     for (const text of [
+      '',
       'Near-duplicate detection, near-duplicate DETECTION: the same words again.',
       '近似重复检测找出几乎相同的文档，例如只改了几个字的副本。近似重复检测',
       'SimHash 指纹 in English and 中文 mixed, ｆｕｌｌ ｗｉｄｔｈ too',
     ]) {
-      assert.equal(f.featureCount(text), f.explain(text).features.length, text);
+      const features = f.featureCount(text);
+      assert.equal(features, f.explain(text).features.length, text);
+      assert.deepEqual(f.fingerprintCounted(text), { fingerprint: f.fingerprint(text), features });
     }
   }
   assert.throws(() => fp.featureCount(42), /text must be a string/);
-});
-
-test('fingerprintCounted: the fingerprint and its feature count in one call', () => {
-  for (const options of [{}, { width: 128 }, { weighting: 'tf' }]) {
-    const f = new sp.Fingerprinter(options);
-    for (const text of [
-      '',
-      'the cat and the hat',
-      '近似重复检测找出几乎相同的文档',
-      'SimHash 指纹 mixed',
-    ]) {
-      assert.deepEqual(f.fingerprintCounted(text), {
-        fingerprint: f.fingerprint(text),
-        features: f.featureCount(text),
-      });
-    }
-  }
-  assert.throws(() => new sp.Fingerprinter().fingerprintCounted(null), /text must be a string/);
+  assert.throws(() => fp.fingerprintCounted(null), /text must be a string/);
 });
 
 test('pairK: the k for a pair of texts from both their feature counts', () => {
@@ -1024,6 +1010,10 @@ test('pairK: the k for a pair of texts from both their feature counts', () => {
   assert.throws(() => sp.pairK(5, -1), /featuresB must be a whole number/);
   assert.throws(() => sp.pairK(5, 5, { tolerance: 0.3, far: 0.2 }), /tolerance/);
   assert.throws(() => sp.pairK(5, 5, { widht: 64 }), /unknown field `widht`/);
+  assert.throws(() => sp.pairK(5, 5, 0), /width must be between 1 and 128, got 0/);
+  assert.throws(() => sp.pairK(5, 5, { width: 129 }), /width must be between 1 and 128, got 129/);
+  assert.throws(() => sp.pairK(5, 5, 'wide'), /options must be an object, got string/);
+  assert.throws(() => sp.pairK(5, 5, { width: 1.5 }), /width must be a whole number, got 1.5/);
 });
 
 test('collectionK: the largest k at which a collection of unrelated fingerprints gives no chance match', () => {

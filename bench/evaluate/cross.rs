@@ -117,6 +117,8 @@ pub struct Scored<'a> {
     /// `pair_k` at 64 and 128 bits from both texts' feature counts, per pair.
     pub pair64: Vec<u32>,
     pub pair128: Vec<u32>,
+    /// Each text's distinct features at 64 and 128 bits (`None` for texts no pair uses).
+    pub features: Vec<Option<(u32, u32)>>,
 }
 
 /// The pipeline under evaluation: the default, or with `SIMPRINT_EVAL_WORD_N=n` words cut into
@@ -227,7 +229,7 @@ pub fn score_set(set: &Set) -> Scored<'_> {
         }
     }
     // The pair rule: each text's distinct features as each width's fingerprinter counts them.
-    let counts: Vec<Option<(u32, u32)>> = set
+    let features: Vec<Option<(u32, u32)>> = set
         .texts
         .iter()
         .zip(&used)
@@ -237,7 +239,7 @@ pub fn score_set(set: &Set) -> Scored<'_> {
         set.pairs
             .iter()
             .map(|p| {
-                let (a, b) = (counts[p.a].unwrap(), counts[p.b].unwrap());
+                let (a, b) = (features[p.a].unwrap(), features[p.b].unwrap());
                 let (width, a, b) = if wide {
                     (128, a.1, b.1)
                 } else {
@@ -269,6 +271,7 @@ pub fn score_set(set: &Set) -> Scored<'_> {
         k128,
         pair64: pair(false),
         pair128: pair(true),
+        features,
     }
 }
 
@@ -887,10 +890,15 @@ pub fn calibration(sets: &[Scored], n: usize, width: u32) {
             }
             let (bk, best) = best_fixed(s, d, width, &|i| in_test[i]);
             // The pair rule's tolerance fitted to the same sample, scored on the others.
-            let mut counts = std::collections::HashMap::new();
-            let mut count =
-                |i: usize| *counts.entry(i).or_insert_with(|| fp.feature_count(text(i)));
-            let pair_score = |idx: &[usize], t: Tolerance, count: &mut dyn FnMut(usize) -> u32| {
+            let count = |i: usize| {
+                let f = s.features[i].unwrap();
+                if width == 64 {
+                    f.0
+                } else {
+                    f.1
+                }
+            };
+            let pair_score = |idx: &[usize], t: Tolerance| {
                 let mut sc = Score::default();
                 for &i in idx {
                     let p = &s.set.pairs[i];
@@ -900,16 +908,16 @@ pub fn calibration(sets: &[Scored], n: usize, width: u32) {
                 sc
             };
             let mut best_t = Tolerance::DEFAULT;
-            let mut best_f = pair_score(cal, best_t, &mut count).f1();
+            let mut best_f = pair_score(cal, best_t).f1();
             for near in 2..=30 {
                 let t = Tolerance::new(f64::from(near) / 100.0).unwrap();
-                let f = pair_score(cal, t, &mut count).f1();
+                let f = pair_score(cal, t).f1();
                 if f > best_f + 1e-12 {
                     (best_t, best_f) = (t, f);
                 }
             }
-            let pair_default = pair_score(test, Tolerance::DEFAULT, &mut count);
-            let pair_cal = pair_score(test, best_t, &mut count);
+            let pair_default = pair_score(test, Tolerance::DEFAULT);
+            let pair_cal = pair_score(test, best_t);
             println!(
                 "{:<13} {:<3} | pair rule {:.3} {:+.3}, calibrated {:.2}: {:.3} {:+.3}",
                 s.set.name,

@@ -210,7 +210,12 @@ def fetch(registry, name, lang, versions, folder, tmp):
     kept at least one file."""
     fetched = []
     for version in versions:
-        files = (npm_files if registry == "npm" else pypi_files)(name, version, tmp)
+        try:
+            files = (npm_files if registry == "npm" else pypi_files)(name, version, tmp)
+        except (subprocess.CalledProcessError, tarfile.TarError, zipfile.BadZipFile) as e:
+            # A corpus with a version quietly missing would give figures no one can reproduce;
+            # the half-written folder is redone on the next run (its versions.txt is not written).
+            sys.exit(f"{name}@{version}: could not fetch it ({e}); run the script again")
         kept = 0
         for path, text in files.items():
             text = plain(text)
@@ -244,8 +249,6 @@ def main():
             if have != want:
                 if folder.exists():
                     shutil.rmtree(folder)
-                # A failed download raises: a corpus with a version quietly missing would give
-                # figures no one can reproduce.
                 fetched = fetch(registry, name, lang, want, folder, tmp)
                 folder.mkdir(parents=True, exist_ok=True)
                 done.write_text("".join(v + "\n" for v in fetched))

@@ -326,6 +326,13 @@ fn main() {
             differ.join(", ")
         ),
     }
+    if cross::options() != simprint::Options::default() {
+        let o = cross::options();
+        println!(
+            "Pipeline: {} fingerprints of {:?} (not the default)",
+            o.algorithm, o.tokenizer
+        );
+    }
     let scored: Vec<cross::Scored> = sets.iter().map(cross::score_set).collect();
     cross::choose(&scored[0]);
     cross::check_chosen(&scored);

@@ -77,6 +77,8 @@ const rows = [];
 for (const [label, options] of [
   ['default', {}],
   ['width128', { width: 128 }],
+  ['minhash64', { algorithm: 'minhash' }],
+  ['minhash128', { width: 128, algorithm: 'minhash' }],
 ]) {
   const fp = new Fingerprinter(options);
   for (const [file, text] of Object.entries(texts)) {

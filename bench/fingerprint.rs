@@ -22,7 +22,7 @@ use std::time::Duration;
 use std::time::Instant;
 
 use criterion::{Criterion, SamplingMode, Throughput};
-use simprint::{hamming64, Fingerprinter, Options, Tokenizer};
+use simprint::{hamming64, Algorithm, Fingerprinter, Options, Tokenizer};
 
 #[path = "../tests/support/splitmix64.rs"]
 mod splitmix64;
@@ -55,6 +55,21 @@ fn fingerprint_benches(c: &mut Criterion, texts: &[(&'static str, String)]) {
             "chars3",
             Options {
                 tokenizer: Tokenizer::Chars { n: 3 },
+                ..Options::default()
+            },
+        ),
+        (
+            "minhash64",
+            Options {
+                algorithm: Algorithm::MinHash,
+                ..Options::default()
+            },
+        ),
+        (
+            "minhash128",
+            Options {
+                width: 128,
+                algorithm: Algorithm::MinHash,
                 ..Options::default()
             },
         ),

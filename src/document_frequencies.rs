@@ -143,7 +143,8 @@ impl Fingerprinter {
     /// # Errors
     ///
     /// [`Error::OptionsMismatch`] when `df` was built with other options than this
-    /// fingerprinter's (the weighting aside).
+    /// fingerprinter's (the weighting aside); [`Error::NotForMinHash`] for a
+    /// [`Algorithm::MinHash`](crate::Algorithm::MinHash) fingerprinter, which has no weights.
     ///
     /// ```
     /// use simprint::{DocumentFrequencies, Fingerprinter, Options};
@@ -152,7 +153,7 @@ impl Fingerprinter {
     ///     df.add(doc);
     /// }
     /// let fp = Fingerprinter::new(Options::default())?.with_document_frequencies(&df)?;
-    /// let e = fp.explain("the cat");
+    /// let e = fp.explain("the cat")?;
     /// assert!(e.features[0].weight < e.features[1].weight); // "the" is in every document
     /// # Ok::<(), simprint::Error>(())
     /// ```
@@ -160,6 +161,11 @@ impl Fingerprinter {
         mut self,
         df: &DocumentFrequencies,
     ) -> Result<Fingerprinter, Error> {
+        if self.options().algorithm == crate::Algorithm::MinHash {
+            return Err(Error::NotForMinHash {
+                what: "document frequencies",
+            });
+        }
         let same = Options {
             weighting: self.options().weighting,
             ..*df.options()
@@ -192,7 +198,10 @@ mod tests {
             log.fingerprint(text),
             log.fingerprint_features(rows).unwrap()
         );
-        assert_eq!(log.explain(text).fingerprint, log.fingerprint(text));
+        assert_eq!(
+            log.explain(text).unwrap().fingerprint,
+            log.fingerprint(text)
+        );
 
         let mut df = DocumentFrequencies::new(Options::default()).unwrap();
         for doc in ["spam and eggs", "spam only", "spam again"] {
@@ -202,7 +211,7 @@ mod tests {
             .unwrap()
             .with_document_frequencies(&df)
             .unwrap();
-        let e = idf.explain(text);
+        let e = idf.explain(text).unwrap();
         assert_eq!(e.fingerprint, idf.fingerprint(text));
         let weight = |f: &str| {
             e.features

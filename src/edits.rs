@@ -17,6 +17,7 @@
 
 use alloc::vec::Vec;
 
+use crate::algorithm::Algorithm;
 use crate::distinct::Distinct;
 use crate::fingerprinter::Fingerprinter;
 use crate::options::Weighting;
@@ -28,6 +29,8 @@ pub(crate) struct Profile {
     /// (span, occurrences) → (features, the sum of their squared IDF factors).
     groups: Vec<Group>,
     weighting: Weighting,
+    /// What the fingerprint measures: the angle (SimHash) or the Jaccard similarity (MinHash).
+    algorithm: Algorithm,
     /// The mean squared IDF factor of the text's features: what a new feature is taken to
     /// weigh (1 without IDF).
     new_idf2: f64,
@@ -81,7 +84,7 @@ impl Counts {
     pub(crate) fn new(fingerprinter: &Fingerprinter) -> Counts {
         Counts {
             tables: Vec::new(),
-            wide: fingerprinter.options().width > 64,
+            wide: fingerprinter.hasher().width() > 64,
         }
     }
 
@@ -162,6 +165,7 @@ impl Profile {
             },
             groups,
             weighting: options.weighting,
+            algorithm: options.algorithm,
             new_idf2: if features > 0.0 {
                 idf2_sum / features
             } else {
@@ -176,20 +180,25 @@ impl Profile {
         self.groups.iter().map(|g| g.features).sum()
     }
 
-    /// The expected cosine between the text's feature vector and that of a copy with a share
-    /// `p` of its units edited. A text without features is taken as one of a single word.
-    pub(crate) fn cosine(&self, p: f64) -> f64 {
-        let one_word = [Group {
+    /// The text's groups, or one of a single word for a text without features.
+    fn groups_or_one_word(&self) -> &[Group] {
+        const ONE_WORD: [Group; 1] = [Group {
             span: 1,
             occurrences: 1,
             features: 1.0,
             idf2: 1.0,
         }];
-        let groups: &[Group] = if self.groups.is_empty() {
-            &one_word
+        if self.groups.is_empty() {
+            &ONE_WORD
         } else {
             &self.groups
-        };
+        }
+    }
+
+    /// The expected cosine between the text's feature vector and that of a copy with a share
+    /// `p` of its units edited. A text without features is taken as one of a single word.
+    pub(crate) fn cosine(&self, p: f64) -> f64 {
+        let groups = self.groups_or_one_word();
         let (mut dot, mut a2, mut b2, mut new) = (0.0, 0.0, 0.0, 0.0);
         for g in groups {
             let destroyed = 1.0 - libm::pow(1.0 - p, f64::from(g.span));
@@ -208,10 +217,34 @@ impl Profile {
         (dot / libm::sqrt(a2 * b2)).clamp(-1.0, 1.0)
     }
 
-    /// The chance that one bit of the two fingerprints differs: `θ/π` for the expected angle
-    /// `θ` at an edit of a share `p`.
+    /// The expected Jaccard similarity between the text's set of features and that of a copy
+    /// with a share `p` of its units edited (binary weights: the sets MinHash takes): the
+    /// features expected to survive over the union of the text's features and the new ones
+    /// the edit brings in.
+    pub(crate) fn jaccard(&self, p: f64) -> f64 {
+        let (mut kept, mut all, mut new) = (0.0, 0.0, 0.0);
+        for g in self.groups_or_one_word() {
+            let destroyed = 1.0 - libm::pow(1.0 - p, f64::from(g.span));
+            let m = g.occurrences;
+            kept += g.features * (1.0 - libm::pow(destroyed, f64::from(m)));
+            all += g.features;
+            new += g.features * f64::from(m) * destroyed;
+        }
+        let union = all + new * self.novel;
+        if union <= 0.0 {
+            return 0.0;
+        }
+        (kept / union).clamp(0.0, 1.0)
+    }
+
+    /// The chance that one bit of the two fingerprints differs at an edit of a share `p`:
+    /// `θ/π` for SimHash at the expected angle `θ`, `(1 − J)/2` for one-bit MinHash at the
+    /// expected Jaccard similarity `J`.
     pub(crate) fn flip_probability(&self, p: f64) -> f64 {
-        libm::acos(self.cosine(p)) / core::f64::consts::PI
+        match self.algorithm {
+            Algorithm::SimHash => libm::acos(self.cosine(p)) / core::f64::consts::PI,
+            Algorithm::MinHash => crate::minhash::flip_probability(self.jaccard(p)),
+        }
     }
 
     /// `E[W(J)]` and `E[W(J)²]` for the weight `W` of a feature whose `m` occurrences each
@@ -311,6 +344,21 @@ mod tests {
         assert!((chinese.cosine(0.1) - 0.81).abs() < 1e-12);
         // So the same edit rate moves a Chinese text further than an English one.
         assert!(chinese.flip_probability(0.1) > english.flip_probability(0.1));
+    }
+
+    #[test]
+    fn min_hash_closed_form_for_distinct_words() {
+        // Distinct words, each edit a new word: J = (1 − p)·N / (N + p·N) = (1 − p)/(1 + p).
+        let words: Vec<String> = (0..200).map(|i| alloc::format!("w{i}")).collect();
+        let options = Options {
+            algorithm: crate::Algorithm::MinHash,
+            ..Options::default()
+        };
+        let english = profile(&words.join(" "), options);
+        assert!((english.jaccard(0.1) - 0.9 / 1.1).abs() < 1e-12);
+        assert!((english.flip_probability(0.1) - (1.0 - 0.9 / 1.1) / 2.0).abs() < 1e-12);
+        // An empty text counts as one word, as for SimHash.
+        assert!((profile("", options).jaccard(0.1) - 0.9 / 1.1).abs() < 1e-12);
     }
 
     #[test]

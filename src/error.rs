@@ -50,6 +50,18 @@ pub enum Error {
         /// The name given (cut as [`echo`] does).
         name: String,
     },
+    /// An algorithm name that is not `simhash` or `minhash`.
+    UnknownAlgorithm {
+        /// The name given (cut as [`echo`] does).
+        name: String,
+    },
+    /// Something SimHash has and one-bit MinHash does not (weights other than binary, IDF,
+    /// per-bit sums to explain) asked of a [`Algorithm::MinHash`](crate::Algorithm::MinHash)
+    /// fingerprinter.
+    NotForMinHash {
+        /// What was asked: `"weighting \"tf\""`, `"document frequencies"`, `"explain"`, ….
+        what: &'static str,
+    },
     /// A normalization name that is not `none` or `width`.
     UnknownNormalization {
         /// The name given (cut as [`echo`] does).
@@ -400,6 +412,16 @@ impl fmt::Display for Error {
                 f,
                 "unknown weighting {}: expected \"tf\", \"logtf\" or \"binary\"",
                 Quoted(name, '"')
+            ),
+            Error::UnknownAlgorithm { name } => write!(
+                f,
+                "unknown algorithm {}: expected \"simhash\" or \"minhash\"",
+                Quoted(name, '"')
+            ),
+            Error::NotForMinHash { what } => write!(
+                f,
+                "{what} does not apply to algorithm \"minhash\": one-bit MinHash takes each \
+                 text as a set of features, with no weights and no per-bit sums"
             ),
             Error::UnknownNormalization { name } => write!(
                 f,

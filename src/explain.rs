@@ -59,7 +59,7 @@ impl ExplainedFeature {
 /// use simprint::{Fingerprinter, Options, Weighting};
 /// let tf = Options { width: 8, weighting: Weighting::TermFrequency, ..Options::default() };
 /// let fp = Fingerprinter::new(tf)?;
-/// let e = fp.explain("to be or not to be");
+/// let e = fp.explain("to be or not to be")?;
 /// assert_eq!(e.fingerprint, fp.fingerprint("to be or not to be"));
 /// assert_eq!(e.v.len(), 8);
 /// let to = &e.features[0];
@@ -94,17 +94,24 @@ impl Fingerprinter {
     /// Explains [`Fingerprinter::fingerprint`] of `text`: same fingerprint, plus `V` and the
     /// feature rows.
     ///
+    /// # Errors
+    ///
+    /// [`Error::NotForMinHash`] for a [`Algorithm::MinHash`](crate::Algorithm::MinHash)
+    /// fingerprinter: its bits are not sums of the features' weights.
+    ///
     /// ```
     /// use simprint::{Fingerprinter, Options, Weighting};
     /// let tf = Options { weighting: Weighting::TermFrequency, ..Options::default() };
-    /// let e = Fingerprinter::new(tf)?.explain("回家罗回家罗");
+    /// let e = Fingerprinter::new(tf)?.explain("回家罗回家罗")?;
     /// let texts: Vec<_> = e.features.iter().map(|f| f.text.clone().unwrap()).collect();
     /// assert_eq!(texts, ["回家", "家罗", "罗回"]);
     /// assert_eq!(e.features[0].weight, 2.0);
     /// # Ok::<(), simprint::Error>(())
     /// ```
-    #[must_use]
-    pub fn explain(&self, text: &str) -> Explanation {
+    pub fn explain(&self, text: &str) -> Result<Explanation, Error> {
+        if self.options().algorithm == crate::Algorithm::MinHash {
+            return Err(Error::NotForMinHash { what: "explain" });
+        }
         let folded = self.fold(text);
         // (text, full hash, occurrences) per distinct feature, in order of first appearance.
         let mut found: Vec<(String, u128, u32)> = Vec::new();
@@ -166,18 +173,19 @@ impl Fingerprinter {
             }
             (acc.fingerprint(), acc.v().to_vec())
         };
-        Explanation {
+        Ok(Explanation {
             fingerprint,
             v,
             features: rows,
-        }
+        })
     }
 
     /// Explains [`Fingerprinter::fingerprint_features`]: one row per pair, as given.
     ///
     /// # Errors
     ///
-    /// [`Error::NonFiniteWeight`] for a weight that is not finite.
+    /// [`Error::NonFiniteWeight`] for a weight that is not finite; [`Error::NotForMinHash`]
+    /// for a MinHash fingerprinter.
     ///
     /// ```
     /// let fp = simprint::Fingerprinter::new(simprint::Options::default())?;
@@ -190,6 +198,9 @@ impl Fingerprinter {
         &self,
         features: impl IntoIterator<Item = (S, f64)>,
     ) -> Result<Explanation, Error> {
+        if self.options().algorithm == crate::Algorithm::MinHash {
+            return Err(Error::NotForMinHash { what: "explain" });
+        }
         let rows = features
             .into_iter()
             .map(|(text, weight)| {
@@ -271,7 +282,7 @@ mod tests {
                     };
                     let fp = Fingerprinter::new(options).unwrap();
                     for text in texts {
-                        let e = fp.explain(text);
+                        let e = fp.explain(text).unwrap();
                         assert_eq!(e.fingerprint, fp.fingerprint(text), "{options:?} {text}");
                         let total: f64 = e.features.iter().map(|f| f.weight).sum();
                         assert!(e.v.iter().all(|v| v.abs() <= total));

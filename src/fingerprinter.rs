@@ -6,11 +6,13 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use crate::accumulate::{Accumulator, UnitCounter};
+use crate::algorithm::Algorithm;
 use crate::distinct::Distinct;
 use crate::error::Error;
 use crate::fingerprint::Fingerprint;
 use crate::hash::{FeatureHasher, Key};
 use crate::idf::Idf;
+use crate::minhash::MinSketch;
 use crate::options::{Normalization, Options, Weighting};
 use crate::sort;
 use crate::tokenize::{Features, Tokenizer};
@@ -22,6 +24,8 @@ pub(crate) enum Sink {
     /// takes it, so no pass over the table is left for the end.
     Set(Distinct, UnitCounter),
     Distinct(Distinct),
+    /// One-bit MinHash: the least hash of each bin, a set by nature (no table).
+    Min(MinSketch),
 }
 
 /// A validated set of options, ready to fingerprint any number of texts.
@@ -58,8 +62,14 @@ impl Fingerprinter {
     /// ```
     pub fn new(options: Options) -> Result<Fingerprinter, Error> {
         options.validate()?;
+        // One-bit MinHash draws each feature's bin, rank and bit from a 64-bit hash at any
+        // width: a 128-bit hash would double the hashing for nothing a bin needs.
+        let hash_width = match options.algorithm {
+            Algorithm::SimHash => options.width,
+            Algorithm::MinHash => options.width.min(64),
+        };
         Ok(Fingerprinter {
-            hasher: FeatureHasher::new(options.key, options.width)?,
+            hasher: FeatureHasher::new(options.key, hash_width)?,
             options,
             idf: None,
         })
@@ -118,9 +128,10 @@ impl Fingerprinter {
         self.feed_text(&mut sink, &text);
         let n = match &sink {
             Sink::Set(d, _) | Sink::Distinct(d) => d.len(),
-            // Term frequencies are counted per bit with no table of features.
-            Sink::Unit(_) if count_always => self.distinct(&text).len(),
-            Sink::Unit(_) => 0,
+            // Term frequencies are counted per bit, and MinHash keeps minima: no table of
+            // features.
+            Sink::Unit(_) | Sink::Min(_) if count_always => self.distinct(&text).len(),
+            Sink::Unit(_) | Sink::Min(_) => 0,
         };
         (self.finish(sink), u32::try_from(n).unwrap_or(u32::MAX))
     }
@@ -151,7 +162,12 @@ impl Fingerprinter {
     /// kana (its table sized for it).
     pub(crate) fn sink_for(&self, text_len: usize, cjk: usize) -> Sink {
         let counter = || UnitCounter::new(self.options.width);
-        let wide = self.options.width > 64;
+        let wide = self.hasher.width() > 64;
+        if self.options.algorithm == Algorithm::MinHash {
+            // Binary weights and no IDF: `Options::validate` and `with_document_frequencies`
+            // refuse the others.
+            return Sink::Min(MinSketch::new(self.options.width));
+        }
         match (&self.idf, self.options.weighting) {
             (None, Weighting::TermFrequency) => Sink::Unit(counter()),
             (None, Weighting::Binary) => {
@@ -185,6 +201,7 @@ impl Fingerprinter {
             Sink::Distinct(d) => {
                 d.add(full);
             }
+            Sink::Min(sketch) => sketch.add(full),
         }
     }
 
@@ -206,6 +223,7 @@ impl Fingerprinter {
                 sort::sort(&mut counts);
                 self.accumulate(&counts)
             }
+            Sink::Min(sketch) => sketch.fingerprint(),
         }
     }
 
@@ -219,11 +237,12 @@ impl Fingerprinter {
         distinct
     }
 
-    /// An empty table of distinct features for this fingerprinter: 64-bit keys up to 64 bits,
-    /// and counts only where the weighting reads them (binary weights do not).
+    /// An empty table of distinct features for this fingerprinter: 64-bit keys where its
+    /// hashes are (up to 64 bits, and for MinHash), and counts only where the weighting reads
+    /// them (binary weights do not).
     fn new_distinct(&self) -> Distinct {
         Distinct::new(
-            self.options.width > 64,
+            self.hasher.width() > 64,
             self.options.weighting != Weighting::Binary,
         )
     }
@@ -291,11 +310,13 @@ impl Fingerprinter {
     /// fingerprinter's key and width. The features are used as given: no case folding or
     /// tokenizing. Repeated features add up.
     ///
-    /// Fails on a weight that is not finite.
+    /// Fails on a weight that is not finite. For [`Algorithm::MinHash`] the features are a
+    /// set and every weight must be 1.
     ///
     /// # Errors
     ///
-    /// [`Error::NonFiniteWeight`] for a weight that is NaN or infinite.
+    /// [`Error::NonFiniteWeight`] for a weight that is NaN or infinite;
+    /// [`Error::NotForMinHash`] for a weight other than 1 with MinHash.
     ///
     /// ```
     /// let fp = simprint::Fingerprinter::new(simprint::Options::default())?;
@@ -317,7 +338,7 @@ impl Fingerprinter {
     ///
     /// # Errors
     ///
-    /// [`Error::NonFiniteWeight`] for a weight that is NaN or infinite.
+    /// As [`Fingerprinter::fingerprint_features`].
     ///
     /// ```
     /// use simprint::{Fingerprinter, Options};
@@ -333,6 +354,9 @@ impl Fingerprinter {
         text: &str,
         features: impl IntoIterator<Item = (S, f64)>,
     ) -> Result<Fingerprint, Error> {
+        if self.options.algorithm == Algorithm::MinHash {
+            return self.min_hash_features_in(text, features);
+        }
         // Weights of 1 (the usual case) are counted in exact integers; the first other weight
         // moves the counts into float `V`, which they equal exactly, and goes on from there.
         let mut unit = UnitCounter::new(self.options.width);
@@ -362,7 +386,30 @@ impl Fingerprinter {
         })
     }
 
-    /// The hasher this fingerprinter uses (for drawing or checking single features).
+    /// [`Fingerprinter::fingerprint_features_in`] for one-bit MinHash: the features as a set,
+    /// each weighing 1.
+    fn min_hash_features_in<S: AsRef<str>>(
+        &self,
+        text: &str,
+        features: impl IntoIterator<Item = (S, f64)>,
+    ) -> Result<Fingerprint, Error> {
+        let mut sketch = MinSketch::new(self.options.width);
+        for (feature, weight) in features {
+            if !weight.is_finite() {
+                return Err(Error::NonFiniteWeight { weight });
+            }
+            if weight != 1.0 {
+                return Err(Error::NotForMinHash {
+                    what: "a feature weight other than 1",
+                });
+            }
+            sketch.add(self.hasher.full_hash_in(text, &[feature.as_ref()], ""));
+        }
+        Ok(sketch.fingerprint())
+    }
+
+    /// The hasher this fingerprinter uses (for drawing or checking single features). A
+    /// [`Algorithm::MinHash`] fingerprinter wider than 64 bits hashes with a 64-bit hasher.
     ///
     /// ```
     /// let fp = simprint::Fingerprinter::new(simprint::Options::default())?;
@@ -493,6 +540,11 @@ impl<'t> Features<'t> for Feed<'_> {
                     Sink::Distinct(d) => {
                         hasher.bigrams_of_3_byte_chars(text, start, count, |h| {
                             d.add(u128::from(h));
+                        });
+                    }
+                    Sink::Min(sketch) => {
+                        hasher.bigrams_of_3_byte_chars(text, start, count, |h| {
+                            sketch.add(u128::from(h));
                         });
                     }
                 }
@@ -637,6 +689,7 @@ static DEFAULT: Fingerprinter = Fingerprinter {
         case_fold: true,
         weighting: Weighting::Binary,
         key: Key::DEFAULT,
+        algorithm: Algorithm::SimHash,
     },
     hasher: FeatureHasher::DEFAULT_64,
     idf: None,
@@ -646,6 +699,92 @@ static DEFAULT: Fingerprinter = Fingerprinter {
 mod tests {
     use super::*;
     use alloc::string::String;
+
+    fn min_hash(width: u32) -> Fingerprinter {
+        Fingerprinter::new(Options {
+            width,
+            algorithm: Algorithm::MinHash,
+            ..Options::default()
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn min_hash_takes_a_set_of_the_same_features() {
+        let fp = min_hash(64);
+        let text = "The cat sat on the mat, and the cat sat again. 猫坐在垫子上";
+        // The same features given by hand (folded, tokenized), each once or repeated.
+        let features = [
+            "the", "cat", "sat", "on", "mat", "and", "again", "猫坐", "坐在", "在垫", "垫子",
+            "子上",
+        ];
+        let given = fp
+            .fingerprint_features(features.iter().chain(&features).map(|f| (*f, 1.0)))
+            .unwrap();
+        assert_eq!(given, fp.fingerprint(text));
+        assert_eq!(fp.fingerprint_counted(text), (fp.fingerprint(text), 12));
+        assert_eq!(fp.feature_count(text), 12);
+        // Sets: weights other than 1 and SimHash's explanations do not apply.
+        assert_eq!(
+            fp.fingerprint_features([("cat", 2.0)]),
+            Err(Error::NotForMinHash {
+                what: "a feature weight other than 1"
+            })
+        );
+        assert!(matches!(
+            fp.fingerprint_features([("cat", f64::NAN)]),
+            Err(Error::NonFiniteWeight { .. })
+        ));
+        assert_eq!(
+            fp.explain(text).unwrap_err(),
+            Error::NotForMinHash { what: "explain" }
+        );
+        assert!(fp.explain_features([("cat", 1.0)]).is_err());
+        for weighting in [Weighting::TermFrequency, Weighting::LogTermFrequency] {
+            let bad = Options {
+                weighting,
+                algorithm: Algorithm::MinHash,
+                ..Options::default()
+            };
+            assert!(matches!(
+                Fingerprinter::new(bad),
+                Err(Error::NotForMinHash { .. })
+            ));
+        }
+        let df = crate::DocumentFrequencies::new(*fp.options()).unwrap();
+        assert!(matches!(
+            fp.clone().with_document_frequencies(&df),
+            Err(Error::NotForMinHash { .. })
+        ));
+    }
+
+    #[test]
+    fn min_hash_keeps_copies_close_and_strangers_far() {
+        let fp = min_hash(128);
+        let words: Vec<String> = (0..300).map(|i| alloc::format!("w{i}")).collect();
+        let mut edited = words.clone();
+        for i in (0..300).step_by(20) {
+            edited[i] = alloc::format!("x{i}");
+        }
+        let other: Vec<String> = (0..300).map(|i| alloc::format!("y{i}")).collect();
+        let a = fp.fingerprint(&words.join(" "));
+        let near = a.distance(&fp.fingerprint(&edited.join(" "))).unwrap();
+        let far = a.distance(&fp.fingerprint(&other.join(" "))).unwrap();
+        // 15 of 300 replaced: J = 285/315, a bit differs with chance about 0.05; strangers 0.5.
+        assert!(near < 16, "{near}");
+        assert!(far > 40, "{far}");
+        // The rule's k lies between the two, and grows with the width.
+        let k = fp
+            .recommended_k(&words.join(" "), crate::Tolerance::DEFAULT)
+            .unwrap();
+        assert!(near <= k && k < far, "{near} {k} {far}");
+        assert!(
+            min_hash(64)
+                .recommended_k(&words.join(" "), crate::Tolerance::DEFAULT)
+                .unwrap()
+                < k
+        );
+    }
 
     /// Hostile features that overflow the set's probe runs are still counted once each at
     /// binary weights: the set's answers as it takes them are not used then.
@@ -728,14 +867,14 @@ mod tests {
         ) {
             let text: String = pieces.concat();
             let fp = Fingerprinter::new(Options { width, ..Options::default() }).unwrap();
-            proptest::prop_assert_eq!(fp.fingerprint(&text), fp.explain(&text).fingerprint, "{:?}", text);
+            proptest::prop_assert_eq!(fp.fingerprint(&text), fp.explain(&text).unwrap().fingerprint, "{:?}", text);
             // With IDF the set is the same kind (binary weights), weighted at the end.
             let mut df = crate::DocumentFrequencies::new(*fp.options()).unwrap();
             for doc in ["中文内容回家", "回家吃饭安装系统", "テキスト中文"] {
                 df.add(doc);
             }
             let idf = fp.clone().with_document_frequencies(&df).unwrap();
-            proptest::prop_assert_eq!(idf.fingerprint(&text), idf.explain(&text).fingerprint, "{:?}", text);
+            proptest::prop_assert_eq!(idf.fingerprint(&text), idf.explain(&text).unwrap().fingerprint, "{:?}", text);
         }
     }
 

@@ -24,7 +24,7 @@
 //! | to | use |
 //! |---|---|
 //! | fingerprint a text | [`fingerprint()`], or [`Fingerprinter::new`]`(`[`Options`]`)` and [`Fingerprinter::fingerprint`] (options checked once) |
-//! | choose the options | [`Options`]: [`Tokenizer`], [`Normalization`], [`Weighting`], [`Key`] |
+//! | choose the options | [`Options`]: [`Tokenizer`], [`Normalization`], [`Weighting`], [`Key`], [`Algorithm`] (SimHash or one-bit MinHash) |
 //! | a fingerprint's value, hex, distance | [`Fingerprint`]: [`Fingerprint::to_hex`], [`Fingerprint::from_hex`], [`Fingerprint::distance`], [`Fingerprint::compare`] ([`Comparison`]) |
 //! | the `k` to use | [`recommended_k`], [`Fingerprinter::recommend`] ([`Tolerance`], [`Recommendation`]), [`k_between`]; for two texts from both their sizes, [`pair_k`] ([`Fingerprinter::feature_count`]); in a collection at most [`collection_k`] |
 //! | text in chunks | [`Fingerprinter::stream`] ([`Stream`]); with its `k`, [`Fingerprinter::stream_recommending`] |
@@ -56,6 +56,7 @@ extern crate alloc;
 extern crate std;
 
 mod accumulate;
+mod algorithm;
 mod ascii_words;
 mod byte_classes;
 mod calibrate;
@@ -73,6 +74,7 @@ mod generated;
 mod hash;
 mod idf;
 pub mod index;
+mod minhash;
 pub mod normalize;
 mod options;
 mod pair;
@@ -89,6 +91,8 @@ mod tokenize;
 // (rustdoc would otherwise list re-export lines and leave the items to their modules' pages).
 #[doc(inline)]
 pub use accumulate::{fingerprint_hashes, Accumulator};
+#[doc(inline)]
+pub use algorithm::Algorithm;
 #[doc(inline)]
 pub use calibrate::Calibration;
 #[doc(inline)]

@@ -1,5 +1,6 @@
 //! The options of the text pipeline: everything that decides a text's fingerprint.
 
+use crate::algorithm::Algorithm;
 use crate::error::Error;
 use crate::fingerprint::check_width;
 use crate::hash::Key;
@@ -171,6 +172,9 @@ pub struct Options {
     pub weighting: Weighting,
     /// The SipHash key (default [`Key::DEFAULT`]).
     pub key: Key,
+    /// The kind of fingerprint (default [`Algorithm::SimHash`]; [`Algorithm::MinHash`] takes
+    /// binary weights only).
+    pub algorithm: Algorithm,
 }
 
 /// The width of [`Options::quality`].
@@ -185,39 +189,49 @@ impl Default for Options {
             case_fold: true,
             weighting: Weighting::default(),
             key: Key::DEFAULT,
+            algorithm: Algorithm::SimHash,
         }
     }
 }
 
 impl Options {
-    /// The quality mode: the default pipeline at 128 bits (16 bytes a document), with its
-    /// own `k` from [`Fingerprinter::recommended_k`](crate::Fingerprinter::recommended_k) at
-    /// that width (about 21 to 31). The binomial spread of the distance is narrower relative
-    /// to the width, so near-duplicates and texts edited twice as much overlap less: the
-    /// choice when quality matters more than index speed (docs/evaluation.md has both sides).
+    /// The quality mode: one-bit MinHash of the default pipeline's features at 128 bits (16
+    /// bytes a document), with its own `k` from
+    /// [`Fingerprinter::recommended_k`](crate::Fingerprinter::recommended_k) or, for a pair of
+    /// texts, [`Fingerprinter::pair_k`](crate::Fingerprinter::pair_k) (about 16 to 22). Its
+    /// bits differ with probability `(1 − J)/2`, `J` the texts' Jaccard similarity, which
+    /// separates near-duplicates from copies edited twice as much better than SimHash's angle
+    /// at the same width (docs/evaluation.md, "The quality mode", has both sides and the
+    /// index's cost). Until 0.1.0's quality mode changed to it on 2026-11-28 it was SimHash at
+    /// 128 bits (`Options { width: 128, ..Options::default() }`).
     ///
     /// ```
-    /// use simprint::{Fingerprinter, Options, Tolerance};
+    /// use simprint::{Algorithm, Fingerprinter, Options, Tolerance};
     /// let fp = Fingerprinter::new(Options::quality())?;
+    /// assert_eq!(fp.options().algorithm, Algorithm::MinHash);
     /// let text = "SimHash keeps near-duplicate documents close in Hamming distance.";
     /// assert_eq!(fp.fingerprint(text).width(), 128);
-    /// assert_eq!(fp.recommended_k(text, Tolerance::DEFAULT)?, simprint::recommended_k(text, 128));
+    /// let k = fp.recommended_k(text, Tolerance::DEFAULT)?;
+    /// assert!(k > simprint::recommended_k(text, 64));
     /// # Ok::<(), simprint::Error>(())
     /// ```
     #[must_use]
     pub fn quality() -> Options {
         Options {
             width: QUALITY_WIDTH,
+            algorithm: Algorithm::MinHash,
             ..Options::default()
         }
     }
 
-    /// Fails on a width outside `1..=128` or an n-gram size outside `1..=MAX_N`.
+    /// Fails on a width outside `1..=128`, an n-gram size outside `1..=MAX_N`, or weights
+    /// other than binary with [`Algorithm::MinHash`].
     ///
     /// # Errors
     ///
     /// [`Error::WidthOutOfRange`] for a width outside `1..=128`, [`Error::NOutOfRange`] for an
-    /// n-gram size outside `1..=MAX_N`.
+    /// n-gram size outside `1..=MAX_N`, [`Error::NotForMinHash`] for MinHash with `tf` or
+    /// `logtf` weights.
     ///
     /// ```
     /// use simprint::{Options, Tokenizer};
@@ -226,6 +240,15 @@ impl Options {
     /// ```
     pub fn validate(&self) -> Result<(), Error> {
         check_width(self.width)?;
-        self.tokenizer.validate()
+        self.tokenizer.validate()?;
+        match (self.algorithm, self.weighting) {
+            (Algorithm::MinHash, Weighting::TermFrequency) => Err(Error::NotForMinHash {
+                what: "weighting \"tf\"",
+            }),
+            (Algorithm::MinHash, Weighting::LogTermFrequency) => Err(Error::NotForMinHash {
+                what: "weighting \"logtf\"",
+            }),
+            _ => Ok(()),
+        }
     }
 }

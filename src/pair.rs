@@ -16,7 +16,13 @@
 //!
 //! A size ratio `M/m` past `1/(1 − near)²` is more editing than `near` allows whatever the
 //! distance, and gives `k = 0`.
+//!
+//! One-bit MinHash ([`Algorithm::MinHash`]) estimates the Jaccard similarity instead,
+//! `J = c / (a + b − c)`, and each bit differs with probability `(1 − J)/2`; the same copies
+//! lie at `J(s) = M(1 − s) / (m + sM)` (at most 1, reached at `M/m = 1/(1 − 2·near)`, past which
+//! `k` is 0).
 
+use crate::algorithm::Algorithm;
 use crate::error::Error;
 use crate::fingerprint::check_width;
 use crate::fingerprinter::Fingerprinter;
@@ -39,6 +45,83 @@ impl Fingerprinter {
     pub fn feature_count(&self, text: &str) -> u32 {
         self.fingerprint_counted(text).1
     }
+
+    /// The pair `k` of two texts with `features_a` and `features_b` distinct features, for
+    /// this fingerprinter's width and algorithm: [`pair_k`] for SimHash,
+    /// [`Algorithm::pair_k`] for either.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ToleranceOutOfRange`] unless `0 < tolerance.near < tolerance.far ≤ 1`.
+    ///
+    /// ```
+    /// use simprint::{Algorithm, Fingerprinter, Options, Tolerance};
+    /// let min = Fingerprinter::new(Options::quality())?; // one-bit MinHash, 128 bits
+    /// let (a, b) = ("a copy with one word changed in it", "a copy with one word edited in it");
+    /// let k = min.pair_k(min.feature_count(a), min.feature_count(b), Tolerance::DEFAULT)?;
+    /// assert_eq!(k, Algorithm::MinHash.pair_k(128, 7, 7, Tolerance::DEFAULT)?);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn pair_k(
+        &self,
+        features_a: u32,
+        features_b: u32,
+        tolerance: Tolerance,
+    ) -> Result<u32, Error> {
+        self.options()
+            .algorithm
+            .pair_k(self.options().width, features_a, features_b, tolerance)
+    }
+}
+
+impl Algorithm {
+    /// [`pair_k`] for fingerprints of this algorithm: for SimHash the angle of the module
+    /// documentation's model, for one-bit MinHash its Jaccard similarity
+    /// `J(s) = M(1 − s) / (m + sM)`, each bit differing with probability `(1 − J)/2`.
+    ///
+    /// # Errors
+    ///
+    /// As [`pair_k`].
+    ///
+    /// ```
+    /// use simprint::{pair_k, Algorithm, Tolerance};
+    /// let t = Tolerance::DEFAULT;
+    /// assert_eq!(Algorithm::SimHash.pair_k(64, 500, 480, t)?, pair_k(64, 500, 480, t)?);
+    /// // Equal sizes: J(10 %) = 9/11, J(20 %) = 2/3.
+    /// assert!((14..=20).contains(&Algorithm::MinHash.pair_k(128, 500, 500, t)?));
+    /// // Sizes a third apart: more editing than 10 % whatever the distance.
+    /// assert_eq!(Algorithm::MinHash.pair_k(128, 30, 20, t)?, 0);
+    /// # Ok::<(), simprint::Error>(())
+    /// ```
+    pub fn pair_k(
+        self,
+        width: u32,
+        features_a: u32,
+        features_b: u32,
+        tolerance: Tolerance,
+    ) -> Result<u32, Error> {
+        let width = check_width(width)?;
+        tolerance.validate()?;
+        let big = f64::from(features_a.max(features_b).max(1));
+        let small = f64::from(features_a.min(features_b).max(1));
+        Ok(match self {
+            Algorithm::SimHash => {
+                let ratio = libm::sqrt(big / small);
+                let flip = |share: f64| {
+                    libm::acos(((1.0 - share) * ratio).min(1.0)) / core::f64::consts::PI
+                };
+                k_between(width, flip(tolerance.near), flip(tolerance.far))
+            }
+            Algorithm::MinHash => {
+                let flip = |share: f64| {
+                    let shared = big * (1.0 - share);
+                    // shared / union, union = big + small − shared = small + share·big > 0.
+                    crate::minhash::flip_probability(shared / (small + share * big))
+                };
+                k_between(width, flip(tolerance.near), flip(tolerance.far))
+            }
+        })
+    }
 }
 
 /// The `k` at which two texts with `features_a` and `features_b` distinct features (see
@@ -50,7 +133,8 @@ impl Fingerprinter {
 /// `n` features, and each is then checked at its own pair `k`.
 ///
 /// Derived for binary weights (the default) and evaluated with them only; with term
-/// frequencies or IDF the counts stand for the feature vectors' norms only roughly.
+/// frequencies or IDF the counts stand for the feature vectors' norms only roughly. This is
+/// SimHash's; [`Algorithm::pair_k`] and [`Fingerprinter::pair_k`] also give one-bit MinHash's.
 ///
 /// # Errors
 ///
@@ -76,13 +160,7 @@ pub fn pair_k(
     features_b: u32,
     tolerance: Tolerance,
 ) -> Result<u32, Error> {
-    let width = check_width(width)?;
-    tolerance.validate()?;
-    let big = f64::from(features_a.max(features_b).max(1));
-    let small = f64::from(features_a.min(features_b).max(1));
-    let ratio = libm::sqrt(big / small);
-    let flip = |share: f64| libm::acos(((1.0 - share) * ratio).min(1.0)) / core::f64::consts::PI;
-    Ok(k_between(width, flip(tolerance.near), flip(tolerance.far)))
+    Algorithm::SimHash.pair_k(width, features_a, features_b, tolerance)
 }
 
 #[cfg(test)]
@@ -161,7 +239,10 @@ mod tests {
     fn feature_counts_are_the_explained_features() {
         for options in [
             crate::Options::default(),
-            crate::Options::quality(),
+            crate::Options {
+                width: 128,
+                ..crate::Options::default()
+            },
             crate::Options {
                 weighting: crate::Weighting::TermFrequency,
                 ..crate::Options::default()
@@ -175,7 +256,7 @@ mod tests {
                 "近似重复检测找出几乎相同的文档，例如只改了几个字的副本。近似重复检测",
                 "SimHash 指纹 in English and 中文 mixed, ｆｕｌｌ ｗｉｄｔｈ too",
             ] {
-                let explained = fp.explain(text).features.len();
+                let explained = fp.explain(text).unwrap().features.len();
                 assert_eq!(fp.feature_count(text) as usize, explained, "{text}");
                 let (print, count) = fp.fingerprint_counted(text);
                 assert_eq!(
@@ -184,6 +265,35 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn min_hash_pairs() {
+        let t = Tolerance::DEFAULT;
+        let mk = |width, a, b| Algorithm::MinHash.pair_k(width, a, b, t).unwrap();
+        // Equal sizes: J = (1 − s)/(1 + s), a bit differs with chance (1 − J)/2.
+        let flip = |s: f64| (1.0 - (1.0 - s) / (1.0 + s)) / 2.0;
+        assert_eq!(mk(128, 500, 500), k_between(128, flip(0.1), flip(0.2)));
+        assert_eq!(mk(64, 400, 500), mk(64, 500, 400));
+        // Largest at equal sizes, so an index queried there misses no partner.
+        for width in [64, 128] {
+            for n in (1..400).step_by(7) {
+                let bound = mk(width, n, n);
+                for m in (1..600).step_by(5) {
+                    assert!(mk(width, n, m) <= bound, "{width}: {n}, {m}");
+                }
+            }
+        }
+        // J(near) reaches 1 at M/m = 1/(1 − 2·near) = 1.25: k is 0 from there.
+        assert_eq!(mk(128, 1000, 800), 0);
+        assert!(mk(128, 1000, 820) > 0);
+        // A fingerprinter answers for its own width and algorithm.
+        let fp = Fingerprinter::new(crate::Options::quality()).unwrap();
+        assert_eq!(fp.pair_k(300, 290, t).unwrap(), mk(128, 300, 290));
+        assert!(matches!(
+            Algorithm::MinHash.pair_k(0, 1, 1, t),
+            Err(Error::WidthOutOfRange { .. })
+        ));
     }
 
     #[test]

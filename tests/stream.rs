@@ -2,7 +2,7 @@
 //! sequences too), under every tokenizer and weighting.
 #![cfg(not(target_arch = "wasm32"))]
 
-use simprint::{Fingerprinter, Normalization, Options, Tokenizer, Tolerance, Weighting};
+use simprint::{Algorithm, Fingerprinter, Normalization, Options, Tokenizer, Tolerance, Weighting};
 
 #[path = "support/cuts.rs"]
 mod cuts;
@@ -42,6 +42,25 @@ fn options() -> Vec<Options> {
         width: 128,
         ..Options::default()
     });
+    // One-bit MinHash: its own sink (minima, no table), through every kind of feature.
+    for (width, tokenizer) in [
+        (64, Tokenizer::default()),
+        (
+            128,
+            Tokenizer::Auto {
+                word_n: 3,
+                char_n: 3,
+            },
+        ),
+        (37, Tokenizer::Chars { n: 2 }),
+    ] {
+        out.push(Options {
+            width,
+            tokenizer,
+            algorithm: Algorithm::MinHash,
+            ..Options::default()
+        });
+    }
     out
 }
 

@@ -123,18 +123,23 @@ pub struct Scored<'a> {
 
 /// The pipeline under evaluation: the default, or with `SIMPRINT_EVAL_WORD_N=n` words cut into
 /// `n`-word shingles and `SIMPRINT_EVAL_CHAR_N=n` CJK runs into character n-grams of that size
-/// (1: single characters) instead of bigrams.
-fn options() -> Options {
+/// (1: single characters) instead of bigrams, and with `SIMPRINT_EVAL_ALGORITHM=minhash`
+/// one-bit MinHash fingerprints instead of SimHash's (every table, rule and calibration then
+/// is MinHash's).
+pub fn options() -> Options {
     let var = |name: &str| std::env::var(name).ok().and_then(|n| n.parse().ok());
     let (word_n, char_n) = (var("SIMPRINT_EVAL_WORD_N"), var("SIMPRINT_EVAL_CHAR_N"));
-    if word_n.is_none() && char_n.is_none() {
-        return Options::default();
-    }
+    let algorithm =
+        std::env::var("SIMPRINT_EVAL_ALGORITHM").map_or(simprint::Algorithm::default(), |a| {
+            a.parse()
+                .expect("SIMPRINT_EVAL_ALGORITHM: simhash or minhash")
+        });
     Options {
         tokenizer: simprint::Tokenizer::Auto {
             word_n: word_n.unwrap_or(simprint::Tokenizer::DEFAULT_WORD_N),
             char_n: char_n.unwrap_or(simprint::Tokenizer::DEFAULT_CHAR_N),
         },
+        algorithm,
         ..Options::default()
     }
 }
@@ -154,7 +159,7 @@ fn occ_fp(fp: &Fingerprinter, t: &str) -> simprint::Fingerprint {
         ..*fp.options()
     })
     .unwrap();
-    let e = tf.explain(t);
+    let e = tf.explain(t).unwrap();
     let mut feats: Vec<(String, f64)> = Vec::new();
     for f in &e.features {
         let text = f.text.clone().unwrap();
@@ -240,12 +245,12 @@ pub fn score_set(set: &Set) -> Scored<'_> {
             .iter()
             .map(|p| {
                 let (a, b) = (features[p.a].unwrap(), features[p.b].unwrap());
-                let (width, a, b) = if wide {
-                    (128, a.1, b.1)
+                let (fp, a, b) = if wide {
+                    (&fp128, a.1, b.1)
                 } else {
-                    (64, a.0, b.0)
+                    (&fp64, a.0, b.0)
                 };
-                simprint::pair_k(width, a, b, Tolerance::DEFAULT).unwrap()
+                fp.pair_k(a, b, Tolerance::DEFAULT).unwrap()
             })
             .collect()
     };
@@ -596,6 +601,15 @@ pub fn check_chosen(sets: &[Scored]) {
 /// Writes every corpus's pairs for bench/minhash.py: texts.jsonl and pairs.tsv with a corpus
 /// column (and the split of A).
 pub fn write_pairs(sets: &[Scored], dir: &Path) {
+    if options() != Options::default() || occurrences() {
+        // bench/minhash.py compares against the default pipeline's distances: a variant's
+        // run leaves the files of the last default run as they are.
+        println!(
+            "\n(a variant pipeline: the pairs for bench/minhash.py in {} were left as they were)",
+            dir.display()
+        );
+        return;
+    }
     std::fs::create_dir_all(dir).unwrap();
     let mut texts =
         std::io::BufWriter::new(std::fs::File::create(dir.join("cross-texts.jsonl")).unwrap());

@@ -1,10 +1,15 @@
 //! The text pipeline on arbitrary text and options: nothing panics, bad options are errors,
 //! and every way of computing a fingerprint agrees with `Fingerprinter::fingerprint`:
 //! `explain` (its fingerprint, `V` and rows), the rows fed back through `fingerprint_features`,
-//! other widths (narrower fingerprints are the top bits of wider ones), IDF weights, hex.
+//! other widths (narrower fingerprints are the top bits of wider ones), IDF weights, hex. With
+//! a trailing byte that reads `true`, one-bit MinHash instead: the set of features (the
+//! explanation of the same text under SimHash's options) fed back through
+//! `fingerprint_features`, the count, and what MinHash refuses.
 
 use arbitrary::{Arbitrary, Unstructured};
-use simprint::{DocumentFrequencies, Fingerprint, Fingerprinter, Options, Weighting};
+use simprint::{
+    Algorithm, DocumentFrequencies, Error, Fingerprint, Fingerprinter, Options, Weighting,
+};
 
 use crate::{text_from, FuzzOptions};
 
@@ -25,6 +30,19 @@ pub fn decode(data: &[u8]) -> Option<(FuzzOptions, Vec<u8>, bool)> {
     let o = FuzzOptions::arbitrary(&mut u).ok()?;
     let bytes = text_from(&mut u).ok()?;
     let with_idf = bool::arbitrary(&mut u).unwrap_or(false);
+    // Read last, so that inputs saved before MinHash existed decode as they did.
+    let min_hash = bool::arbitrary(&mut u).unwrap_or(false);
+    let o = if min_hash {
+        FuzzOptions {
+            options: Options {
+                algorithm: Algorithm::MinHash,
+                ..o.options
+            },
+            valid: o.valid && o.options.weighting == Weighting::Binary,
+        }
+    } else {
+        o
+    };
     Some((o, bytes, with_idf))
 }
 
@@ -49,8 +67,13 @@ pub fn run(options: Options, valid: bool, text: &str, with_idf: bool) {
         "bits above the width"
     );
 
+    if options.algorithm == Algorithm::MinHash {
+        min_hash(&fp, options, text, got, with_idf);
+        return;
+    }
+
     // explain() gives the same fingerprint, V of the width, bit i set iff V[i] > 0.
-    let e = fp.explain(text);
+    let e = fp.explain(text).expect("SimHash explains");
     assert_eq!(
         e.fingerprint, got,
         "explain disagrees: {options:?} {text:?}"
@@ -117,6 +140,50 @@ pub fn run(options: Options, valid: bool, text: &str, with_idf: bool) {
             .with_document_frequencies(&df)
             .expect("same options");
         let fi = idf.fingerprint(text);
-        assert_eq!(idf.explain(text).fingerprint, fi, "IDF explain disagrees");
+        assert_eq!(
+            idf.explain(text).expect("SimHash explains").fingerprint,
+            fi,
+            "IDF explain disagrees"
+        );
+    }
+}
+
+/// One-bit MinHash: the fingerprint of the text's set of features, however they are given;
+/// the count; its `k` within the width; and what a set of features has not.
+fn min_hash(fp: &Fingerprinter, options: Options, text: &str, got: Fingerprint, with_idf: bool) {
+    let sim = Fingerprinter::new(Options {
+        algorithm: Algorithm::SimHash,
+        ..options
+    })
+    .expect("valid");
+    let features = sim.explain(text).expect("SimHash explains").features;
+    let set = features
+        .iter()
+        .map(|r| (r.text.clone().unwrap_or_default(), 1.0));
+    assert_eq!(
+        fp.fingerprint_features(set).ok(),
+        Some(got),
+        "the set disagrees"
+    );
+    assert_eq!(
+        fp.fingerprint_counted(text),
+        (got, features.len() as u32),
+        "count disagrees"
+    );
+    if features.is_empty() {
+        assert_eq!(got.value(), 0, "no features, yet bits");
+    }
+    assert_eq!(Fingerprint::from_hex(&got.to_hex(), options.width), Ok(got));
+    let k = fp
+        .recommended_k(text, simprint::Tolerance::DEFAULT)
+        .expect("default tolerance");
+    assert!(k <= options.width);
+    assert!(matches!(fp.explain(text), Err(Error::NotForMinHash { .. })));
+    if with_idf {
+        let df = DocumentFrequencies::new(options).expect("valid options");
+        assert!(matches!(
+            fp.clone().with_document_frequencies(&df),
+            Err(Error::NotForMinHash { .. })
+        ));
     }
 }

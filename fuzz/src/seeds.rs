@@ -12,7 +12,7 @@
 use simprint::index::FIRST_NAMED_ID;
 use simprint::BytesProblem;
 use simprint::{
-    Error, Fingerprint, Index, Key, Normalization, Options, Plan, Tokenizer, Weighting,
+    Algorithm, Error, Fingerprint, Index, Key, Normalization, Options, Plan, Tokenizer, Weighting,
 };
 
 use crate::index_bytes::{self, sealed};
@@ -154,6 +154,10 @@ fn pipeline_input(o: Options, bytes: &[u8], with_idf: bool) -> Vec<u8> {
     options(&mut e, &o);
     text(&mut e, bytes);
     e.bool(with_idf);
+    // One-bit MinHash is a trailing byte (inputs from before it end earlier).
+    if o.algorithm == Algorithm::MinHash {
+        e.bool(true);
+    }
     let want = (
         FuzzOptions {
             options: o,
@@ -271,6 +275,39 @@ fn pipeline_seeds() -> Vec<(&'static str, Vec<u8>)> {
                 },
                 MIXED.as_bytes(),
                 true,
+            ),
+        ),
+        (
+            "minhash-128-mixed-idf",
+            pipeline_input(
+                Options {
+                    algorithm: Algorithm::MinHash,
+                    ..o(128, Tokenizer::default(), Weighting::Binary)
+                },
+                MIXED.as_bytes(),
+                true,
+            ),
+        ),
+        (
+            "minhash-13-chinese-words2",
+            pipeline_input(
+                Options {
+                    algorithm: Algorithm::MinHash,
+                    ..o(13, Tokenizer::Words { n: 2 }, Weighting::Binary)
+                },
+                CHINESE.as_bytes(),
+                false,
+            ),
+        ),
+        (
+            "minhash-tf-refused",
+            pipeline_input(
+                Options {
+                    algorithm: Algorithm::MinHash,
+                    ..o(64, Tokenizer::default(), Weighting::TermFrequency)
+                },
+                ENGLISH.as_bytes(),
+                false,
             ),
         ),
         (

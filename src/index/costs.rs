@@ -191,7 +191,7 @@ pub struct Estimate {
 }
 
 /// Most tables [`Plan::auto`] uses for `k` at `width` and `n` fingerprints: 4 up to `k = 5`,
-/// one more for each 6 more bits of `k`, at most 7; 8 above 64 bits at `k` = 18 to 32 up to
+/// one more for each 6 more bits of `k`, at most 7; 8 above 64 bits at `k` = 12 to 32 up to
 /// [`EIGHTH_TABLE_MAX_N`]. A table costs 8 bytes per fingerprint when it holds folded words
 /// ([`TableDescription::folded`]: small `k`) and 12 when it holds whole 64-bit fingerprints
 /// (20 above 64 bits), on top of the 16 of each fingerprint and its id (24 above 64 bits); so
@@ -202,10 +202,19 @@ pub struct Estimate {
 /// for 7 % more memory. Its buckets grow with `n` past 2^16 keys, and at two million it was
 /// 9 % slower at `k = 26` (25 % at four million, 23 % at ten million at `k = 22`), which the
 /// cost model, fitted on 64-bit tables, does not foresee; past 32, in wasm, it was slower than
-/// the scan chosen with seven. docs/evaluation.md, "The quality mode".
+/// the scan chosen with seven. From `k` = 12 since 2026-11-28 (one-bit MinHash, the quality
+/// mode, is asked at 16 to 22): at 12 to 17 the cap of six had kept 128-bit plans to six
+/// substrings of 21 or 22 bits, and eight of 16 bits (the model's choice with the cap at
+/// eight) took 0.4 to 0.6 of their time at a million and 100,000 with AVX-512 and AVX2, 0.6
+/// to 0.7 with the portable kernels, for 19 % more memory. docs/evaluation.md, "The quality
+/// mode".
 pub(crate) fn max_auto_tables(width: u32, k: u32, n: usize) -> usize {
-    let eighth = width > 64 && (18..=32).contains(&k) && n <= EIGHTH_TABLE_MAX_N;
-    4 + (k / 6).min(3) as usize + usize::from(eighth)
+    let eighth = width > 64 && (12..=32).contains(&k) && n <= EIGHTH_TABLE_MAX_N;
+    if eighth {
+        8
+    } else {
+        4 + (k / 6).min(3) as usize
+    }
 }
 
 /// The most fingerprints a plan above 64 bits gets its eighth table for (2^20, just over a
@@ -215,7 +224,7 @@ pub(crate) const EIGHTH_TABLE_MAX_N: usize = 1 << 20;
 impl Plan {
     /// The plan the index uses for `n` fingerprints: of every permuted, multi-index and
     /// combined plan with at most 4 to 7 tables (4 up to `k = 5`, one more for each 6 more
-    /// bits of `k`: memory; 8 above 64 bits at `k` = 18 to 32 up to about a million), the one
+    /// bits of `k`: memory; 8 above 64 bits at `k` = 12 to 32 up to about a million), the one
     /// the cost model prices lowest with the constants of the kernels this process runs
     /// ([`Costs::here`]), or a scan when that is cheaper. Plans may differ between CPUs;
     /// answers never do.
@@ -425,7 +434,7 @@ mod tests {
     #[test]
     fn wide_plans_use_the_eighth_table() {
         for costs in MEASURED {
-            for k in [22, 26, 30] {
+            for k in [14, 16, 22, 26, 30] {
                 let plan = Plan::auto_with(128, k, 1_000_000, costs);
                 assert_eq!(
                     plan.kind(),
@@ -498,8 +507,8 @@ mod tests {
             [4, 5, 6, 7, 7]
         );
         assert_eq!(
-            [3, 9, 12, 17, 18, 32, 33, 40].map(|k| max_auto_tables(128, k, 1_000_000)),
-            [4, 5, 6, 6, 8, 8, 7, 7]
+            [3, 9, 11, 12, 17, 18, 32, 33, 40].map(|k| max_auto_tables(128, k, 1_000_000)),
+            [4, 5, 5, 8, 8, 8, 8, 7, 7]
         );
         assert_eq!(
             [EIGHTH_TABLE_MAX_N, EIGHTH_TABLE_MAX_N + 1].map(|n| max_auto_tables(128, 22, n)),

@@ -116,7 +116,7 @@ pub enum PlanKind {
 /// [`Plan::auto`] prices every plan of each kind with a cost model — probes × the cost of a
 /// bucket visit + candidates × the cost of a distance check — and picks the cheapest, or a
 /// plain scan when that is cheaper, keeping the number of tables (memory) to 4–7 by `k` (8
-/// above 64 bits at `k` = 18 to 32, up to about a million fingerprints).
+/// above 64 bits at `k` = 12 to 32, up to about a million fingerprints).
 ///
 /// ```
 /// use simprint::Plan;

@@ -343,11 +343,12 @@ test('recommendedK takes a width or { width, tolerance, far }; compare gives the
   assert.throws(() => sp.recommendedK(text, { tolerence: 0.1 }), /unknown field `tolerence`/);
   assert.throws(() => sp.recommendedK(text, { tolerance: '0.1' }), /tolerance must be a number/);
   assert.deepEqual(sp.defaults().tolerance, { near: 0.1, far: 0.2 });
-  // The quality mode: 128 bits, each text at its own k for that width.
-  const { width } = sp.defaults().quality;
-  assert.equal(width, 128);
-  const quality = new sp.Fingerprinter({ width });
-  assert.equal(quality.recommendedK(text), sp.recommendedK(text, width));
+  // The quality mode: one-bit MinHash at 128 bits, each text at its own k for them.
+  const { width, algorithm } = sp.defaults().quality;
+  assert.deepEqual({ width, algorithm }, { width: 128, algorithm: 'minhash' });
+  const quality = new sp.Fingerprinter({ width, algorithm });
+  assert.ok(quality.recommendedK(text) > sp.recommendedK(text));
+  assert.ok(quality.recommendedK(text) < sp.recommendedK(text, width));
   quality.free();
 
   const a = sp.fingerprint('你妈妈喊你回家吃饭哦,回家罗回家罗');
@@ -848,6 +849,7 @@ for (const [name, call, message] of bad) {
 test('defaults() are what leaving options out gives', () => {
   const d = sp.defaults();
   assert.deepEqual(Object.keys(d.options).sort(), [
+    'algorithm',
     'caseFold',
     'charN',
     'key',
@@ -1014,6 +1016,62 @@ test('pairK: the k for a pair of texts from both their feature counts', () => {
   assert.throws(() => sp.pairK(5, 5, { width: 129 }), /width must be between 1 and 128, got 129/);
   assert.throws(() => sp.pairK(5, 5, 'wide'), /options must be an object, got string/);
   assert.throws(() => sp.pairK(5, 5, { width: 1.5 }), /width must be a whole number, got 1.5/);
+});
+
+test('algorithm "minhash": one-bit MinHash fingerprints, their k rules and what they refuse', () => {
+  const mh = new sp.Fingerprinter({ width: 128, algorithm: 'minhash' });
+  assert.equal(mh.algorithm, 'minhash');
+  assert.equal(new sp.Fingerprinter().algorithm, sp.defaults().options.algorithm);
+  assert.equal(sp.defaults().options.algorithm, 'simhash');
+  const words = Array.from({ length: 300 }, (_, i) => `w${i}`);
+  const edited = words.map((w, i) => (i % 20 === 0 ? `x${i}` : w));
+  const other = words.map((_, i) => `y${i}`);
+  const [a, b, c] = [words, edited, other].map((t) => mh.fingerprint(t.join(' ')));
+  assert.ok(a < 2n ** 128n);
+  // A set: repeats change nothing, and the same features given by hand give the same bits.
+  assert.equal(mh.fingerprint(`${words.join(' ')} ${words.join(' ')}`), a);
+  assert.equal(mh.fingerprintFeatures(words), a);
+  assert.throws(
+    () => mh.fingerprintFeatures([['w1', 2]]),
+    /a feature weight other than 1 does not apply to algorithm "minhash"/,
+  );
+  // Copies close, strangers far, and both rules put k between them.
+  const near = sp.hamming(a, b);
+  const far = sp.hamming(a, c);
+  const k = mh.recommendedK(words.join(' '));
+  assert.ok(near <= k && k < far, `${near} ${k} ${far}`);
+  const n = mh.featureCount(words.join(' '));
+  assert.equal(n, 300);
+  assert.equal(mh.pairK(n, n), sp.pairK(n, n, { width: 128, algorithm: 'minhash' }));
+  assert.ok(mh.pairK(n, n) >= mh.pairK(n, 290));
+  assert.notEqual(sp.pairK(n, n, { width: 128, algorithm: 'minhash' }), sp.pairK(n, n, 128));
+  assert.equal(sp.pairK(n, n, { width: 128, algorithm: 'simhash' }), sp.pairK(n, n, 128));
+  assert.throws(
+    () => sp.pairK(5, 5, { algorithm: 'lsh' }),
+    /unknown algorithm "lsh": expected "simhash" or "minhash"/,
+  );
+  // A stream gives the one-shot fingerprint and k.
+  const stream = mh.stream({ recommend: true });
+  for (const w of words) stream.update(`${w} `);
+  assert.deepEqual(stream.finishRecommending(), { fingerprint: a, k });
+  // What SimHash has and a set of features has not.
+  assert.throws(() => mh.explain('text'), /explain does not apply to algorithm "minhash"/);
+  assert.throws(() => mh.fragility('text'), /explain does not apply to algorithm "minhash"/);
+  assert.throws(
+    () => new sp.Fingerprinter({ algorithm: 'minhash', weighting: 'tf' }),
+    /weighting "tf" does not apply to algorithm "minhash"/,
+  );
+  assert.throws(
+    () => new sp.Fingerprinter({ algorithm: 'MinHash' }),
+    /unknown algorithm "MinHash"/,
+  );
+  assert.throws(() => new sp.Fingerprinter({ algorithm: 1 }), /algorithm must be a string/);
+  // The index takes its fingerprints as it takes any 128-bit ones.
+  const index = new sp.Index({ width: 128, k: 20 });
+  index.insert(1, a);
+  index.insert(2, c);
+  assert.deepEqual(index.query(b, k), [{ id: 1, distance: near }]);
+  index.free();
 });
 
 test('collectionK: the largest k at which a collection of unrelated fingerprints gives no chance match', () => {

@@ -83,6 +83,7 @@ pub struct JsonOptions {
     case_fold: Option<bool>,
     weighting: Option<String>,
     key: Option<String>,
+    algorithm: Option<String>,
 }
 
 impl JsonOptions {
@@ -122,6 +123,10 @@ impl JsonOptions {
                 .key
                 .as_deref()
                 .map_or(defaults.key, |k| Key::from_hex(k).unwrap()),
+            algorithm: self
+                .algorithm
+                .as_deref()
+                .map_or(defaults.algorithm, |a| a.parse().unwrap()),
         }
     }
 }

@@ -95,7 +95,7 @@ fn simprint_counts(tokenizer: Tokenizer) -> Counter {
     })
     .expect("valid options");
     Box::new(move |text| {
-        let e = fp.explain(text);
+        let e = fp.explain(text).expect("SimHash explains");
         let total: f64 = e.features.iter().map(|f| f.weight).sum();
         (total as usize, e.features.len())
     })

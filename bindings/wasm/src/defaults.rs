@@ -5,7 +5,7 @@ use wasm_bindgen::prelude::*;
 use crate::convert::{count, read_text, width_from, Fields};
 use crate::err;
 use crate::object::Obj;
-use simprint::{Fingerprinter, Options, Tokenizer, Tolerance};
+use simprint::{Algorithm, Fingerprinter, Options, Tokenizer, Tolerance};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
@@ -19,9 +19,16 @@ export interface Defaults {
   index: { width: number; k: number; planSize: number };
   /** The tolerance `recommendedK` uses when given none. */
   tolerance: { near: number; far: number };
-  /** The quality mode: fingerprints of this width (`new Fingerprinter({ width })`), each
-   *  compared at its own `recommendedK(text, width)`. */
-  quality: { width: number };
+  /** The quality mode: fingerprints of this width and algorithm (`new Fingerprinter({ width,
+   *  algorithm })`), each text compared at that fingerprinter's own `recommendedK(text)`, or
+   *  two at its `pairK(a, b)`. */
+  quality: { width: number; algorithm: "simhash" | "minhash" };
+}
+
+/** What `pairK` derives its k from: `RecommendOptions` and the fingerprints' algorithm. */
+export interface PairOptions extends RecommendOptions {
+  /** The algorithm of the fingerprints compared (default "simhash"). */
+  algorithm?: "simhash" | "minhash";
 }
 
 /** What `recommendedK` derives its k from; every field is optional. */
@@ -62,6 +69,7 @@ pub fn defaults() -> Result<JsValue, JsError> {
         .set("caseFold", o.case_fold)
         .set("weighting", o.weighting.name())
         .set("key", o.key.to_hex())
+        .set("algorithm", o.algorithm.name())
         .done();
     let n = Obj::new()
         .set("words", count(Tokenizer::DEFAULT_WORD_N))
@@ -76,7 +84,11 @@ pub fn defaults() -> Result<JsValue, JsError> {
         .set("near", Tolerance::DEFAULT.near)
         .set("far", Tolerance::DEFAULT.far)
         .done();
-    let quality = Obj::new().set("width", Options::quality().width).done();
+    let q = Options::quality();
+    let quality = Obj::new()
+        .set("width", q.width)
+        .set("algorithm", q.algorithm.name())
+        .done();
     Ok(Obj::new()
         .set("options", options)
         .set("n", n)
@@ -107,28 +119,50 @@ pub fn recommended_k(
 }
 
 /// The Hamming distance bound for a pair of texts with `featuresA` and `featuresB` distinct
-/// features (`Fingerprinter.featureCount`): the core's `pair_k` (docs/evaluation.md derives
-/// it). The third argument is the width (a number, default 64) or `{ width, tolerance, far }`.
+/// features (`Fingerprinter.featureCount`): the core's `Algorithm::pair_k` (docs/evaluation.md
+/// derives it). The third argument is the width (a number, default 64) or `{ width,
+/// tolerance, far, algorithm }`.
 #[wasm_bindgen(js_name = pairK)]
 pub fn pair_k(
     #[wasm_bindgen(unchecked_param_type = "number")] features_a: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number")] features_b: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "number | RecommendOptions")] options: Option<
+    #[wasm_bindgen(unchecked_optional_param_type = "number | PairOptions")] options: Option<
         JsValue,
     >,
 ) -> Result<u32, JsError> {
-    let a = features_a
+    let (a, b) = pair_counts(&features_a, &features_b)?;
+    if let Some(width) = options.as_ref().and_then(JsValue::as_f64) {
+        let width = width_from(Some(width))?;
+        return simprint::pair_k(width, a, b, Tolerance::DEFAULT).map_err(err);
+    }
+    let fields = Fields::read(&options, &["width", "tolerance", "far", "algorithm"])?;
+    let field = |name| fields.as_ref().map(|f| f.number(name)).transpose();
+    let width = width_from(field("width")?.flatten())?;
+    let algorithm = fields
+        .as_ref()
+        .map(|f| f.string("algorithm"))
+        .transpose()?
+        .flatten()
+        .as_deref()
+        .map_or(Ok(Algorithm::default()), str::parse)
+        .map_err(err)?;
+    algorithm
+        .pair_k(width, a, b, read_tolerance(fields.as_ref())?)
+        .map_err(err)
+}
+
+/// The two feature counts of `pairK` and `Fingerprinter.pairK`: whole numbers.
+pub(crate) fn pair_counts(a: &JsValue, b: &JsValue) -> Result<(u32, u32), JsError> {
+    let a = a
         .as_f64()
         .ok_or_else(|| JsError::new("featuresA must be a number"))?;
-    let b = features_b
+    let b = b
         .as_f64()
         .ok_or_else(|| JsError::new("featuresB must be a number"))?;
-    let (a, b) = (
+    Ok((
         crate::convert::whole("featuresA", a)?,
         crate::convert::whole("featuresB", b)?,
-    );
-    let (width, tolerance) = width_and_tolerance(options.as_ref())?;
-    simprint::pair_k(width, a, b, tolerance).map_err(err)
+    ))
 }
 
 /// A width given as a number, or `{ width, tolerance, far }`: the core's defaults for what is

@@ -222,7 +222,7 @@ impl Fingerprinter {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
     ) -> Result<JsValue, JsError> {
-        explanation(self.inner.explain(&read_text(&text)?))
+        explanation(self.inner.explain(&read_text(&text)?).map_err(err)?)
     }
 
     /// For each bit of `fingerprint(text)`, bit 0 first: the features (indices into
@@ -240,13 +240,39 @@ impl Fingerprinter {
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
     ) -> Result<JsValue, JsError> {
         Ok(fragility(
-            self.inner.explain(&read_text(&text)?).fragility(),
+            self.inner
+                .explain(&read_text(&text)?)
+                .map_err(err)?
+                .fragility(),
         ))
     }
 
     /// `fingerprintFeatures(features, options)` with this fingerprinter's width and key (its
     /// tokenizer, folding, weighting and IDF do not apply: features are hashed as given).
     /// `options` takes `weights` only.
+    /// The pair rule's k for two texts with `featuresA` and `featuresB` distinct features
+    /// (`featureCount`) under this fingerprinter's width and algorithm: the core's
+    /// `Fingerprinter::pair_k` with `{ tolerance, far }` (defaults 0.1 and twice it).
+    #[wasm_bindgen(js_name = pairK)]
+    pub fn pair_k(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] features_a: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] features_b: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "Omit<RecommendOptions, \"width\">")]
+        options: Option<JsValue>,
+    ) -> Result<u32, JsError> {
+        let (a, b) = crate::defaults::pair_counts(&features_a, &features_b)?;
+        let fields = crate::convert::Fields::read(&options, &["tolerance", "far"])?;
+        let tolerance = crate::defaults::read_tolerance(fields.as_ref())?;
+        self.inner.pair_k(a, b, tolerance).map_err(err)
+    }
+
+    /// The fingerprints' algorithm: "simhash" or "minhash".
+    #[wasm_bindgen(getter)]
+    pub fn algorithm(&self) -> String {
+        self.inner.options().algorithm.name().into()
+    }
+
     #[wasm_bindgen(js_name = fingerprintFeatures, unchecked_return_type = "bigint")]
     pub fn fingerprint_features(
         &self,

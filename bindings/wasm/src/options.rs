@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::convert::{size, width_from, Fields};
 use crate::err;
-use simprint::{Key, Normalization, Options, Tokenizer, Weighting};
+use simprint::{Algorithm, Key, Normalization, Options, Tokenizer, Weighting};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
@@ -35,6 +35,10 @@ export interface Options {
   /** 128-bit SipHash key as 32 hex digits. Default ${defaults.options.key} (the bytes of
    *  "simprint-sip-key"). */
   key?: string;
+  /** "simhash": signs of the features' weighted sums; "minhash": one bit of each of `width`
+   *  minima (one-bit MinHash: sets, so binary weights only; no `explain`).
+   *  Default "${defaults.options.algorithm}". */
+  algorithm?: "simhash" | "minhash";
 }
 "#;
 
@@ -51,6 +55,7 @@ pub(crate) fn read_options(value: &Option<JsValue>) -> Result<Options, JsError> 
             "caseFold",
             "weighting",
             "key",
+            "algorithm",
         ],
     )?
     else {
@@ -107,6 +112,11 @@ pub(crate) fn read_options(value: &Option<JsValue>) -> Result<Options, JsError> 
             .string("key")?
             .as_deref()
             .map_or(Ok(Key::DEFAULT), Key::from_hex)
+            .map_err(err)?,
+        algorithm: o
+            .string("algorithm")?
+            .as_deref()
+            .map_or(Ok(Algorithm::default()), str::parse)
             .map_err(err)?,
     };
     options.validate().map_err(err)?;

@@ -354,9 +354,9 @@ impl Fingerprinter {
         text: &str,
         features: impl IntoIterator<Item = (S, f64)>,
     ) -> Result<Fingerprint, Error> {
-        if self.options.algorithm == Algorithm::MinHash {
-            return self.min_hash_features_in(text, features);
-        }
+        // One-bit MinHash takes the features as a set: every weight 1.
+        let mut sketch = (self.options.algorithm == Algorithm::MinHash)
+            .then(|| MinSketch::new(self.options.width));
         // Weights of 1 (the usual case) are counted in exact integers; the first other weight
         // moves the counts into float `V`, which they equal exactly, and goes on from there.
         let mut unit = UnitCounter::new(self.options.width);
@@ -364,12 +364,24 @@ impl Fingerprinter {
         for (feature, weight) in features {
             let feature = feature.as_ref();
             // No buffer (callers of the public method): skip looking for the feature in it.
-            let hash = if text.is_empty() {
-                self.hasher.hash_str(feature)
+            let full = if text.is_empty() {
+                self.hasher.full_hash_joined(&[feature], "")
             } else {
-                self.hasher
-                    .cut(self.hasher.full_hash_in(text, &[feature], ""))
+                self.hasher.full_hash_in(text, &[feature], "")
             };
+            if let Some(sketch) = &mut sketch {
+                if !weight.is_finite() {
+                    return Err(Error::NonFiniteWeight { weight });
+                }
+                if weight != 1.0 {
+                    return Err(Error::NotForMinHash {
+                        what: "a feature weight other than 1",
+                    });
+                }
+                sketch.add(full);
+                continue;
+            }
+            let hash = self.hasher.cut(full);
             match &mut acc {
                 Some(acc) => acc.add(hash, weight)?,
                 None if weight == 1.0 => unit.add(hash),
@@ -380,32 +392,11 @@ impl Fingerprinter {
                 }
             }
         }
-        Ok(match acc {
-            Some(acc) => acc.fingerprint(),
-            None => unit.fingerprint(),
+        Ok(match (sketch, acc) {
+            (Some(sketch), _) => sketch.fingerprint(),
+            (None, Some(acc)) => acc.fingerprint(),
+            (None, None) => unit.fingerprint(),
         })
-    }
-
-    /// [`Fingerprinter::fingerprint_features_in`] for one-bit MinHash: the features as a set,
-    /// each weighing 1.
-    fn min_hash_features_in<S: AsRef<str>>(
-        &self,
-        text: &str,
-        features: impl IntoIterator<Item = (S, f64)>,
-    ) -> Result<Fingerprint, Error> {
-        let mut sketch = MinSketch::new(self.options.width);
-        for (feature, weight) in features {
-            if !weight.is_finite() {
-                return Err(Error::NonFiniteWeight { weight });
-            }
-            if weight != 1.0 {
-                return Err(Error::NotForMinHash {
-                    what: "a feature weight other than 1",
-                });
-            }
-            sketch.add(self.hasher.full_hash_in(text, &[feature.as_ref()], ""));
-        }
-        Ok(sketch.fingerprint())
     }
 
     /// The hasher this fingerprinter uses (for drawing or checking single features). A

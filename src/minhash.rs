@@ -100,9 +100,11 @@ impl MinSketch {
                 value |= u128::from(least & 1) << (width - 1 - i);
             }
         }
-        let width = u32::try_from(width).unwrap_or(crate::fingerprint::MAX_WIDTH);
-        Fingerprint::new(value, width)
-            .unwrap_or_else(|_| unreachable!("a width of 1 to 128 bits, each set below it"))
+        // A width of 1 to 128 (the fingerprinter's, checked), each bit set below it.
+        Fingerprint::from_parts(
+            value,
+            u32::try_from(width).unwrap_or(crate::fingerprint::MAX_WIDTH),
+        )
     }
 
     /// The least hash an empty bin takes: that of the first filled bin its probe sequence

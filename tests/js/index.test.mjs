@@ -269,11 +269,13 @@ test('explicit plans and the plan description', () => {
 });
 
 test("the planner gives 128-bit fingerprints an eighth table at the quality mode's k", () => {
-  // A million 128-bit fingerprints at k = 18 to 32: eight substrings of 16 bits (seven of 18
-  // or 19 needed thousands of probes and took twice the time); 64 bits, k = 17 and 33, and
-  // two million (where the eighth table's larger buckets cost more than it saves) keep 7 at
-  // most; wasm's 128-bit prices scan at 33 and 38, and at two million from 32.
-  for (const k of [18, 22, 26, 30, 32]) {
+  // A million 128-bit fingerprints at k = 14 to 32 (one-bit MinHash's 16 to 22 among them):
+  // eight substrings of 16 bits (seven of 18 or 19, or six of 21 or 22 below 18, needed
+  // thousands of probes and took up to twice the time; at 12 and 13 wasm's prices pick seven);
+  // 64 bits, k = 11 and 33, and two million (where the eighth table's larger buckets cost more
+  // than it saves) keep 7 at most; wasm's 128-bit prices scan at 33 and 38, and at two million
+  // from 32.
+  for (const k of [14, 16, 17, 18, 22, 26, 30, 32]) {
     const plan = new sp.Plan({ width: 128, k });
     assert.equal(plan.tableCount, 8, `k ${k}`);
     assert.deepEqual(
@@ -283,7 +285,7 @@ test("the planner gives 128-bit fingerprints an eighth table at the quality mode
     plan.free();
   }
   for (const [width, k] of [
-    [128, 17],
+    [128, 11],
     [128, 33],
     [64, 22],
   ]) {

@@ -198,7 +198,8 @@ impl Options {
     /// The quality mode: one-bit MinHash of the default pipeline's features at 128 bits (16
     /// bytes a document), with its own `k` from
     /// [`Fingerprinter::recommended_k`](crate::Fingerprinter::recommended_k) or, for a pair of
-    /// texts, [`Fingerprinter::pair_k`](crate::Fingerprinter::pair_k) (about 16 to 22). Its
+    /// texts, [`Fingerprinter::pair_k`](crate::Fingerprinter::pair_k) (about 14 to 24: 15 for English prose, 20 to 24 for Chinese, 17 for two texts of
+    /// equal size). Its
     /// bits differ with probability `(1 − J)/2`, `J` the texts' Jaccard similarity, which
     /// separates near-duplicates from copies edited twice as much better than SimHash's angle
     /// at the same width (docs/evaluation.md, "The quality mode", has both sides and the

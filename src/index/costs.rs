@@ -203,7 +203,7 @@ pub struct Estimate {
 /// 9 % slower at `k = 26` (25 % at four million, 23 % at ten million at `k = 22`), which the
 /// cost model, fitted on 64-bit tables, does not foresee; past 32, in wasm, it was slower than
 /// the scan chosen with seven. From `k` = 12 since 2026-11-28 (one-bit MinHash, the quality
-/// mode, is asked at 16 to 22): at 12 to 17 the cap of six had kept 128-bit plans to six
+/// mode, is asked at 14 to 24): at 12 to 17 the cap of six had kept 128-bit plans to six
 /// substrings of 21 or 22 bits, and eight of 16 bits (the model's choice with the cap at
 /// eight) took 0.4 to 0.6 of their time at a million and 100,000 with AVX-512 and AVX2, 0.6
 /// to 0.7 with the portable kernels, for 19 % more memory. docs/evaluation.md, "The quality

@@ -1612,6 +1612,60 @@ test('fingerprints are made under SIPHASH_KEY; the stored scheme is a digest, an
   }
 });
 
+test('ALGORITHM = "minhash", WIDTH = 128: the quality mode at the edge, under a scheme of its own', async () => {
+  const quality = sp.defaults().quality;
+  const vars = { WIDTH: quality.width, ALGORITHM: quality.algorithm };
+  const mh = new sp.Fingerprinter({ ...quality, key: KEY });
+  const rt = await own('minhash', { vars });
+  try {
+    const first = await rt.call('POST', '/documents', { id: 'debian', text: A });
+    assert.equal(first.status, 201);
+    assert.equal(
+      first.body.fingerprint,
+      sp.toHex(mh.fingerprint(A), 128),
+      'the package under Node',
+    );
+    assert.equal(first.body.k, mh.recommendedK(A));
+    const d = sp.hamming(mh.fingerprint(A), mh.fingerprint(B));
+    assert.ok(d <= mh.recommendedK(B), 'the fixture is a near-duplicate under MinHash too');
+    // A text body, fingerprinted as it streams in: the same fingerprint and k as in one piece.
+    const streamed = await rt.call('PUT', '/documents/edited', B);
+    assert.equal(streamed.status, 201);
+    assert.equal(streamed.body.fingerprint, sp.toHex(mh.fingerprint(B), 128));
+    assert.equal(streamed.body.k, mh.recommendedK(B));
+    assert.deepEqual(streamed.body.duplicates, [{ id: 'debian', distance: d, earlier: true }]);
+    assert.deepEqual((await rt.call('POST', '/check', { text: C })).body.duplicates, []);
+    const stats = (await rt.call('GET', '/stats')).body;
+    assert.equal(stats.algorithm, 'minhash');
+    assert.match(stats.scheme, /^w128-minhash:[0-9a-f]{32}$/);
+    await rt.restart();
+    assert.deepEqual(
+      (await rt.call('POST', '/check', { text: B })).body.duplicates.map((m) => m.id),
+      ['edited', 'debian'],
+    );
+  } finally {
+    await rt.dispose();
+  }
+  // The same object under SimHash at 128 bits: refused, not compared.
+  const simhash = await own('minhash', { vars: { WIDTH: 128 } });
+  try {
+    const refused = await simhash.call('POST', '/check', { text: A });
+    assert.equal(refused.status, 500);
+    assert.match(refused.body.error, /w128-minhash:.*this deployment makes w128:.*ALGORITHM/);
+  } finally {
+    await simhash.dispose();
+  }
+  // A misspelt ALGORITHM is the library's message, as a JSON 500.
+  const bad = await own('minhash-bad', { vars: { ALGORITHM: 'MinHash' } });
+  try {
+    const res = await bad.call('POST', '/check', { text: A });
+    assert.equal(res.status, 500);
+    assert.match(res.body.error, /ALGORITHM "MinHash": unknown algorithm "MinHash"/);
+  } finally {
+    await bad.dispose();
+  }
+});
+
 test('rate limit as shipped (100 a second, bursts of 200, per tenant): a flood gets 429 with Retry-After; a refused store stores nothing', async () => {
   const rt = await own('flood', { shipped: true });
   try {

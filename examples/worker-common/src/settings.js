@@ -83,6 +83,22 @@ export function toleranceSetting(env, check) {
   return n;
 }
 
+/**
+ * ALGORITHM: the fingerprints' algorithm, "simhash" (unset: the library's default) or
+ * "minhash" (one-bit MinHash, the library's quality mode with WIDTH = 128). `check(name)` is the
+ * library's own check (it throws the library's message), so this file keeps no list of names.
+ */
+export function algorithmSetting(env, fallback, check) {
+  const raw = env.ALGORITHM;
+  if (raw === undefined || raw === '') return fallback;
+  try {
+    check(raw);
+  } catch (err) {
+    throw badConfig(`ALGORITHM ${JSON.stringify(raw)}: ${err.message}`);
+  }
+  return raw;
+}
+
 /** One of `choices`, the first when unset. */
 export function choice(env, name, choices) {
   const raw = env[name];

@@ -225,7 +225,9 @@ const conflict = (id) =>
 
 /** The body as the document's text, fingerprinted as it streams in: { id, hex, k, textLength }. */
 async function readTextDocument(request, s, id) {
-  const sink = new TextSink(fingerprinterFor(s.width, s.key), { tolerance: s.tolerance });
+  const sink = new TextSink(fingerprinterFor(s.width, s.key, s.algorithm), {
+    tolerance: s.tolerance,
+  });
   try {
     await readText(request, { maxBytes: s.maxBodyBytes, timeoutMs: s.bodyTimeoutMs }, sink);
     const { fingerprint, k } = sink.finish();
@@ -253,7 +255,7 @@ function jsonDocument(s, value, idRequired, where = '') {
       400,
       `${where}${value.text === undefined ? 'missing "text" (a string)' : '"text" must be a string'}`,
     );
-  const fp = fingerprinterFor(s.width, s.key);
+  const fp = fingerprinterFor(s.width, s.key, s.algorithm);
   return {
     id: value.id ?? null,
     hex: fp.fingerprintHex(value.text),
@@ -302,7 +304,7 @@ async function add(at, doc, store) {
   const { id, hex, k } = doc;
   if (store && id === null) throw new HttpError(400, 'missing "id" (a non-empty string)');
   await admit(at, 1, { writes: store });
-  const scheme = await schemeOf(s.width, s.key);
+  const scheme = await schemeOf(s.width, s.key, s.algorithm);
   const shown = s.exposeFingerprints ? { fingerprint: hex } : {};
   if (!store) {
     const found = await checkAll(at, hex, k, id, scheme);
@@ -421,7 +423,7 @@ async function batch(request, at) {
     return doc;
   });
   await admit(at, Math.max(1, docs.length), { writes: docs.length > 0 });
-  const scheme = await schemeOf(s.width, s.key);
+  const scheme = await schemeOf(s.width, s.key, s.algorithm);
   const { conflicts, found } = docs.length
     ? await write(at, scheme, docs)
     : { conflicts: [], found: new Map() };
@@ -443,7 +445,7 @@ async function getDocument(id, at) {
 async function deleteDocument(id, at) {
   const { s, tenant, t } = at;
   await admit(at, 1);
-  const scheme = await schemeOf(s.width, s.key);
+  const scheme = await schemeOf(s.width, s.key, s.algorithm);
   const home = homeOf(id, s.objects);
   const begun = await t
     .stub(home)
@@ -497,6 +499,7 @@ async function stats(at) {
     {
       tenant,
       width: s.width,
+      algorithm: s.algorithm,
       k: s.k,
       tolerance: s.tolerance ?? defaults().tolerance.near,
       maxK: s.maxK,

@@ -70,7 +70,7 @@ export class SimprintKeys extends DurableObject {
   async load() {
     const s = settings(this.env);
     this.s = s;
-    this.scheme = await schemeOf(s.width, s.key); // the one await, before anything is read
+    this.scheme = await schemeOf(s.width, s.key, s.algorithm); // the one await, before anything is read
     const started = Date.now();
     for (const statement of SCHEMA) this.sql.exec(statement);
     // Objects made before `seq` existed: their documents count as taken before any new one.
@@ -88,7 +88,7 @@ export class SimprintKeys extends DurableObject {
     this.stale =
       stored !== undefined && stored !== this.scheme
         ? `this object's fingerprints were made with scheme ${stored}, this deployment makes ${this.scheme} ` +
-          '(WIDTH, SIPHASH_KEY or the simprint version changed): its documents must be deleted and added again'
+          '(WIDTH, ALGORITHM, SIPHASH_KEY or the simprint version changed): its documents must be deleted and added again'
         : null;
     // Counts kept up to date by every write, so /stats costs the same at any size.
     this.held = this.sql.exec('SELECT count(*) AS n FROM docs').one().n;

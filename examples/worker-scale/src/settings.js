@@ -1,5 +1,6 @@
 // This deployment's settings: wrangler.toml's [vars] and the two secrets (see README.md).
 import {
+  algorithmSetting,
   bodyLimits,
   cachedSettings,
   flag,
@@ -11,7 +12,7 @@ import {
 } from 'simprint-worker-common/settings';
 import { PUBLIC_KEY } from 'simprint-worker-common/scheme';
 import { HttpError } from 'simprint-worker-common/http';
-import { collectionK, Plan, recommendedK } from 'simprint';
+import { collectionK, defaults, Fingerprinter, Plan, recommendedK } from 'simprint';
 
 /** At most this many duplicates are returned, the nearest first. */
 export const MAX_DUPLICATES = 100;
@@ -33,6 +34,10 @@ export const settings = cachedSettings((env) => {
   }
   return {
     width,
+    // "simhash" or "minhash" (ALGORITHM; unset: the library's default).
+    algorithm: algorithmSetting(env, defaults().options.algorithm, (algorithm) =>
+      new Fingerprinter({ algorithm }).free(),
+    ),
     // "auto": each text at its own recommended k (at most MAX_K, the k documents are routed and
     // filed for); a number: every text at that k.
     k: fixed ?? 'auto',

@@ -119,7 +119,9 @@ function tenantObject({ env, tenant }) {
  * Returns { id, hex, k, textLength }.
  */
 async function readTextDocument(request, s, id) {
-  const sink = new TextSink(fingerprinterFor(s.width, s.key), { tolerance: s.tolerance });
+  const sink = new TextSink(fingerprinterFor(s.width, s.key, s.algorithm), {
+    tolerance: s.tolerance,
+  });
   try {
     await readText(request, { maxBytes: s.maxBodyBytes, timeoutMs: s.bodyTimeoutMs }, sink);
     const { fingerprint, k } = sink.finish();
@@ -143,7 +145,7 @@ async function readJsonDocument(request, s, idRequired) {
       400,
       body.text === undefined ? 'missing "text" (a string)' : '"text" must be a string',
     );
-  const fp = fingerprinterFor(s.width, s.key);
+  const fp = fingerprinterFor(s.width, s.key, s.algorithm);
   return {
     id: body.id ?? null,
     hex: fp.fingerprintHex(body.text),
@@ -163,7 +165,7 @@ const kFor = (s, recommended) => (s.k === 'auto' ? recommended : s.k);
 async function check(at, { id, hex, k, textLength }, store) {
   const { s } = at;
   if (store && id === null) throw new HttpError(400, 'missing "id" (a non-empty string)');
-  const scheme = await schemeOf(s.width, s.key);
+  const scheme = await schemeOf(s.width, s.key, s.algorithm);
   const answer = admitted(await tenantObject(at).add({ id, hex, k, textLength, scheme, store }));
   // One object runs each check-and-store alone: every duplicate it reports was stored earlier.
   const duplicates = answer.duplicates.map((d) => ({ ...d, earlier: true }));
@@ -213,6 +215,7 @@ async function stats(at) {
   return json({
     tenant,
     width: s.width,
+    algorithm: s.algorithm,
     k: s.k,
     tolerance: s.tolerance ?? defaults().tolerance.near,
     maxK: s.maxK,

@@ -1,5 +1,6 @@
 // This deployment's settings: wrangler.toml's [vars] and the two secrets (see README.md).
 import {
+  algorithmSetting,
   bodyLimits,
   cachedSettings,
   flag,
@@ -10,7 +11,7 @@ import {
   whole,
 } from 'simprint-worker-common/settings';
 import { PUBLIC_KEY } from 'simprint-worker-common/scheme';
-import { recommendedK } from 'simprint';
+import { Fingerprinter, defaults, recommendedK } from 'simprint';
 
 /** At most this many duplicates are returned, the nearest first. */
 export const MAX_DUPLICATES = 100;
@@ -22,6 +23,10 @@ export const settings = cachedSettings((env) => {
   const maxK = whole(env, 'MAX_K', defaultMaxK(width), 0, width);
   return {
     width,
+    // "simhash" or "minhash" (ALGORITHM; unset: the library's default).
+    algorithm: algorithmSetting(env, defaults().options.algorithm, (algorithm) =>
+      new Fingerprinter({ algorithm }).free(),
+    ),
     // "auto": each text at its own recommended k (at most MAX_K, the k the index is planned
     // for); a number: every text at that k.
     k: mode,

@@ -40,7 +40,7 @@ export class SimprintIndex extends DurableObject {
   async load() {
     const s = settings(this.env);
     this.s = s;
-    this.scheme = await schemeOf(s.width, s.key); // the one await, before anything is read
+    this.scheme = await schemeOf(s.width, s.key, s.algorithm); // the one await, before anything is read
     const started = Date.now();
     for (const statement of SCHEMA) this.sql.exec(statement);
     // Full at start: the bucket is not stored, so a restarted object forgets what was spent.
@@ -51,7 +51,7 @@ export class SimprintIndex extends DurableObject {
     this.stale =
       stored !== undefined && stored !== this.scheme
         ? `this object's fingerprints were made with scheme ${stored}, this deployment makes ${this.scheme} ` +
-          '(WIDTH, SIPHASH_KEY or the simprint version changed): delete its documents and add them again'
+          '(WIDTH, ALGORITHM, SIPHASH_KEY or the simprint version changed): delete its documents and add them again'
         : null;
     const { n, next } = this.sql
       .exec('SELECT count(*) AS n, coalesce(max(num), -1) + 1 AS next FROM documents')

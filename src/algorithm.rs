@@ -11,8 +11,8 @@ use crate::error::Error;
 ///   features' weights summed with the sign of bit `i` of each feature's hash. Two texts' bits
 ///   differ with probability `θ/π`, `θ` the angle between their weighted feature vectors.
 /// - **MinHash** (`"minhash"`): one-bit MinHash (b-bit minwise hashing with `b = 1`, Li and
-///   König 2010), computed by one-permutation hashing with optimal densification (Li, Owen and
-///   Zhang 2012; Shrivastava 2017): the features' hashes are dealt into `width` bins, and bit
+///   König 2010), computed by one-permutation hashing (Li, Owen and Zhang 2012) with a
+///   densification after Shrivastava's (2017): the features' hashes are dealt into `width` bins, and bit
 ///   `i` is one bit of the least hash in bin `i` (an empty bin borrows another's). Two texts'
 ///   bits differ with probability `(1 − J)/2`, `J` the Jaccard similarity of their sets of
 ///   features. It takes sets: binary weights only (no `tf`, `logtf` or IDF), and has no

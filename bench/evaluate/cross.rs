@@ -125,7 +125,7 @@ pub struct Scored<'a> {
 /// `n`-word shingles and `SIMPRINT_EVAL_CHAR_N=n` CJK runs into character n-grams of that size
 /// (1: single characters) instead of bigrams, and with `SIMPRINT_EVAL_ALGORITHM=minhash`
 /// one-bit MinHash fingerprints instead of SimHash's (every table, rule and calibration then
-/// is MinHash's).
+/// is MinHash's), and with `SIMPRINT_EVAL_KEY` (32 hex digits) under another SipHash key.
 pub fn options() -> Options {
     let var = |name: &str| std::env::var(name).ok().and_then(|n| n.parse().ok());
     let (word_n, char_n) = (var("SIMPRINT_EVAL_WORD_N"), var("SIMPRINT_EVAL_CHAR_N"));
@@ -134,12 +134,18 @@ pub fn options() -> Options {
             a.parse()
                 .expect("SIMPRINT_EVAL_ALGORITHM: simhash or minhash")
         });
+    // Another SipHash key: other feature hashes, so the spread of a figure over keys is the
+    // part of it that is the fingerprint's chance, not the texts'.
+    let key = std::env::var("SIMPRINT_EVAL_KEY").map_or(simprint::Key::DEFAULT, |k| {
+        simprint::Key::from_hex(&k).expect("SIMPRINT_EVAL_KEY: 32 hex digits")
+    });
     Options {
         tokenizer: simprint::Tokenizer::Auto {
             word_n: word_n.unwrap_or(simprint::Tokenizer::DEFAULT_WORD_N),
             char_n: char_n.unwrap_or(simprint::Tokenizer::DEFAULT_CHAR_N),
         },
         algorithm,
+        key,
         ..Options::default()
     }
 }

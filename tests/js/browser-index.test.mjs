@@ -516,17 +516,18 @@ describe('demo index view in headless Chromium', { timeout: 180_000 }, () => {
     );
     await page.selectOption('#ix-plan-choice', many);
     for (const list of ['#ix-plan', '#ix-probes']) {
-      const more = page.locator(`${list} .plan-more`);
-      // A redraw replaces the rows, so the element may be missing for a moment.
-      await page.waitForFunction(
-        (sel) => document.querySelector(sel)?.hidden === false,
-        `${list} .plan-more`,
-      );
-      const tables = await page.locator(`${list} [data-table]:is(.plan-row, .probe-row)`).count();
+      // A redraw replaces the rows (the timings arrive from the page's worker), so the note
+      // and the rows are read together, in one poll, once the note is shown and written.
+      const seen = await page.waitForFunction((sel) => {
+        const more = document.querySelector(`${sel} .plan-more`);
+        const text = more?.hidden === false ? more.textContent : '';
+        if (!/▼ \d+ more tables? below/.test(text)) return null;
+        const rows = document.querySelectorAll(`${sel} [data-table]:is(.plan-row, .probe-row)`);
+        return { text, tables: rows.length };
+      }, list);
+      const { text, tables } = await seen.jsonValue();
       assert.ok(tables > 3, `${list}: ${tables} tables`);
-      const [, count, from, to] = /▼ (\d+) more tables? below \(T(\d+)–T(\d+)\)/.exec(
-        await more.textContent(),
-      );
+      const [, count, from, to] = /▼ (\d+) more tables? below \(T(\d+)–T(\d+)\)/.exec(text);
       assert.equal(Number(to), tables - 1);
       assert.equal(Number(count), tables - Number(from));
       // Scrolled to the bottom on every poll: a redraw that lands meanwhile (the timings

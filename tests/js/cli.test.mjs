@@ -29,7 +29,15 @@ import {
 } from '../../pkg/cli/records.mjs';
 import { progressLine } from '../../pkg/cli/progress.mjs';
 import { PLANNED_DOCUMENTS, documentK, replan } from '../../pkg/cli/dedup.mjs';
-import { Fingerprinter, Index, Plan, collectionK, hamming, toHex } from '../../pkg/node.mjs';
+import {
+  Fingerprinter,
+  Index,
+  Plan,
+  collectionK,
+  defaults,
+  hamming,
+  toHex,
+} from '../../pkg/node.mjs';
 import { corpus, jsonl } from '../support/corpus.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -373,6 +381,17 @@ test("fingerprint: the library's fingerprint and recommended k of every document
     JSON.stringify({ tokenizer: 'words', n: 2, width: 32, tolerance: 0.2 }),
   );
   assert.deepEqual(lines(simprint(['fingerprint', small, '--config', config]).stdout), want);
+  // The quality mode: one-bit MinHash at 128 bits, each text at its own k.
+  const quality = new Fingerprinter(defaults().quality);
+  assert.deepEqual(
+    lines(simprint(['fingerprint', small, '--algorithm', 'minhash', '--width', '128']).stdout),
+    DOCS.slice(0, 5).map(({ id, text }) => ({
+      id,
+      fingerprint: toHex(quality.fingerprint(text), 128),
+      k: quality.recommendedK(text),
+    })),
+  );
+  quality.free();
   fp.free();
   words.free();
 });

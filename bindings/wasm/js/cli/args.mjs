@@ -66,6 +66,7 @@ const SETTINGS = {
   caseFold: { read: flag, switch: true, commands: ['fingerprint', 'dedup', 'calibrate'] },
   weighting: { read: text, commands: ['fingerprint', 'dedup', 'calibrate'] },
   key: { read: text, commands: ['fingerprint', 'dedup', 'calibrate'] },
+  algorithm: { read: text, commands: ['fingerprint', 'dedup', 'calibrate'] },
   tolerance: { read: share, commands: ['fingerprint', 'dedup'] },
   far: { read: share, commands: ['fingerprint', 'dedup'] },
   // Input.
@@ -239,6 +240,7 @@ export function fingerprinterOptions(settings) {
     'caseFold',
     'weighting',
     'key',
+    'algorithm',
   ]) {
     if (settings[name] !== undefined) out[name] = settings[name];
   }
@@ -288,6 +290,7 @@ Input:
 Fingerprints (as the library's options; defaults as defaults() gives them):
   --width N --tokenizer auto|words|chars --n N --word-n N --char-n N
   --normalization width|none --no-case-fold --weighting binary|tf|logtf --key HEX32
+  --algorithm simhash|minhash   one-bit MinHash with --width 128 is the quality mode
   --tolerance T --far F  what the recommended k is derived from (recommendedK's options)
 
 Dedup:

@@ -124,13 +124,22 @@ impl Fingerprinter {
             self.options.normalization,
             self.options.case_fold,
         );
+        if count_always && self.options.algorithm == Algorithm::MinHash {
+            // The sketch keeps minima, not a table of features: take the table once and deal
+            // its keys into the bins, rather than tokenizing the text a second time to count.
+            let distinct = self.distinct(&text);
+            let mut sketch = MinSketch::new(self.options.width);
+            distinct.for_each_key(|full| sketch.add(full));
+            let n = u32::try_from(distinct.len()).unwrap_or(u32::MAX);
+            return (sketch.fingerprint(), n);
+        }
         let mut sink = self.sink_for(text.len(), cjk);
         self.feed_text(&mut sink, &text);
         let n = match &sink {
             Sink::Set(d, _) | Sink::Distinct(d) => d.len(),
-            // Term frequencies are counted per bit, and MinHash keeps minima: no table of
-            // features.
-            Sink::Unit(_) | Sink::Min(_) if count_always => self.distinct(&text).len(),
+            // Term frequencies are counted per bit: no table of features.
+            Sink::Unit(_) if count_always => self.distinct(&text).len(),
+            // (MinHash counting returned above.)
             Sink::Unit(_) | Sink::Min(_) => 0,
         };
         (self.finish(sink), u32::try_from(n).unwrap_or(u32::MAX))
@@ -747,6 +756,30 @@ mod tests {
             fp.clone().with_document_frequencies(&df),
             Err(Error::NotForMinHash { .. })
         ));
+    }
+
+    #[test]
+    fn min_hash_counted_from_one_table_is_the_fingerprint() {
+        for width in [1, 13, 64, 128] {
+            let fp = min_hash(width);
+            // The same features counted by SimHash's sink (a table it fills as it goes).
+            let sim = Fingerprinter::new(Options {
+                width,
+                ..Options::default()
+            })
+            .unwrap();
+            for text in [
+                "",
+                "word",
+                "the same words, the same words again and again",
+                "近似重复检测找出几乎相同的文档，例如只改了几个字的副本。カタカナ ｶﾀｶﾅ",
+                "SimHash 指纹 in English and 中文 mixed, ｆｕｌｌ ｗｉｄｔｈ too",
+            ] {
+                let (print, count) = fp.fingerprint_counted(text);
+                assert_eq!(print, fp.fingerprint(text), "{width} {text}");
+                assert_eq!(count, sim.feature_count(text), "{width} {text}");
+            }
+        }
     }
 
     #[test]

@@ -14,7 +14,8 @@
 // call, and the p50 and p99 of the first calls over the case's documents (at most 1,000).
 //
 // SAMPLES=docs-en,docs-zh picks samples; PKG=DIR measures another build of the package;
-// NATIVE=0 skips the native side. The machine is shared: compare ratios within one run.
+// NATIVE=0 skips the native side; QUALITY=1 fingerprints in the quality mode (defaults().quality:
+// one-bit MinHash at 128 bits) on both sides instead of the default options. The machine is shared: compare ratios within one run.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -34,6 +35,7 @@ const CALLS_PER_BATCH = 100;
 const COLD_CALLS = 1_000;
 const COLD_RUNS = Number(process.env.COLD_RUNS ?? 3);
 const SAMPLE_NAMES = (process.env.SAMPLES ?? 'docs-en,docs-zh').split(',');
+const QUALITY = process.env.QUALITY === '1';
 const NATIVE =
   process.env.NATIVE_BIN ??
   join(new URL('..', import.meta.url).pathname, 'target/release/examples/per_document');
@@ -118,7 +120,7 @@ if (process.argv[2] === '--cold') {
   const t0 = performance.now();
   const mod = await load();
   const init = (performance.now() - t0) / 1000;
-  const fp = new mod.Fingerprinter();
+  const fp = new mod.Fingerprinter(QUALITY ? mod.defaults().quality : undefined);
   const { calls } = pass(fp, docs);
   console.log(
     JSON.stringify({
@@ -134,7 +136,7 @@ if (process.argv[2] === '--cold') {
 
 const MIN_SECONDS = Number(process.argv[2] ?? 10);
 const mod = await load();
-const fp = new mod.Fingerprinter();
+const fp = new mod.Fingerprinter(QUALITY ? mod.defaults().quality : undefined);
 const all = SAMPLE_NAMES.flatMap(cases);
 
 // The documents for the native program, one file per case.

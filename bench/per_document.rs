@@ -1,5 +1,6 @@
 //! The native side of `bench/per-document.mjs`: the same documents fingerprinted one call each
-//! (a fresh `Fingerprinter::fingerprint` per document, default options), and the per-call cost
+//! (a fresh `Fingerprinter::fingerprint` per document, default options, or with `QUALITY=1`
+//! `Options::quality()`, as the node program passes it on), and the per-call cost
 //! of `hamming` and `Fingerprint::compare`, so the wasm run can print wasm/native per document.
 //!
 //!     cargo build --release --example per_document
@@ -45,7 +46,12 @@ fn main() {
             (path, text)
         })
         .collect();
-    let fp = Fingerprinter::new(Options::default()).expect("default options");
+    let options = if std::env::var("QUALITY").as_deref() == Ok("1") {
+        Options::quality()
+    } else {
+        Options::default()
+    };
+    let fp = Fingerprinter::new(options).expect("valid options");
     println!("{{\"kernels\":\"{}\"}}", kernels());
     for (path, text) in &files {
         let docs: Vec<&str> = text.split('\0').collect();

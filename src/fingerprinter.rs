@@ -124,24 +124,30 @@ impl Fingerprinter {
             self.options.normalization,
             self.options.case_fold,
         );
-        if count_always && self.options.algorithm == Algorithm::MinHash {
-            // The sketch keeps minima, not a table of features: take the table once and deal
-            // its keys into the bins, rather than tokenizing the text a second time to count.
-            let distinct = self.distinct(&text);
-            let mut sketch = MinSketch::new(self.options.width);
-            distinct.for_each_key(|full| sketch.add(full));
-            let n = u32::try_from(distinct.len()).unwrap_or(u32::MAX);
-            return (sketch.fingerprint(), n);
-        }
-        let mut sink = self.sink_for(text.len(), cjk);
+        let mut sink = if count_always && self.options.algorithm == Algorithm::MinHash {
+            // The sketch keeps minima, not a table: to count, the features go into a table
+            // through the sink's own fast paths, and its keys into the bins at the end.
+            Sink::Distinct(Distinct::for_text(
+                self.hasher.width() > 64,
+                false,
+                text.len(),
+                cjk,
+            ))
+        } else {
+            self.sink_for(text.len(), cjk)
+        };
         self.feed_text(&mut sink, &text);
         let n = match &sink {
             Sink::Set(d, _) | Sink::Distinct(d) => d.len(),
             // Term frequencies are counted per bit: no table of features.
             Sink::Unit(_) if count_always => self.distinct(&text).len(),
-            // (MinHash counting returned above.)
             Sink::Unit(_) | Sink::Min(_) => 0,
         };
+        if let (true, Sink::Distinct(d)) = (self.options.algorithm == Algorithm::MinHash, &sink) {
+            let mut sketch = MinSketch::new(self.options.width);
+            d.for_each_key(|full| sketch.add(full));
+            return (sketch.fingerprint(), u32::try_from(n).unwrap_or(u32::MAX));
+        }
         (self.finish(sink), u32::try_from(n).unwrap_or(u32::MAX))
     }
 

@@ -14,7 +14,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
-import { Fingerprinter, hamming, initSync } from '../pkg/simprint.js';
+import { Fingerprinter, defaults, hamming, initSync } from '../pkg/simprint.js';
 import {
   loadAppSamples,
   loadReadmeSample,
@@ -97,6 +97,34 @@ for (const [label, options] of [
     ]);
   }
   fp.free();
+}
+
+// The quality mode's fingerprint with its count (fingerprintCounted, for the pair rule)
+// against the fingerprint alone: 5,000-character documents of en.txt and zh.txt, one call each.
+{
+  const quality = new Fingerprinter(defaults().quality);
+  for (const file of ['en.txt', 'zh.txt']) {
+    const docs = Array.from({ length: 200 }, (_, i) =>
+      texts[file].slice(i * 5000, i * 5000 + 5000),
+    );
+    for (const [label, f] of [
+      ['fingerprint', (d) => quality.fingerprint(d)],
+      ['fingerprintCounted', (d) => quality.fingerprintCounted(d)],
+    ]) {
+      const times = measure(() => {
+        for (const d of docs) f(d);
+      });
+      const perCall = median(times) / docs.length;
+      rows.push([
+        `quality/${file}/5000 chars/${label}`,
+        String(times.length),
+        (perCall * 1e6).toFixed(1),
+        'µs a call',
+        '-',
+      ]);
+    }
+  }
+  quality.free();
 }
 
 {

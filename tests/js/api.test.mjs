@@ -1042,6 +1042,11 @@ test('algorithm "minhash": one-bit MinHash fingerprints, their k rules and what 
   assert.ok(near <= k && k < far, `${near} ${k} ${far}`);
   const n = mh.featureCount(words.join(' '));
   assert.equal(n, 300);
+  assert.deepEqual(mh.fingerprintCounted(words.join(' ')), { fingerprint: a, features: 300 });
+  assert.throws(() => mh.pairK('300', 300), /featuresA must be a number/);
+  assert.throws(() => mh.pairK(300, -1), /featuresB must be a whole number/);
+  assert.throws(() => mh.pairK(300, 300, { tolerance: 0.3, far: 0.2 }), /tolerance/);
+  assert.throws(() => mh.pairK(300, 300, { width: 64 }), /unknown field `width`/);
   assert.equal(mh.pairK(n, n), sp.pairK(n, n, { width: 128, algorithm: 'minhash' }));
   assert.ok(mh.pairK(n, n) >= mh.pairK(n, 290));
   assert.notEqual(sp.pairK(n, n, { width: 128, algorithm: 'minhash' }), sp.pairK(n, n, 128));
@@ -1056,6 +1061,14 @@ test('algorithm "minhash": one-bit MinHash fingerprints, their k rules and what 
   assert.deepEqual(stream.finishRecommending(), { fingerprint: a, k });
   // What SimHash has and a set of features has not.
   assert.throws(() => mh.explain('text'), /explain does not apply to algorithm "minhash"/);
+  assert.throws(() => mh.explainFeatures(['text']), /explain does not apply/);
+  const df = new sp.DocumentFrequencies({ algorithm: 'minhash' });
+  df.add('some text');
+  assert.throws(
+    () => df.fingerprinter(),
+    /document frequencies does not apply to algorithm "minhash"/,
+  );
+  df.free();
   assert.throws(() => mh.fragility('text'), /explain does not apply to algorithm "minhash"/);
   assert.throws(
     () => new sp.Fingerprinter({ algorithm: 'minhash', weighting: 'tf' }),

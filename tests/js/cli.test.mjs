@@ -533,6 +533,16 @@ test('errors name the file, the line and what was wrong; exit 1 (2 for usage)', 
       'simprint: unknown tokenizer "sentences": expected "auto", "words" or "chars"\n(simprint --help lists the commands and options)\n',
     ],
     [['dedup', CORPUS, '--tolerance', '2'], 2, /^simprint: tolerance must be a share/],
+    [
+      ['fingerprint', CORPUS, '--algorithm', 'lsh'],
+      2,
+      /^simprint: unknown algorithm "lsh": expected "simhash" or "minhash"\n/,
+    ],
+    [
+      ['fingerprint', CORPUS, '--algorithm', 'minhash', '--weighting', 'tf'],
+      2,
+      /^simprint: weighting "tf" does not apply to algorithm "minhash"/,
+    ],
     [['dedup'], 2, /^simprint: simprint dedup needs input files/],
     [
       ['keys', CORPUS],

@@ -2,6 +2,8 @@
 //! million random 128-bit fingerprints, queries at the k the rule gives at 128 bits, natively.
 //!
 //!     cargo run --release --example quality_index        # SIMPRINT_KS=22,26,30 for other k
+//!     SIMPRINT_REAL=1 cargo run --release --example quality_index   # real text: the quality
+//!                                                  # mode's fingerprints of windows of the samples
 //!     SIMPRINT_KERNELS=avx2|portable cargo run --release --example quality_index
 //!     SIMPRINT_SUBSTRINGS=8 cargo run --release --example quality_index   # a multi-index plan
 //!                                                  # of 8 substrings instead of the planner's
@@ -18,6 +20,12 @@ use simprint::{scan128, Fingerprint, Index, Plan};
 #[path = "../tests/support/splitmix64.rs"]
 mod splitmix64;
 use splitmix64::SplitMix64;
+
+#[path = "common.rs"]
+mod common;
+
+/// Characters of a real-text window (`SIMPRINT_REAL=1`).
+const WINDOW: usize = 1200;
 
 const WIDTH: u32 = 128;
 const QUERIES: usize = 1000;
@@ -53,10 +61,40 @@ fn main() {
         .ok()
         .map(|v| v.parse().unwrap());
     let mut rng = SplitMix64(0x5eed_0128);
-    let values: Vec<u128> = (0..n).map(|_| wide(&mut rng)).collect();
+    // SIMPRINT_REAL=1: the quality mode's fingerprints of n overlapping windows of the
+    // mixed-text samples (near neighbours abound), and queries between two stored windows
+    // instead of random values (bench/quality-index.mjs does the same in wasm).
+    let real = std::env::var("SIMPRINT_REAL").as_deref() == Ok("1");
+    let (text, starts) = if real {
+        let text = common::SAMPLES
+            .iter()
+            .map(|(name, _)| {
+                common::load_sample(name).expect("the corpus: python3 scripts/corpus.py")
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let mut starts: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
+        starts.push(text.len());
+        (text, starts)
+    } else {
+        (String::new(), Vec::new())
+    };
+    let step = (starts.len().saturating_sub(WINDOW + 1) / n).max(1);
+    let quality = simprint::Fingerprinter::new(simprint::Options::quality()).unwrap();
+    let window = |i: usize, shift: usize| {
+        let from = (i * step + shift).min(starts.len() - 1 - WINDOW);
+        quality
+            .fingerprint(&text[starts[from]..starts[from + WINDOW]])
+            .value()
+    };
+    let values: Vec<u128> = (0..n)
+        .map(|i| if real { window(i, 0) } else { wide(&mut rng) })
+        .collect();
     println!(
-        "simprint index, native, width {WIDTH}; N = {n}; kernels {:?}; {QUERIES} queries (half a stored fingerprint with up to k/2 bits flipped, half random)",
-        simprint::kernels()
+        "simprint index, native, width {WIDTH}; N = {n}{}; kernels {:?}; {QUERIES} queries (half a stored fingerprint with up to k/2 bits flipped, half {})",
+        if real { format!(" quality-mode fingerprints of real text (windows every {step} characters)") } else { " random".into() },
+        simprint::kernels(),
+        if real { "windows between two stored ones" } else { "random" }
     );
     let fps: Vec<Fingerprint> = values
         .iter()
@@ -65,7 +103,12 @@ fn main() {
     let queries: Vec<(u128, u32)> = (0..QUERIES)
         .map(|i| {
             if i % 2 == 1 {
-                return (wide(&mut rng), 0);
+                let other = if real {
+                    window(rng.below(n as u64 - 1) as usize, step / 2)
+                } else {
+                    wide(&mut rng)
+                };
+                return (other, 0);
             }
             (values[rng.below(n as u64) as usize], 1)
         })

@@ -205,8 +205,10 @@ pub struct Estimate {
 /// the scan chosen with seven. From `k` = 12 since 2026-11-28 (one-bit MinHash, the quality
 /// mode, is asked at 14 to 24): at 12 to 17 the cap of six had kept 128-bit plans to six
 /// substrings of 21 or 22 bits, and eight of 16 bits (the model's choice with the cap at
-/// eight) took 0.4 to 0.6 of their time at a million and 100,000 with AVX-512 and AVX2, 0.6
-/// to 0.7 with the portable kernels, for 19 % more memory. docs/evaluation.md, "The quality
+/// eight) took 0.4 to 0.6 of their time at a million and 100,000 random fingerprints with
+/// AVX-512 and AVX2, 0.6 to 0.7 with the portable kernels, for 19 % more memory; on real text,
+/// where matches cost more, 0.78 to 0.90 with AVX2 and AVX-512, but up to 15 % more with the
+/// portable kernels at `k = 17`. docs/evaluation.md, "The quality
 /// mode".
 pub(crate) fn max_auto_tables(width: u32, k: u32, n: usize) -> usize {
     let eighth = width > 64 && (12..=32).contains(&k) && n <= EIGHTH_TABLE_MAX_N;

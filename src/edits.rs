@@ -37,6 +37,8 @@ pub(crate) struct Profile {
     /// The chance that a replacement is a feature the text does not have: its distinct
     /// features over its occurrences (1 for a text without features).
     novel: f64,
+    /// How many distinct features the text has: what `feature_count` says.
+    pub(crate) distinct: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -127,7 +129,9 @@ impl Profile {
         // wasm). Each group sums its features in the same order as before, so the same bits.
         let mut groups: Vec<Group> = Vec::new();
         let (mut features, mut idf2_sum) = (0.0, 0.0);
+        let mut distinct = 0usize;
         for (s, table) in tables {
+            distinct += table.len();
             for (hash, m) in table.counts() {
                 // More than 2^32 occurrences of one feature cannot come from a text in memory.
                 let m = u32::try_from(m).unwrap_or(u32::MAX);
@@ -164,6 +168,7 @@ impl Profile {
                 1.0
             },
             groups,
+            distinct: u32::try_from(distinct).unwrap_or(u32::MAX),
             weighting: options.weighting,
             algorithm: options.algorithm,
             new_idf2: if features > 0.0 {

@@ -92,6 +92,7 @@ impl Default for Tolerance {
 /// let r = fp.recommend("SimHash keeps near-duplicate documents close in Hamming distance.", Tolerance::DEFAULT)?;
 /// assert!(r.near < r.far);          // per-bit chances of a difference
 /// assert!(r.k as f64 > r.near * 64.0 && (r.k as f64) < r.far * 64.0);
+/// assert_eq!(r.features, 9); // simhash keeps near duplicate documents close in hamming distance
 /// # Ok::<(), simprint::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -105,6 +106,9 @@ pub struct Recommendation {
     pub far: f64,
     /// The fingerprint width the `k` is for.
     pub width: u32,
+    /// The text's distinct features ([`Fingerprinter::feature_count`]): what the pair rule
+    /// ([`Fingerprinter::pair_k`]) compares, so a stream that recommends also gives it.
+    pub features: u32,
 }
 
 impl Fingerprinter {
@@ -183,6 +187,7 @@ pub(crate) fn recommendation_of(
         near,
         far,
         width,
+        features: profile.distinct,
     }
 }
 

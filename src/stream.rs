@@ -268,6 +268,8 @@ impl Stream {
     /// s.update(b"A short comment, seven words long.");
     /// let (_, r) = s.finish_recommending();
     /// assert_eq!(r.map(|r| r.k), Some(fp.recommended_k("A short comment, seven words long.", Tolerance::DEFAULT)?));
+    /// // The text's distinct features too, for the pair rule (`pair_k`) with a stored text.
+    /// assert_eq!(r.map(|r| r.features), Some(fp.feature_count("A short comment, seven words long.")));
     /// assert_eq!(fp.stream().finish_recommending().1, None);
     /// # Ok::<(), simprint::Error>(())
     /// ```

@@ -96,6 +96,9 @@ proptest::proptest! {
             proptest::prop_assert_eq!(again, streamed);
             proptest::prop_assert_eq!(recommendation, Some(fp.recommend(&whole, Tolerance::DEFAULT).unwrap()),
                 "{:?} {:?} {:?}", options.tokenizer, whole, cuts);
+            // And its feature count is the one the pair rule takes from the whole text.
+            proptest::prop_assert_eq!(recommendation.map(|r| r.features), Some(fp.feature_count(&whole)),
+                "{:?} {:?} {:?}", options.tokenizer, whole, cuts);
         }
     }
 }
@@ -123,6 +126,9 @@ proptest::proptest! {
             proptest::prop_assert_eq!(streamed, fp.fingerprint(&whole), "{:?} {:?} {:?}", options.tokenizer, whole, cuts);
             let (_, recommendation) = streamed_recommending(&fp, whole.as_bytes(), &cuts);
             proptest::prop_assert_eq!(recommendation, Some(fp.recommend(&whole, Tolerance::DEFAULT).unwrap()),
+                "{:?} {:?} {:?}", options.tokenizer, whole, cuts);
+            // And its feature count is the one the pair rule takes from the whole text.
+            proptest::prop_assert_eq!(recommendation.map(|r| r.features), Some(fp.feature_count(&whole)),
                 "{:?} {:?} {:?}", options.tokenizer, whole, cuts);
         }
     }

@@ -947,6 +947,7 @@ test("a stream made with { recommend: true } gives the whole text's recommended 
         assert.deepEqual(stream.finishRecommending(), {
           fingerprint: fp.fingerprint(text),
           k: fp.recommendedK(text),
+          features: fp.featureCount(text),
         });
       }
       const strict = fp.stream({ recommend: true, tolerance: 0.05 });
@@ -1058,7 +1059,7 @@ test('algorithm "minhash": one-bit MinHash fingerprints, their k rules and what 
   // A stream gives the one-shot fingerprint and k.
   const stream = mh.stream({ recommend: true });
   for (const w of words) stream.update(`${w} `);
-  assert.deepEqual(stream.finishRecommending(), { fingerprint: a, k });
+  assert.deepEqual(stream.finishRecommending(), { fingerprint: a, k, features: n });
   // What SimHash has and a set of features has not.
   assert.throws(() => mh.explain('text'), /explain does not apply to algorithm "minhash"/);
   assert.throws(() => mh.explainFeatures(['text']), /explain does not apply/);

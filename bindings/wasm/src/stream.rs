@@ -62,10 +62,10 @@ impl FingerprintStream {
         Ok(bigint(stream.finish()))
     }
 
-    /// `{ fingerprint, k }` of everything given, for a stream made with `{ recommend: true }`:
-    /// the fingerprint (a BigInt) and the text's recommended k. The stream cannot be used
-    /// afterwards.
-    #[wasm_bindgen(js_name = finishRecommending, unchecked_return_type = "{ fingerprint: bigint; k: number }")]
+    /// `{ fingerprint, k, features }` of everything given, for a stream made with
+    /// `{ recommend: true }`: the fingerprint (a BigInt), the text's recommended k and its
+    /// distinct features (`featureCount`, for `pairK`). The stream cannot be used afterwards.
+    #[wasm_bindgen(js_name = finishRecommending, unchecked_return_type = "{ fingerprint: bigint; k: number; features: number }")]
     pub fn finish_recommending(&mut self) -> Result<JsValue, JsError> {
         let stream = self
             .inner
@@ -81,6 +81,7 @@ impl FingerprintStream {
         for (name, value) in [
             ("fingerprint", bigint(fingerprint)),
             ("k", JsValue::from(recommendation.k)),
+            ("features", JsValue::from(recommendation.features)),
         ] {
             js_sys::Reflect::set(&out, &name.into(), &value)
                 .map_err(|_| JsError::new("internal: Reflect.set failed"))?;

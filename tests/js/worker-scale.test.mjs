@@ -634,6 +634,18 @@ test('TOLERANCE sets each text k (what fp.calibrate fits), for JSON, batch and s
   } finally {
     await rt.dispose();
   }
+  // The pair rule needs every text's feature count at every owner: not built here, and said.
+  const pair = await runtime('pair-refused', { OBJECTS: 4, K: 'pair' });
+  try {
+    const refused = await pair.call('POST', '/check', { text: 'any text' });
+    assert.equal(refused.status, 500);
+    assert.match(
+      refused.body.error,
+      /K = "pair" is the single-object example's \(examples\/worker\)/,
+    );
+  } finally {
+    await pair.dispose();
+  }
 });
 
 test('a changed OBJECTS, MAX_K or STORE_SUBSTRINGS is refused while documents are filed under the earlier layout; an emptied tenant takes the new one', async () => {

@@ -85,20 +85,28 @@ try {
   expect('PUT a text', a.status === 201 || a.status === 200, a);
   const b = await call('PUT', '/documents/smoke-b', B);
   const found = b.body.duplicates?.find((d) => d.id === 'smoke-a');
-  // What the package says under this deployment's key: the distance, and the text's own k,
-  // which the Worker may only lower (MAX_K, the size of the collection).
-  const fp = new Fingerprinter({ key });
+  // What the package says under this deployment's key and settings (GET /stats): the distance,
+  // and the pair's k (K = "pair": pairK of both texts' feature counts) or the text's own (K =
+  // "auto"), which the Worker may only lower (MAX_K, the size of the collection).
+  const { k: mode, tolerance, width, algorithm } = (await call('GET', '/stats')).body;
+  const fp = new Fingerprinter({ key, width, algorithm });
   const distance = hamming(fp.fingerprint(A), fp.fingerprint(B));
-  const own = fp.recommendedK(B);
+  const own =
+    mode === 'pair'
+      ? fp.pairK(fp.featureCount(A), fp.featureCount(B), { tolerance })
+      : fp.recommendedK(B, { tolerance });
   fp.free();
+  const k = Math.min(own, b.body.k);
   const agrees =
     b.status === 201 &&
-    b.body.k <= own &&
-    (distance <= b.body.k
-      ? found?.distance === distance && b.body.original === false
+    (mode === 'pair' || b.body.k <= own) &&
+    (distance <= k
+      ? found?.distance === distance &&
+        (mode !== 'pair' || found.k === k) &&
+        b.body.original === false
       : found === undefined);
   expect(
-    `PUT a near-copy: ${distance} bits apart at k = ${b.body.k} (its own ${own}): ${found ? 'reported' : 'not reported'}, as simprint says`,
+    `PUT a near-copy: ${distance} bits apart at k = ${k} (K = ${JSON.stringify(mode)}, the package's ${own}): ${found ? 'reported' : 'not reported'}, as simprint says`,
     agrees,
     b,
   );

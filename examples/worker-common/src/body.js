@@ -170,8 +170,9 @@ export class TextSink {
   }
 
   /**
-   * `{ fingerprint, k }` of everything given to update: the fingerprint (a BigInt) and the
-   * text's recommended k under the fingerprinter's options.
+   * `{ fingerprint, k, features }` of everything given to update: the fingerprint (a BigInt),
+   * the text's recommended k under the fingerprinter's options and its distinct features
+   * (for pairK).
    */
   finish() {
     this.flush(true);
@@ -186,7 +187,7 @@ export class TextSink {
     (this.stream ??= this.newStream()).update(text);
   }
 
-  // The stream also counts the text's features, for its recommended k at the end.
+  // The stream also counts the text's features, for its recommended k and count at the end.
   newStream() {
     return this.fingerprinter.stream({ recommend: true, tolerance: this.tolerance });
   }

@@ -48,16 +48,18 @@ export function flag(env, name) {
 }
 
 /**
- * K: "auto" (the default: each text at its own recommended k) or a whole number from 0 to
- * `width` (one k for every text).
+ * K: "pair" (each pair of texts at the k of both their sizes, simprint's pairK), "auto" (each
+ * text at its own recommended k) or a whole number from 0 to `width` (one k for every text).
+ * Unset: `fallback`, the example's default.
  */
-export function kSetting(env, width) {
+export function kSetting(env, width, fallback) {
   const raw = env.K;
-  if (raw === undefined || raw === '' || raw === 'auto') return 'auto';
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'auto' || raw === 'pair') return raw;
   const n = Number(raw);
   if (!Number.isSafeInteger(n) || n < 0 || n > width) {
     throw badConfig(
-      `K must be "auto" or a whole number from 0 to ${width}, not ${JSON.stringify(raw)}`,
+      `K must be "pair", "auto" or a whole number from 0 to ${width}, not ${JSON.stringify(raw)}`,
     );
   }
   return n;

@@ -23,7 +23,14 @@ export const MAX_ROUTING_K = 30;
 /** The settings of `env`, computed once per env; throws a 500 HttpError naming a bad one. */
 export const settings = cachedSettings((env) => {
   const width = whole(env, 'WIDTH', 64, 1, 128);
-  const mode = kSetting(env, width);
+  const mode = kSetting(env, width, 'auto');
+  if (mode === 'pair') {
+    // Entries would have to carry each text's feature count to every key owner: not built.
+    throw new HttpError(
+      500,
+      'bad configuration: K = "pair" is the single-object example\'s (examples/worker); here K is "auto" or a whole number',
+    );
+  }
   const fixed = mode === 'auto' ? null : mode;
   const maxK = Math.max(whole(env, 'MAX_K', defaultMaxK(width), 0, width), fixed ?? 0);
   if (maxK > MAX_ROUTING_K) {

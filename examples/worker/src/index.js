@@ -3,11 +3,11 @@
 // token names its tenant) and fingerprints the text as the body streams in (stateless, scales
 // out); the tenant's object stores fingerprints and answers "what is within k of this?".
 //
-//   PUT    /documents/:id        the text as the body -> {id, k, duplicates: [{id, distance, earlier}], truncated, original, stored}
+//   PUT    /documents/:id        the text as the body -> {id, k, duplicates: [{id, distance, k?, earlier}], truncated, original, stored}
 //   POST   /documents            {"id", "text"} (JSON, up to MAX_JSON_BYTES) -> the same
 //   PUT|POST …?dryRun=1          the same answer, nothing stored
 //   POST   /check                the text as the body, or {"text", "id"?} as JSON -> the same answer, nothing stored
-//   GET    /documents/:id        -> {id, textLength, createdAt, updatedAt}
+//   GET    /documents/:id        -> {id, textLength, features, createdAt, updatedAt}
 //   DELETE /documents/:id        -> {id, deleted: true}
 //   GET    /documents?after=&limit=  -> {ids, next}: every stored id, ascending, paged
 //   GET    /stats                -> sizes, memory and settings
@@ -116,7 +116,7 @@ function tenantObject({ env, tenant }) {
 
 /**
  * The body as the document's text, fingerprinted as it streams in: never whole in memory.
- * Returns { id, hex, k, textLength }.
+ * Returns { id, hex, k, features, textLength }.
  */
 async function readTextDocument(request, s, id) {
   const sink = new TextSink(fingerprinterFor(s.width, s.key, s.algorithm), {
@@ -124,8 +124,14 @@ async function readTextDocument(request, s, id) {
   });
   try {
     await readText(request, { maxBytes: s.maxBodyBytes, timeoutMs: s.bodyTimeoutMs }, sink);
-    const { fingerprint, k } = sink.finish();
-    return { id, hex: toHex(fingerprint, s.width), k: kFor(s, k), textLength: sink.units };
+    const { fingerprint, k, features } = sink.finish();
+    return {
+      id,
+      hex: toHex(fingerprint, s.width),
+      k: kFor(s, k),
+      features,
+      textLength: sink.units,
+    };
   } finally {
     sink.dispose();
   }
@@ -146,27 +152,33 @@ async function readJsonDocument(request, s, idRequired) {
       body.text === undefined ? 'missing "text" (a string)' : '"text" must be a string',
     );
   const fp = fingerprinterFor(s.width, s.key, s.algorithm);
+  const { fingerprint, features } = fp.fingerprintCounted(body.text);
   return {
     id: body.id ?? null,
-    hex: fp.fingerprintHex(body.text),
+    hex: toHex(fingerprint, s.width),
     k: kFor(s, fp.recommendedK(body.text, { tolerance: s.tolerance })),
+    features,
     textLength: body.text.length,
   };
 }
 
 /**
- * The k a text asks to be checked at: its own recommended k, or the fixed K. The object caps it
- * (MAX_K, and the size of the collection: store.js kFor) and says which it used.
+ * The k a text asks to be checked at: its own recommended k (K = "auto", and with K = "pair"
+ * against documents stored without a feature count), or the fixed K. The object caps it (MAX_K,
+ * and the size of the collection: store.js kFor), with K = "pair" takes each document's pair k
+ * from both feature counts, and says which it used.
  */
-const kFor = (s, recommended) => (s.k === 'auto' ? recommended : s.k);
+const kFor = (s, recommended) => (typeof s.k === 'number' ? s.k : recommended);
 
 // ---- handlers ----
 
-async function check(at, { id, hex, k, textLength }, store) {
+async function check(at, { id, hex, k, features, textLength }, store) {
   const { s } = at;
   if (store && id === null) throw new HttpError(400, 'missing "id" (a non-empty string)');
   const scheme = await schemeOf(s.width, s.key, s.algorithm);
-  const answer = admitted(await tenantObject(at).add({ id, hex, k, textLength, scheme, store }));
+  const answer = admitted(
+    await tenantObject(at).add({ id, hex, k, features, textLength, scheme, store }),
+  );
   // One object runs each check-and-store alone: every duplicate it reports was stored earlier.
   const duplicates = answer.duplicates.map((d) => ({ ...d, earlier: true }));
   // Fingerprints under the secret key stay inside unless the deployment says otherwise: with

@@ -19,7 +19,7 @@ export const MAX_DUPLICATES = 100;
 /** The settings of `env`, computed once per env; throws a 500 HttpError naming a bad one. */
 export const settings = cachedSettings((env) => {
   const width = whole(env, 'WIDTH', 64, 1, 128);
-  const mode = kSetting(env, width);
+  const mode = kSetting(env, width, 'pair');
   const maxK = whole(env, 'MAX_K', defaultMaxK(width), 0, width);
   return {
     width,
@@ -27,12 +27,13 @@ export const settings = cachedSettings((env) => {
     algorithm: algorithmSetting(env, defaults().options.algorithm, (algorithm) =>
       new Fingerprinter({ algorithm }).free(),
     ),
-    // "auto": each text at its own recommended k (at most MAX_K, the k the index is planned
-    // for); a number: every text at that k.
+    // "pair" (the default): each stored text at the k of the two texts' sizes (pairK); "auto":
+    // each text at its own recommended k (both at most MAX_K, the k the index is planned for);
+    // a number: every text at that k.
     k: mode,
-    // recommendedK's tolerance for each text's k (TOLERANCE; unset: the library's default).
+    // recommendedK's and pairK's tolerance (TOLERANCE; unset: the library's default).
     tolerance: toleranceSetting(env, (tolerance) => recommendedK('', { tolerance })),
-    maxK: mode === 'auto' ? maxK : Math.max(maxK, mode),
+    maxK: typeof mode === 'number' ? Math.max(maxK, mode) : maxK,
     ...bodyLimits(env),
     exposeFingerprints: flag(env, 'EXPOSE_FINGERPRINTS'),
     rateLimit: rateLimit(env),

@@ -819,7 +819,9 @@ test('a copy of the Worker example, installed on its own, bundled by its wrangle
     const first = await post({ id: 'a', text: KNOWN.text });
     assert.equal(first.status, 201, await first.clone().text());
     const again = await (await post({ id: 'b', text: KNOWN.text })).json();
-    assert.deepEqual(again.duplicates, [{ id: 'a', distance: 0, earlier: true }]);
+    // As shipped (K = "pair"): checked at the pair k of two texts of one size.
+    assert.deepEqual(again.duplicates, [{ id: 'a', distance: 0, k: again.k, earlier: true }]);
+    assert.equal(again.k, 12);
   } finally {
     await mf.dispose();
   }

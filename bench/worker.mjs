@@ -114,7 +114,8 @@ function objectDatabases(dir) {
 
 /**
  * Adds `n` documents to the object's table (ids c-0 …, numbers after the one stored, random
- * 64-bit fingerprints: unrelated texts), in one transaction, as stores one by one would leave it.
+ * 64-bit fingerprints: unrelated texts; feature counts of 50 to 110, as the texts sent have),
+ * in one transaction, as stores one by one would leave it.
  */
 function fillTable(db, n) {
   execFileSync(
@@ -126,9 +127,9 @@ import random, sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 start = db.execute('select coalesce(max(num), -1) + 1 from documents').fetchone()[0]
 rng = random.Random(7)
-rows = ((f'c-{i}', start + i, format(rng.getrandbits(64), '016x'), 700, 1764000000000, 1764000000000) for i in range(int(sys.argv[2])))
+rows = ((f'c-{i}', start + i, format(rng.getrandbits(64), '016x'), 700, rng.randint(50, 110), 1764000000000, 1764000000000) for i in range(int(sys.argv[2])))
 with db:
-    db.executemany('insert into documents (id, num, fingerprint, text_length, created_at, updated_at) values (?, ?, ?, ?, ?, ?)', rows)
+    db.executemany('insert into documents (id, num, fingerprint, text_length, features, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?)', rows)
 print(db.execute('select count(*) from documents').fetchone()[0])
 `,
       db,
@@ -235,8 +236,9 @@ try {
   const heaps = await heapUsage(inspectorPort);
   const mb = (bytes) => `${(bytes / 1048576).toFixed(1)} MB`;
   console.log(
-    `\none object with ${big.documents} documents (MAX_K ${big.maxK}; texts checked at ` +
-      `min(recommendedK, collectionK = ${sp.collectionK(big.documents)}) here):`,
+    `\none object with ${big.documents} documents (K ${JSON.stringify(big.k)}, MAX_K ${big.maxK}, ` +
+      `the index planned for k = ${big.indexK}; texts checked at ` +
+      `min(${big.k === 'pair' ? 'pairK' : 'recommendedK'}, collectionK = ${sp.collectionK(big.documents)}) here):`,
   );
   console.log(
     `  restart to first response: ${ready.toFixed(0)} ms (index rebuilt from SQLite in ${big.rebuildMs} ms)`,

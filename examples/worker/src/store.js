@@ -2,10 +2,10 @@
 // the truth and the only place ids live; the simprint Index in memory holds fingerprints keyed
 // by row number (`num`) and is rebuilt from the table when the object starts, with each text's
 // feature count (for K = "pair") in an array by `num`. The ≤ 100 ids of an answer are read back
-// by number. Every method below runs without awaiting, so the runtime
-// runs them one at a time and each write commits before its answer leaves the object. Each
-// method first takes a token from the tenant's rate limit bucket and answers { retryAfter }
-// when there is none: a refused call writes nothing.
+// by number. Every method below runs without awaiting, so the runtime runs them one at a time
+// and each write commits before its answer leaves the object. Each method first takes a token
+// from the tenant's rate limit bucket and answers { retryAfter } when there is none: a refused
+// call writes nothing.
 import { DurableObject } from 'cloudflare:workers';
 import { TokenBucket } from 'simprint-worker-common/limiter';
 import { schemeOf } from 'simprint-worker-common/scheme';

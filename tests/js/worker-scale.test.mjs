@@ -1,18 +1,22 @@
 // The Worker past one object (examples/worker-scale: documents routed by table key, its
 // src/routing.js) in real workerd through Miniflare: 16 and 64 objects, concurrent load with a restart in the middle, every
 // acknowledged document present afterwards, answers equal to a brute-force scan over the
-// stored set at each text's own k, each check touching at most min(k + 1, OBJECTS) objects (counted by the
-// Worker's x-simprint-objects / x-simprint-subrequests headers), and a write that fails half
-// way (one object down) healed by its home object's alarm or by a retry.
+// stored set at each pair's k (K = "pair", as shipped) or each text's own (K = "auto"), each
+// check touching at most min(k + 1, OBJECTS) objects (counted by the Worker's
+// x-simprint-objects / x-simprint-subrequests headers), a write that fails half way (one
+// object down) healed by its home object's alarm or by a retry, and objects of the previous
+// version (before feature counts were kept) upgraded in place.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sp from './load.mjs';
 import {
   bundle,
   faultyScaleBundle,
   offline,
+  root,
   scaleDir,
   secretsFor,
   workerOptions,
@@ -30,19 +34,29 @@ faultyScaleBundle(FAULTY, tmp);
 const secrets = secretsFor(['alpha']);
 const KEY = secrets.key;
 const TOKEN = secrets.tokens.alpha;
-// Documents are routed and filed for MAX_K; each text is checked at its own k, at most MAX_K.
+// Documents are routed and filed for MAX_K; each text is checked at its own k (K = "auto") or
+// each pair at pairK of both texts' feature counts (K = "pair", as shipped), at most MAX_K.
 const MAX_K = Number(fromToml.bindings.MAX_K ?? defaultMaxK(64));
+assert.equal(fromToml.bindings.K, 'pair', 'shipped with the pair rule');
 const fingerprinter = new sp.Fingerprinter({ key: KEY });
 const kOf = (text) => Math.min(fingerprinter.recommendedK(text), MAX_K);
+const featuresOf = (text) => fingerprinter.featureCount(text);
+// The pair rule's k of two feature counts, at most MAX_K; the largest is that of equal sizes.
+const pairKOf = (a, b) => Math.min(sp.pairK(a, b), MAX_K);
+const PAIR_K = pairKOf(1, 1);
+// The largest k a text may be checked at with K = "pair" (its own for a document without a
+// count): the Worker asks the owners of that many keys + 1.
+const reachOf = (text) =>
+  Math.min(Math.max(sp.pairK(1, 1), fingerprinter.recommendedK(text)), MAX_K);
 const hexDistance = (a, b) => sp.hamming(sp.fromHex(a), sp.fromHex(b));
 
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-function start(persist, vars) {
+function start(persist, vars, out) {
   const faulty =
     vars.TEST_FAIL_FIRST_PUT_AT !== undefined || vars.TEST_FAIL_FIRST_REMOVE_AT !== undefined;
   return new Miniflare(
-    workerOptions(fromToml, faulty ? FAULTY : BUNDLE, {
+    workerOptions(fromToml, out ?? (faulty ? FAULTY : BUNDLE), {
       bindings: {
         ...secrets.bindings,
         EXPOSE_FINGERPRINTS: true,
@@ -55,13 +69,17 @@ function start(persist, vars) {
   );
 }
 
-/** A runtime persisting under tmp/`name`, restartable. */
-async function runtime(name, vars) {
+/**
+ * A runtime persisting under tmp/`name`, restartable (with `more` vars, kept for later
+ * restarts); `out`: another bundle (the previous version's).
+ */
+async function runtime(name, vars, out) {
   const persist = join(tmp, name);
   const rt = {
-    async restart() {
+    async restart(more = {}) {
       await rt.mf.dispose();
-      rt.mf = start(persist, vars);
+      vars = { ...vars, ...more };
+      rt.mf = start(persist, vars, out);
       rt.base = await rt.mf.ready;
     },
     dispose: () => rt.mf.dispose(),
@@ -82,7 +100,7 @@ async function runtime(name, vars) {
       };
     },
   };
-  rt.mf = start(persist, vars);
+  rt.mf = start(persist, vars, out);
   rt.base = await rt.mf.ready;
   return rt;
 }
@@ -156,11 +174,13 @@ async function settled(rt, timeoutMs = 20000) {
 }
 
 /**
- * The stored set (every listed id with its fingerprint, all in state "stored"), then `queries`
- * checked against a brute-force scan of it: the same ids at the same distances, and each check
- * within the bound on objects and sub-requests.
+ * The stored set (every listed id with its fingerprint and feature count, all in state
+ * "stored"), then `queries` checked against a brute-force scan of it under the deployment's K
+ * (GET /stats): the same ids at the same distances, with K = "pair" each at pairK of both
+ * counts (its `k`), and each check within the bound on objects and sub-requests.
  */
 async function checkAgainstBruteForce(rt, queries, objects) {
+  const { k: mode } = (await rt.call('GET', '/stats')).body;
   const ids = await listAll(rt);
   const stored = new Map();
   await pool(
@@ -168,43 +188,62 @@ async function checkAgainstBruteForce(rt, queries, objects) {
       const got = await rt.call('GET', `/documents/${encodeURIComponent(id)}`);
       assert.equal(got.status, 200);
       assert.equal(got.body.state, 'stored', id);
-      stored.set(id, got.body.fingerprint);
+      stored.set(id, { fp: got.body.fingerprint, features: got.body.features });
     }),
     16,
   );
+  const pair = mode === 'pair';
+  // Every object holds part of the stored set: none caps a text's k below MAX_K here, so each
+  // pair's k is exactly min(pairK, MAX_K).
+  if (pair) assert.ok((sp.collectionK(stored.size) ?? 0) >= MAX_K);
   let most = 0;
   let total = 0;
   await pool(
     queries.map((text) => async () => {
       const q = hex(text);
       const asked = kOf(text);
+      const n = featuresOf(text);
       const res = await rt.call('POST', '/check', { text });
       assert.equal(res.status, 200, JSON.stringify(res.body));
-      // Its own k, unless an object asked holds enough documents to cap it (collectionK):
-      // never below the cap of the whole stored set, which every object's holdings are part of.
       const { k } = res.body;
-      assert.ok(
-        k <= asked && k >= Math.min(asked, sp.collectionK(stored.size) ?? 0),
-        `k ${k} for a text asking ${asked}`,
-      );
-      const bound = Math.min(asked + 1, objects);
+      if (pair) {
+        // The largest any document is checked at: the pair k of equal sizes (no document here
+        // lacks a count).
+        assert.equal(k, PAIR_K);
+      } else {
+        // Its own k, unless an object asked holds enough documents to cap it (collectionK):
+        // never below the cap of the whole stored set, which every object's holdings are part of.
+        assert.ok(
+          k <= asked && k >= Math.min(asked, sp.collectionK(stored.size) ?? 0),
+          `k ${k} for a text asking ${asked}`,
+        );
+      }
+      const reach = pair ? reachOf(text) : asked;
+      const bound = Math.min(reach + 1, objects);
       const want = [...stored]
-        .map(([id, fp]) => ({ id, distance: hexDistance(fp, q) }))
-        .filter((m) => m.distance <= k);
-      const merged = mergeById([{ duplicates: want, truncated: false }], 100, { stored: false });
+        .map(([id, { fp, features }]) => ({
+          id,
+          distance: hexDistance(fp, q),
+          ...(pair ? { k: pairKOf(n, features) } : {}),
+        }))
+        .filter((m) => m.distance <= (pair ? m.k : k));
+      const merged = mergeById([{ duplicates: want, truncated: false }], 100, {
+        stored: false,
+        pair,
+      });
       assert.deepEqual(res.body.duplicates, merged.duplicates, `check of ${q}`);
       assert.equal(
         res.body.original,
         want.length === 0,
         'a dry run is original when nothing is found',
       );
-      // The owners of its first k + 1 routing keys (k as the text asks), exactly.
+      // The owners of its first k + 1 routing keys (k as the text may be checked at), exactly.
       assert.equal(
         res.calls,
         ownersOf(
           routingPlan
             .keys(q)
-            .slice(0, asked + 1)
+            .slice(0, reach + 1)
             .map((key) => key.toString(16)),
           objects,
         ).size,
@@ -280,6 +319,26 @@ test("merging owners' answers: each id once, nearest first; earlier as the decid
     truncated: false,
     original: true,
   });
+  // Each caps k by what it holds: the smallest is said, and with K = "pair" the largest, each
+  // duplicate keeping the largest k an owner reported it at (owners holding more cap lower).
+  const pk = (id, distance, k, decided = false, earlier = false) => ({
+    ...d(id, distance, decided, earlier),
+    k,
+  });
+  const owners = [
+    { k: 11, duplicates: [pk('b', 9, 11, true, true), pk('c', 3, 7)], truncated: false },
+    { k: 10, duplicates: [pk('c', 3, 6, true, false)], truncated: false },
+  ];
+  assert.equal(mergeById(owners, 10, { stored: true }).k, 10);
+  assert.deepEqual(mergeById(owners, 10, { stored: true, pair: true }), {
+    k: 11,
+    duplicates: [
+      { id: 'c', distance: 3, k: 7, earlier: false },
+      { id: 'b', distance: 9, k: 11, earlier: true },
+    ],
+    truncated: false,
+    original: false,
+  });
 });
 
 test('16 objects: concurrent writes with a restart in the middle; acknowledged documents all there, answers exact', async (t) => {
@@ -327,6 +386,8 @@ test('16 objects: concurrent writes with a restart in the middle; acknowledged d
       stats.perObject.some((o) => !o.inMemory),
       'some object is past MEMORY_DOCUMENTS (the SQLite path)',
     );
+    // Every owner holds each text's feature count, also those healed after the restart.
+    assert.equal(stats.uncounted, 0);
     const listed = new Set(await listAll(rt));
     for (const id of acknowledged) assert.ok(listed.has(id), `${id} acknowledged but missing`);
     // A cut-off write was healed forward (stored) or never began (absent); retried, it lands.
@@ -400,9 +461,17 @@ test('64 objects: batch load, replace and delete; answers exact, a check touches
     const { stored, most, mean } = await checkAgainstBruteForce(rt, queries, 64);
     assert.equal(stored.size, docs.length - 20);
     assert.ok(!stored.has(docs[10].id));
+    assert.ok(
+      [...stored.values()].every((d) => Number.isSafeInteger(d.features)),
+      'every document has its count',
+    );
     t.diagnostic(
       `checks touched at most ${most} objects, ${mean.toFixed(2)} on average (bound k + 1 of 64, k ≤ ${MAX_K})`,
     );
+    // The same documents checked with K = "auto" (not part of the layout): each text at its own k.
+    await rt.restart({ K: 'auto' });
+    assert.equal((await rt.call('GET', '/stats')).body.k, 'auto');
+    await checkAgainstBruteForce(rt, queries, 64);
     // Refusals: a batch too large, repeated ids, bad ids, no token.
     const big = await rt.call('POST', '/batch', { documents: docs.slice(0, 501) });
     assert.equal(big.status, 413);
@@ -418,11 +487,11 @@ test('64 objects: batch load, replace and delete; answers exact, a check touches
   }
 });
 
-/** The objects (of 16) owning the routing keys of `text`, as the Worker routes it. */
-const ownersOfText = (text) =>
+/** The objects (of `n`) owning the routing keys of `text`, as the Worker routes it. */
+const ownersOfText = (text, n = 16) =>
   ownersOf(
     routingPlan.keys(hex(text)).map((k) => k.toString(16)),
-    16,
+    n,
   );
 
 test('one object down mid-write: 503, the record stays pending, the alarm heals it; a retry heals at once', async (_t) => {
@@ -450,9 +519,15 @@ test('one object down mid-write: 503, the record stays pending, the alarm heals 
       healed.perObject.some((o) => o.healed > 0),
       "the home object's alarm finished the write",
     );
-    assert.equal((await rt.call('GET', `/documents/${victim.id}`)).body.state, 'stored');
+    const record = (await rt.call('GET', `/documents/${victim.id}`)).body;
+    assert.equal(record.state, 'stored');
+    // The home kept the text's feature count and re-sent it: object 5 holds it too.
+    assert.equal(record.features, featuresOf(victim.text));
+    assert.equal(healed.uncounted, 0, 'every owner holds the count');
     const found = await rt.call('POST', '/check', { text: victim.text });
-    assert.ok(found.body.duplicates.some((d) => d.id === victim.id && d.distance === 0));
+    assert.ok(
+      found.body.duplicates.some((d) => d.id === victim.id && d.distance === 0 && d.k === PAIR_K),
+    );
     // After a restart object 5 fails once more: this time the client retries at once.
     await rt.restart();
     const second = docs.find((d) => d !== victim && ownersOfText(d.text).has(5));
@@ -528,7 +603,7 @@ test('one object down mid-delete: 503, gone from its home at once, no rewrite un
 });
 
 /**
- * `pairs` pairs of near-duplicates (a text and a copy with two words changed, within their k), each
+ * `pairs` pairs of near-duplicates (a text and a copy with two words changed, within their pair k), each
  * pair unlike every other: the burst a spammer sends.
  */
 function nearPairs(seed, pairs) {
@@ -547,7 +622,7 @@ function nearPairs(seed, pairs) {
     .filter(
       ([a, b]) =>
         sp.hamming(sp.fingerprint(a.text, { key: KEY }), sp.fingerprint(b.text, { key: KEY })) <=
-        Math.min(kOf(a.text), kOf(b.text)),
+        pairKOf(featuresOf(a.text), featuresOf(b.text)),
     )
     .map((pair) => ({ pair, fps: pair.map((d) => sp.fingerprint(d.text, { key: KEY })) }))
     .filter(({ fps }, i, all) =>
@@ -613,10 +688,19 @@ test('a burst of near-copies: of two posted at the same moment, at least one rep
   }
 });
 
-test('TOLERANCE sets each text k (what fp.calibrate fits), for JSON, batch and streamed bodies', async () => {
-  const rt = await runtime('tolerance', { OBJECTS: 4, TOLERANCE: '0.05' });
+test('TOLERANCE sets each text k and each pair k (what fp.calibrate fits), for JSON, batch and streamed bodies', async () => {
+  const text = corpus(1, 1, 't')[0].text;
+  const streamed = async (rt, body) => {
+    const res = await fetch(new URL('/check', rt.base), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'text/plain' },
+      body,
+    });
+    return res.json();
+  };
+  // K = "auto": each text at its own recommended k under the tolerance.
+  const rt = await runtime('tolerance', { OBJECTS: 4, TOLERANCE: '0.05', K: 'auto' });
   try {
-    const text = corpus(1, 1, 't')[0].text;
     const k5 = Math.min(fingerprinter.recommendedK(text, { tolerance: 0.05 }), MAX_K);
     assert.ok(k5 < kOf(text), `0.05 gives ${k5}, the default ${kOf(text)}`);
     const posted = await rt.call('POST', '/check', { text });
@@ -624,25 +708,31 @@ test('TOLERANCE sets each text k (what fp.calibrate fits), for JSON, batch and s
     assert.equal(posted.body.k, k5);
     const batch = await rt.call('POST', '/batch', { documents: [{ id: 't', text }] });
     assert.equal(batch.body.documents[0].k, k5);
-    const streamed = await fetch(new URL('/check', rt.base), {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'text/plain' },
-      body: text,
-    });
-    assert.equal((await streamed.json()).k, k5);
+    assert.equal((await streamed(rt, text)).k, k5);
     assert.equal((await rt.call('GET', '/stats')).body.tolerance, 0.05);
   } finally {
     await rt.dispose();
   }
-  // The pair rule needs every text's feature count at every owner: not built here, and said.
-  const pair = await runtime('pair-refused', { OBJECTS: 4, K: 'pair' });
+  // K = "pair" (as shipped): each pair at pairK under the tolerance, whichever way the text came.
+  const pair = await runtime('tolerance-pair', { OBJECTS: 4, TOLERANCE: '0.05' });
   try {
-    const refused = await pair.call('POST', '/check', { text: 'any text' });
-    assert.equal(refused.status, 500);
-    assert.match(
-      refused.body.error,
-      /K = "pair" is the single-object example's \(examples\/worker\)/,
-    );
+    const pairK5 = (a, b) => Math.min(sp.pairK(a, b, { tolerance: 0.05 }), MAX_K);
+    const k5 = pairK5(1, 1);
+    assert.ok(k5 < PAIR_K, `0.05 gives ${k5}, the default ${PAIR_K}`);
+    const posted = await pair.call('POST', '/check', { text });
+    assert.equal(posted.status, 200, JSON.stringify(posted.body));
+    assert.equal(posted.body.k, k5);
+    const batch = await pair.call('POST', '/batch', { documents: [{ id: 't', text }] });
+    assert.equal(batch.body.documents[0].k, k5);
+    // A copy with words of its own added: checked against `t` at the pair k of both sizes.
+    const longer = `${text} ${corpus(2, 1, 'u')[0].text.split(' ').slice(0, 3).join(' ')}`;
+    const k = pairK5(featuresOf(longer), featuresOf(text));
+    const d = sp.hamming(sp.fromHex(hex(longer)), sp.fromHex(hex(text)));
+    const want = d <= k ? [{ id: 't', distance: d, k, earlier: true }] : [];
+    const answer = await streamed(pair, longer);
+    assert.deepEqual([answer.k, answer.duplicates], [k5, want]);
+    const stats = (await pair.call('GET', '/stats')).body;
+    assert.deepEqual([stats.k, stats.tolerance], ['pair', 0.05]);
   } finally {
     await pair.dispose();
   }
@@ -708,7 +798,7 @@ test('a changed OBJECTS, MAX_K or STORE_SUBSTRINGS is refused while documents ar
   });
 });
 
-test('an object keeps its documents in memory as a scan: under 25 bytes a document past the size where the planner builds tables', async () => {
+test('an object keeps its documents in memory as a scan: under 25 bytes a document (its feature count included) past the size where the planner builds tables', async (t) => {
   // The planner's own choice builds tables (about 80 bytes a document) past about 22,000
   // fingerprints at k = 11; the object's Index is a scan at any size (key-store.js fillMemory).
   const rt = await runtime('memory-scan', { OBJECTS: 1, MEMORY_DOCUMENTS: 30000 });
@@ -728,9 +818,266 @@ test('an object keeps its documents in memory as a scan: under 25 bytes a docume
     await rt.restart(); // rebuilt from SQLite the same way
     const again = (await rt.call('GET', '/stats')).body.perObject[0];
     assert.ok(again.inMemory && again.memoryBytes / again.held < 25, JSON.stringify(again));
+    t.diagnostic(
+      `${(object.memoryBytes / object.held).toFixed(1)} bytes a document grown by batches, ${(again.memoryBytes / again.held).toFixed(1)} rebuilt`,
+    );
     const check = await rt.call('POST', '/check', { text: docs[12345].text });
     assert.ok(check.body.duplicates.some((d) => d.id === docs[12345].id && d.distance === 0));
   } finally {
     await rt.dispose();
   }
 });
+
+// ---- K = "pair": each text's feature count at every owner ----
+
+/** `text` streamed as the body of PUT /documents/:id (the Worker's TextSink counts it). */
+async function putText(rt, id, text) {
+  const res = await fetch(new URL(`/documents/${encodeURIComponent(id)}`, rt.base), {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'text/plain' },
+    body: text,
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+/** Made-up words of two syllables, drawn from seed `seed`. */
+function words(seed) {
+  const next = rng(seed);
+  return () =>
+    SYLLABLES[Math.floor(next() * SYLLABLES.length)] +
+    SYLLABLES[Math.floor(next() * SYLLABLES.length)];
+}
+
+const textDistance = (a, b) => hexDistance(hex(a), hex(b));
+
+// Both ways an object answers: a scan in memory, and SQLite past MEMORY_DOCUMENTS (0: always).
+const PATHS = [
+  ['memory', 100000],
+  ['SQLite', 0],
+];
+
+for (const [path, memoryDocuments] of PATHS) {
+  test(`K = "pair" (${path}): each text's feature count goes with its entries to every owner and its home; each duplicate is checked at pairK of both counts`, async () => {
+    const rt = await runtime(`pair-counts-${path}`, {
+      OBJECTS: 16,
+      MEMORY_DOCUMENTS: memoryDocuments,
+    });
+    try {
+      // Copies of one text with words added or cut (and some with one changed): their sizes,
+      // and so their pair k, differ; some are within MAX_K but past their pair k.
+      const w = words(31);
+      const base = Array.from({ length: 60 }, w);
+      const docs = Array.from({ length: 16 }, (_, j) => {
+        const copy = j % 2 ? [...base, ...Array.from({ length: j }, w)] : base.slice(j);
+        if (j % 3 === 0) copy[10] = w();
+        return { id: `v${j}`, text: copy.join(' ') };
+      });
+      const kBetween = (a, b) => pairKOf(featuresOf(a.text), featuresOf(b.text));
+      assert.ok(
+        docs.some((a) =>
+          docs.some((b) => {
+            const d = textDistance(a.text, b.text);
+            return d <= MAX_K && d > kBetween(a, b);
+          }),
+        ),
+        'some copy is within MAX_K and refused for its size',
+      );
+      // Stored one at a time, half streamed as text bodies: each write's answer is every one
+      // stored before within their pair k, each with that k.
+      for (const [i, doc] of docs.entries()) {
+        const res =
+          i % 2 ? await putText(rt, doc.id, doc.text) : await rt.call('POST', '/documents', doc);
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+        const want = docs
+          .slice(0, i)
+          .map((e) => ({ id: e.id, distance: textDistance(doc.text, e.text), k: kBetween(doc, e) }))
+          .filter((m) => m.distance <= m.k);
+        const merged = mergeById([{ duplicates: want, truncated: false }], 100, {
+          stored: false,
+          pair: true,
+        });
+        assert.deepEqual(res.body.duplicates, merged.duplicates, doc.id);
+        assert.equal(res.body.k, PAIR_K, 'the largest: that of equal sizes');
+        assert.equal(res.body.original, want.length === 0);
+      }
+      // Each home keeps the count, and no owner holds a document without one.
+      for (const doc of docs) {
+        const got = await rt.call('GET', `/documents/${doc.id}`);
+        assert.equal(got.body.features, featuresOf(doc.text), doc.id);
+      }
+      const stats = (await rt.call('GET', '/stats')).body;
+      assert.equal(stats.k, 'pair', 'the default');
+      assert.equal(stats.uncounted, 0);
+      assert.ok(
+        stats.perObject.every((o) => o.held === 0 || o.inMemory === (path === 'memory')),
+        `every object answers from ${path}`,
+      );
+      // Checks of every copy and of the base text, against a brute-force scan; again after a
+      // restart (memory rebuilt with its counts from SQLite).
+      const queries = [base.join(' '), ...docs.map((d) => d.text)];
+      await checkAgainstBruteForce(rt, queries, 16);
+      await rt.restart();
+      assert.equal((await rt.call('GET', '/stats')).body.uncounted, 0);
+      await checkAgainstBruteForce(rt, queries, 16);
+    } finally {
+      await rt.dispose();
+    }
+  });
+}
+
+for (const [path, memoryDocuments] of PATHS) {
+  test(`K = "pair" (${path}): matches refused for their size never hide an accepted one past an object's first page`, async () => {
+    // One object holds them all. Refused: the text with words added, at most MAX_K - 1 bits
+    // away, past their pair k. Accepted: a copy of the same size with words changed, MAX_K
+    // bits away (their pair k is capped at MAX_K). More than a page of the refused are nearer
+    // than the accepted one, so the object must ask for more.
+    const w = words(47);
+    const base = Array.from({ length: 60 }, w);
+    const text = base.join(' ');
+    const n = featuresOf(text);
+    const refused = [];
+    for (let tries = 0; refused.length < 120 && tries < 100000; tries++) {
+      const v = `${text} ${Array.from({ length: 6 + (tries % 7) }, w).join(' ')}`;
+      const d = textDistance(text, v);
+      if (d < MAX_K && d > pairKOf(n, featuresOf(v))) refused.push(v);
+    }
+    assert.equal(refused.length, 120, 'enough refused copies under this key');
+    let accepted;
+    const next = rng(48);
+    for (let tries = 0; !accepted && tries < 100000; tries++) {
+      const v = base.map((x) => (next() < 0.08 ? w() : x)).join(' ');
+      if (textDistance(text, v) === MAX_K && pairKOf(n, featuresOf(v)) === MAX_K) accepted = v;
+    }
+    assert.ok(accepted, 'an accepted copy under this key');
+    const rt = await runtime(`pair-pages-${path}`, {
+      OBJECTS: 1,
+      MEMORY_DOCUMENTS: memoryDocuments,
+    });
+    try {
+      const documents = [
+        ...refused.map((v, i) => ({ id: `r${i}`, text: v })),
+        { id: 'accepted', text: accepted },
+      ];
+      const loaded = await rt.call('POST', '/batch', { documents });
+      assert.equal(loaded.status, 200, JSON.stringify(loaded.body).slice(0, 300));
+      const object = (await rt.call('GET', '/stats')).body.perObject[0];
+      assert.equal(object.inMemory, path === 'memory');
+      const want = [{ id: 'accepted', distance: MAX_K, k: MAX_K, earlier: true }];
+      const check = await rt.call('POST', '/check', { text });
+      assert.deepEqual(
+        [check.body.duplicates, check.body.truncated, check.body.original],
+        [want, false, false],
+      );
+      // A store checks the same way (its owner's put, then check).
+      const stored = await rt.call('POST', '/documents', { id: 'text', text });
+      assert.equal(stored.status, 201);
+      assert.deepEqual([stored.body.duplicates, stored.body.original], [want, false]);
+    } finally {
+      await rt.dispose();
+    }
+  });
+}
+
+// ---- objects of the previous version ----
+
+// The Worker as released before feature counts were kept (its last commit), to test an upgrade.
+const PREVIOUS = '15f23b3';
+let previousBundle;
+
+/**
+ * The bundle of the previous version's src/ (from git) against today's packages, as wrangler
+ * would make it, outside the repository (other tests copy examples/worker-scale meanwhile).
+ */
+function previous() {
+  if (previousBundle) return previousBundle;
+  const dir = join(tmp, 'previous');
+  mkdirSync(join(dir, 'src'), { recursive: true });
+  symlinkSync(join(scaleDir, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  const files = execFileSync(
+    'git',
+    ['ls-tree', '--name-only', `${PREVIOUS}:examples/worker-scale/src`],
+    { cwd: root, encoding: 'utf8' },
+  )
+    .split('\n')
+    .filter(Boolean);
+  assert.ok(files.includes('key-store.js') && files.includes('index.js'), files.join(' '));
+  const show = (path) => execFileSync('git', ['show', `${PREVIOUS}:${path}`], { cwd: root });
+  for (const file of files)
+    writeFileSync(join(dir, 'src', file), show(`examples/worker-scale/src/${file}`));
+  writeFileSync(join(dir, 'wrangler.toml'), show('examples/worker-scale/wrangler.toml'));
+  const out = join(tmp, 'previous-bundle');
+  bundle(out, { dir, config: join(dir, 'wrangler.toml') });
+  previousBundle = out;
+  return out;
+}
+
+for (const [path, memoryDocuments] of PATHS) {
+  test(`objects of the previous version (${path}): their documents are checked at the asking text's own k until stored again, then at pairK`, async (t) => {
+    const out = previous();
+    const w = words(59);
+    const text = Array.from({ length: 60 }, w).join(' ');
+    const other = Array.from({ length: 50 }, w).join(' ');
+    // A longer copy: within its own recommended k of the text, past their pair k.
+    let longer;
+    for (let tries = 0; !longer && tries < 100000; tries++) {
+      const v = `${text} ${Array.from({ length: 3 + (tries % 10) }, w).join(' ')}`;
+      const d = textDistance(text, v);
+      if (d <= kOf(v) && d > pairKOf(featuresOf(text), featuresOf(v))) longer = v;
+    }
+    assert.ok(longer, 'a copy past its pair k under this key');
+    const d = textDistance(text, longer);
+    const name = `previous-${path}`;
+    const vars = { OBJECTS: 4, MEMORY_DOCUMENTS: memoryDocuments };
+    // The previous version took K = "auto" (it knew no other).
+    const old = await runtime(name, { ...vars, K: 'auto' }, out);
+    try {
+      for (const [id, body] of [
+        ['text', text],
+        ['other', other],
+      ])
+        assert.equal((await old.call('POST', '/documents', { id, text: body })).status, 201);
+    } finally {
+      await old.dispose();
+    }
+    t.diagnostic(`bundled and ran ${PREVIOUS}'s src/`);
+
+    const rt = await runtime(name, vars);
+    try {
+      assert.equal(
+        (await rt.call('GET', '/documents/text')).body.features,
+        null,
+        'not counted then',
+      );
+      let stats = (await rt.call('GET', '/stats')).body;
+      assert.equal(stats.k, 'pair');
+      assert.equal(stats.uncounted, stats.held, 'no owner holds a count');
+      assert.ok(stats.perObject.every((o) => o.held === 0 || o.inMemory === (path === 'memory')));
+      // Against an uncounted document, the asking text's own recommended k.
+      const before = await rt.call('POST', '/check', { text: longer });
+      assert.equal(before.body.k, reachOf(longer));
+      assert.deepEqual(before.body.duplicates, [
+        { id: 'text', distance: d, k: kOf(longer), earlier: true },
+      ]);
+      // Stored again (the same version: its home and owners take the count), it is checked
+      // at the pair k, past which the longer copy is.
+      const again = await rt.call('POST', '/documents', { id: 'text', text });
+      assert.equal(again.status, 200, JSON.stringify(again.body));
+      assert.equal((await rt.call('GET', '/documents/text')).body.features, featuresOf(text));
+      stats = (await rt.call('GET', '/stats')).body;
+      assert.equal(stats.uncounted, ownersOfText(other, 4).size, "only the other's entries");
+      const after = await rt.call('POST', '/check', { text: longer });
+      assert.deepEqual(after.body.duplicates, []);
+      // The last uncounted one deleted; after a restart the counts are read back.
+      assert.equal((await rt.call('DELETE', '/documents/other')).status, 200);
+      assert.equal((await rt.call('GET', '/stats')).body.uncounted, 0);
+      await rt.restart();
+      assert.equal((await rt.call('GET', '/stats')).body.uncounted, 0);
+      assert.deepEqual((await rt.call('POST', '/check', { text: longer })).body.duplicates, []);
+      assert.deepEqual((await rt.call('POST', '/check', { text })).body.duplicates, [
+        { id: 'text', distance: 0, k: PAIR_K, earlier: true },
+      ]);
+    } finally {
+      await rt.dispose();
+    }
+  });
+}

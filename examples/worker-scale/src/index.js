@@ -4,12 +4,12 @@
 // fingerprints the text as the body streams in, and talks to the tenant's objects
 // (key-store.js); a small limiter object per tenant holds its rate limit (limiter.js).
 //
-//   PUT    /documents/:id        the text as the body -> {id, k, duplicates: [{id, distance, earlier}], truncated, original, stored}
+//   PUT    /documents/:id        the text as the body -> {id, k, duplicates: [{id, distance, k?, earlier}], truncated, original, stored}
 //   POST   /documents            {"id", "text"} (JSON, up to MAX_JSON_BYTES) -> the same
 //   PUT|POST …?dryRun=1          the same answer, nothing stored
 //   POST   /check                the text as the body, or {"text", "id"?} as JSON -> the same answer, nothing stored
 //   POST   /batch                {"documents": [{"id", "text"}, …]} -> {stored, conflicts, documents}
-//   GET    /documents/:id        -> {id, textLength, createdAt, updatedAt, state}
+//   GET    /documents/:id        -> {id, textLength, features, createdAt, updatedAt, state}
 //   DELETE /documents/:id        -> {id, deleted: true}
 //   GET    /documents?after=&limit=  -> {ids, next}: every stored id, ascending, paged
 //   GET    /stats                -> sizes and settings, one entry per object
@@ -49,7 +49,7 @@ import { layoutConflict, layoutOf, objectsOf } from './layout.js';
 import { limiterName, SimprintLimiter } from './limiter.js';
 import { keyHex, routingPlan } from './plans.js';
 import { compareIds, homeOf, mergeById, ownersOf } from './routing.js';
-import { MAX_DUPLICATES, settings } from './settings.js';
+import { MAX_DUPLICATES, reachOf, settings } from './settings.js';
 import { deliver, keysStub } from './write.js';
 
 export { SimprintKeys, SimprintLimiter };
@@ -223,15 +223,24 @@ const conflict = (id) =>
 
 // ---- bodies ----
 
-/** The body as the document's text, fingerprinted as it streams in: { id, hex, k, textLength }. */
+/**
+ * The body as the document's text, fingerprinted as it streams in:
+ * { id, hex, k, features, textLength }.
+ */
 async function readTextDocument(request, s, id) {
   const sink = new TextSink(fingerprinterFor(s.width, s.key, s.algorithm), {
     tolerance: s.tolerance,
   });
   try {
     await readText(request, { maxBytes: s.maxBodyBytes, timeoutMs: s.bodyTimeoutMs }, sink);
-    const { fingerprint, k } = sink.finish();
-    return { id, hex: toHex(fingerprint, s.width), k: kFor(s, k), textLength: sink.units };
+    const { fingerprint, k, features } = sink.finish();
+    return {
+      id,
+      hex: toHex(fingerprint, s.width),
+      k: kFor(s, k),
+      features,
+      textLength: sink.units,
+    };
   } finally {
     sink.dispose();
   }
@@ -256,10 +265,12 @@ function jsonDocument(s, value, idRequired, where = '') {
       `${where}${value.text === undefined ? 'missing "text" (a string)' : '"text" must be a string'}`,
     );
   const fp = fingerprinterFor(s.width, s.key, s.algorithm);
+  const { fingerprint, features } = fp.fingerprintCounted(value.text);
   return {
     id: value.id ?? null,
-    hex: fp.fingerprintHex(value.text),
+    hex: toHex(fingerprint, s.width),
     k: kFor(s, fp.recommendedK(value.text, { tolerance: s.tolerance })),
+    features,
     textLength: value.text.length,
   };
 }
@@ -273,51 +284,56 @@ async function readJsonDocument(request, s, idRequired) {
 }
 
 /**
- * The k a text asks to be checked at: its own recommended k, or the fixed K. The objects cap it
- * (MAX_K, and what each holds: key-store.js kFor); the answer says the smallest they used.
+ * The k a text asks to be checked at: its own recommended k (K = "auto", and with K = "pair"
+ * against documents stored without a feature count), or the fixed K. The objects cap it (MAX_K,
+ * and what each holds: key-store.js kFor), with K = "pair" take each document's pair k from
+ * both feature counts, and say which they used: the answer's `k` is the smallest an object
+ * used, with K = "pair" the largest.
  */
-const kFor = (s, recommended) => (s.k === 'auto' ? recommended : s.k);
+const kFor = (s, recommended) => (typeof s.k === 'number' ? s.k : recommended);
 
 // ---- handlers ----
 
 /**
- * A dry run: the duplicates of `hex` (but `exceptId`) within `k`, over the owners of its first
- * k + 1 keys (see routing.js): at most min(k + 1, OBJECTS) calls.
+ * A dry run: the duplicates of `hex` (but `exceptId`) within its k, over the owners of its
+ * first reach + 1 keys (reach: the largest k a held document may be checked at, settings.js
+ * reachOf; see routing.js): at most min(reach + 1, OBJECTS) calls.
  */
-async function checkAll({ s, t }, hex, k, exceptId, scheme) {
-  const owners = ownersOf(keysOf(s)(hex).slice(0, Math.min(k, s.maxK) + 1), s.objects);
+async function checkAll({ s, t }, { hex, k, features }, exceptId, scheme) {
+  const owners = ownersOf(keysOf(s)(hex).slice(0, reachOf(s, k, features) + 1), s.objects);
   const answers = await Promise.all(
     [...owners].map(([o, mask]) =>
-      t.stub(o).check({ queries: [{ hex, k, exceptId: exceptId ?? null, mask }], scheme }),
+      t.stub(o).check({
+        queries: [{ hex, k, features, exceptId: exceptId ?? null, mask }],
+        scheme,
+      }),
     ),
   );
   return mergeById(
     answers.map((a) => a.results[0]),
     MAX_DUPLICATES,
-    { stored: false },
+    { stored: false, pair: s.k === 'pair' },
   );
 }
 
 /** PUT /documents/:id, POST /documents (store or dry run) and POST /check. */
 async function add(at, doc, store) {
   const { s, t } = at;
-  const { id, hex, k } = doc;
+  const { id, hex, k, features } = doc;
   if (store && id === null) throw new HttpError(400, 'missing "id" (a non-empty string)');
   await admit(at, 1, { writes: store });
   const scheme = await schemeOf(s.width, s.key, s.algorithm);
   const shown = s.exposeFingerprints ? { fingerprint: hex } : {};
+  // The objects' k (mergeById) comes after, and replaces this one: every check asks some.
+  const reach = reachOf(s, k, features);
   if (!store) {
-    const found = await checkAll(at, hex, k, id, scheme);
-    return json(
-      { id, ...shown, k: Math.min(k, s.maxK), ...found, stored: false },
-      200,
-      t.headers(),
-    );
+    const found = await checkAll(at, doc, id, scheme);
+    return json({ id, ...shown, k: reach, ...found, stored: false }, 200, t.headers());
   }
   const written = await write(at, scheme, [doc]);
   if (written.conflicts.length > 0) throw conflict(id);
   return json(
-    { id, ...shown, k: Math.min(k, s.maxK), ...written.found.get(id), stored: true },
+    { id, ...shown, k: reach, ...written.found.get(id), stored: true },
     written.created.has(id) ? 201 : 200,
     t.headers(),
   );
@@ -333,7 +349,12 @@ async function write({ s, tenant, t }, scheme, docs) {
   const begun = await Promise.all(
     [...homes].map(([h, items]) =>
       t.stub(h).begin({
-        items: items.map(({ id, hex, textLength }) => ({ id, hex, textLength })),
+        items: items.map(({ id, hex, textLength, features }) => ({
+          id,
+          hex,
+          textLength,
+          features,
+        })),
         scheme,
         where,
       }),
@@ -350,6 +371,7 @@ async function write({ s, tenant, t }, scheme, docs) {
       id: r.id,
       hex: byId.get(r.id).hex,
       k: byId.get(r.id).k,
+      features: byId.get(r.id).features,
       stale: r.stale ?? [],
       done: r.done,
     }));
@@ -365,7 +387,7 @@ async function write({ s, tenant, t }, scheme, docs) {
       check: true,
     });
     for (const [id, list] of answers)
-      found.set(id, mergeById(list, MAX_DUPLICATES, { stored: true }));
+      found.set(id, mergeById(list, MAX_DUPLICATES, { stored: true, pair: s.k === 'pair' }));
     const pending = todo.filter((d) => !d.done);
     const committed = await Promise.all(
       [...groupBy(pending, (d) => homeOf(d.id, s.objects))].map(([h, items]) =>
@@ -429,7 +451,7 @@ async function batch(request, at) {
     : { conflicts: [], found: new Map() };
   const documents = docs
     .filter((d) => found.has(d.id))
-    .map((d) => ({ id: d.id, k: d.k, ...found.get(d.id) }));
+    .map((d) => ({ id: d.id, k: reachOf(s, d.k, d.features), ...found.get(d.id) }));
   return json({ stored: docs.length - conflicts.length, conflicts, documents }, 200, t.headers());
 }
 
@@ -517,6 +539,9 @@ async function stats(at) {
       documents: sum('documents'),
       unsettled: sum('unsettled'),
       held: sum('held'),
+      // Held entries without a feature count (stored before counts were kept): with K = "pair"
+      // the owner checks them at the asking text's recommended k until they are stored again.
+      uncounted: sum('uncounted'),
       probeRows: sum('probeRows'),
       memoryBytes: sum('memoryBytes'),
       sqlBytes: sum('sqlBytes'),

@@ -75,29 +75,34 @@ export function compareIds(a, b) {
  * false (a dry run, stored nowhere: everything found came first). `original`: no duplicate
  * found came earlier, so this document is the one to keep; when an object left some out, a
  * document it would have decided on counts as earlier (the doubt goes to "duplicate"). `k`: the
- * smallest k an object checked at (each caps the text's k by what it holds), when any said.
+ * smallest k an object checked at (each caps the text's k by what it holds), when any said;
+ * with `pair` (K = "pair": each duplicate carries the k it was checked at) the largest, and
+ * each duplicate keeps the largest k an object reported it at (objects cap by their own
+ * holdings, so two holding it may differ; its distance is within that one).
  */
-export function mergeById(answers, max, { stored }) {
+export function mergeById(answers, max, { stored, pair = false }) {
   const best = new Map();
   for (const a of answers) {
     for (const d of a.duplicates) {
       const seen = best.get(d.id) ?? { distance: d.distance, decided: false, earlier: !stored };
       if (d.distance < seen.distance) seen.distance = d.distance;
+      if (d.k !== undefined) seen.k = Math.max(seen.k ?? 0, d.k);
       if (d.decided) Object.assign(seen, { decided: true, earlier: d.earlier });
       best.set(d.id, seen);
     }
   }
   const truncated = answers.some((a) => a.truncated);
   const all = [...best]
-    .map(([id, { distance, decided, earlier }]) => ({
+    .map(([id, { distance, k, decided, earlier }]) => ({
       id,
       distance,
+      ...(k === undefined ? {} : { k }),
       earlier: earlier || (truncated && !decided),
     }))
     .sort((p, q) => p.distance - q.distance || compareIds(p.id, q.id));
   const ks = answers.map((a) => a.k).filter((k) => k !== undefined);
   return {
-    ...(ks.length ? { k: Math.min(...ks) } : {}),
+    ...(ks.length ? { k: pair ? Math.max(...ks) : Math.min(...ks) } : {}),
     duplicates: all.slice(0, max),
     truncated: all.length > max || truncated,
     original: !all.some((d) => d.earlier),

@@ -12,7 +12,7 @@ import {
 } from 'simprint-worker-common/settings';
 import { PUBLIC_KEY } from 'simprint-worker-common/scheme';
 import { HttpError } from 'simprint-worker-common/http';
-import { collectionK, defaults, Fingerprinter, Plan, recommendedK } from 'simprint';
+import { collectionK, defaults, Fingerprinter, pairK, Plan, recommendedK } from 'simprint';
 
 /** At most this many duplicates are returned, the nearest first. */
 export const MAX_DUPLICATES = 100;
@@ -23,15 +23,8 @@ export const MAX_ROUTING_K = 30;
 /** The settings of `env`, computed once per env; throws a 500 HttpError naming a bad one. */
 export const settings = cachedSettings((env) => {
   const width = whole(env, 'WIDTH', 64, 1, 128);
-  const mode = kSetting(env, width, 'auto');
-  if (mode === 'pair') {
-    // Entries would have to carry each text's feature count to every key owner: not built.
-    throw new HttpError(
-      500,
-      'bad configuration: K = "pair" is the single-object example\'s (examples/worker); here K is "auto" or a whole number',
-    );
-  }
-  const fixed = mode === 'auto' ? null : mode;
+  const mode = kSetting(env, width, 'pair');
+  const fixed = typeof mode === 'number' ? mode : null;
   const maxK = Math.max(whole(env, 'MAX_K', defaultMaxK(width), 0, width), fixed ?? 0);
   if (maxK > MAX_ROUTING_K) {
     throw new HttpError(
@@ -45,10 +38,11 @@ export const settings = cachedSettings((env) => {
     algorithm: algorithmSetting(env, defaults().options.algorithm, (algorithm) =>
       new Fingerprinter({ algorithm }).free(),
     ),
-    // "auto": each text at its own recommended k (at most MAX_K, the k documents are routed and
-    // filed for); a number: every text at that k.
-    k: fixed ?? 'auto',
-    // recommendedK's tolerance for each text's k (TOLERANCE; unset: the library's default).
+    // "pair" (the default): each held text at the k of both texts' sizes (pairK of their
+    // feature counts); "auto": each text at its own recommended k (both at most MAX_K, the k
+    // documents are routed and filed for); a number: every text at that k.
+    k: mode,
+    // recommendedK's and pairK's tolerance (TOLERANCE; unset: the library's default).
     tolerance: toleranceSetting(env, (tolerance) => recommendedK('', { tolerance })),
     maxK,
     ...bodyLimits(env),
@@ -57,7 +51,8 @@ export const settings = cachedSettings((env) => {
     key: parseKey(env.SIPHASH_KEY, { publicKey: PUBLIC_KEY }),
     objects: whole(env, 'OBJECTS', 16, 1, 4096),
     // An object holding more documents answers from SQLite instead of a scan in memory (about
-    // 18 bytes a document: 1.8 MB at 100,000, in the 128 MB its isolate's objects share).
+    // 20 bytes a document with its feature count: 2 MB at 100,000, in the 128 MB its isolate's
+    // objects share).
     memoryDocuments: whole(env, 'MEMORY_DOCUMENTS', 100000, 0, 1e8),
     storeSubstrings: whole(
       env,
@@ -70,6 +65,27 @@ export const settings = cachedSettings((env) => {
     maxBatchDocuments: whole(env, 'MAX_BATCH_DOCUMENTS', 1000, 1, 10000),
   };
 });
+
+/** simprint's pairK for two texts of `a` and `b` distinct features under settings `s`. */
+export function pairKOf(s, a, b) {
+  const { width, tolerance, algorithm } = s;
+  return pairK(
+    a,
+    b,
+    tolerance === undefined ? { width, algorithm } : { width, tolerance, algorithm },
+  );
+}
+
+/**
+ * The largest k any held document may be checked at for a text asking `k` with `features`
+ * distinct features, before an object's own cap (key-store.js kFor): with K = "pair" the pair
+ * k of equal sizes (pairK is largest there) or, for documents stored before counts were kept,
+ * the text's own `k`; else `k`. At most MAX_K. A check asks the owners of that many keys + 1.
+ */
+export function reachOf(s, k, features) {
+  const most = s.k === 'pair' && features != null ? Math.max(pairKOf(s, features, features), k) : k;
+  return Math.min(most, s.maxK);
+}
 
 /**
  * The largest k a text is checked at by default, what documents are routed and filed for:

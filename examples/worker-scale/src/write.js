@@ -10,22 +10,26 @@ export function keysStub(env, tenant, i, n) {
 }
 
 /**
- * Map(owner -> items), each item `{ id, hex, mask, k? }`: which of `hex`'s table keys the owner
- * holds (and the k the document is checked at, when it is).
+ * Map(owner -> items), each item `{ id, hex, mask, k?, features? }`: which of `hex`'s table
+ * keys the owner holds (and the k the document is checked at, when it is, and its feature
+ * count, which the owner stores for K = "pair"; null for a record made before counts were kept).
  */
 function byOwner(docs, keysOf, n) {
   const out = new Map();
-  for (const { id, hex, k } of docs) {
+  for (const { id, hex, k, features } of docs) {
     for (const [owner, mask] of ownersOf(keysOf(hex), n)) {
       if (!out.has(owner)) out.set(owner, []);
-      out.get(owner).push(k === undefined ? { id, hex, mask } : { id, hex, mask, k });
+      const item = { id, hex, mask };
+      if (k !== undefined) item.k = k;
+      if (features !== undefined) item.features = features;
+      out.get(owner).push(item);
     }
   }
   return out;
 }
 
 /**
- * Sends the entries of `docs` (`[{ id, hex, k?, stale: [hex…] }]`) to their owners: first the
+ * Sends the entries of `docs` (`[{ id, hex, k?, features?, stale: [hex…] }]`) to their owners: first the
  * removal of every stale fingerprint's entries (a replaced or deleted version), then, unless
  * `deleting`, the entries of `hex`. Removals finish before puts start, so an object that owns
  * keys of both versions ends with the new one. Every call is idempotent (an object keeps one

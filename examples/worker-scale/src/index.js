@@ -32,7 +32,8 @@
 // at the same moment at least one reports the other, and the owner of the lowest table in which
 // they agree says which came first: that one is `original`, the other is not.
 import { authenticate } from 'simprint-worker-common/auth';
-import { readJson, readText, TextSink } from 'simprint-worker-common/body';
+import { readJson } from 'simprint-worker-common/body';
+import { jsonDocument, readJsonDocument, readTextDocument } from 'simprint-worker-common/document';
 import {
   allow,
   errorResponse,
@@ -42,8 +43,8 @@ import {
   tooMany,
 } from 'simprint-worker-common/http';
 import { checkId, idFromPath } from 'simprint-worker-common/ids';
-import { fingerprinterFor, schemeOf } from 'simprint-worker-common/scheme';
-import { defaults, toHex } from 'simprint';
+import { schemeOf } from 'simprint-worker-common/scheme';
+import { defaults } from 'simprint';
 import { SimprintKeys } from './key-store.js';
 import { layoutConflict, layoutOf, objectsOf } from './layout.js';
 import { limiterName, SimprintLimiter } from './limiter.js';
@@ -221,78 +222,9 @@ const conflict = (id) =>
     'retry-after': '1',
   });
 
-// ---- bodies ----
-
-/**
- * The body as the document's text, fingerprinted as it streams in:
- * { id, hex, k, features, textLength }.
- */
-async function readTextDocument(request, s, id) {
-  const sink = new TextSink(fingerprinterFor(s.width, s.key, s.algorithm), {
-    tolerance: s.tolerance,
-  });
-  try {
-    await readText(request, { maxBytes: s.maxBodyBytes, timeoutMs: s.bodyTimeoutMs }, sink);
-    const { fingerprint, k, features } = sink.finish();
-    return {
-      id,
-      hex: toHex(fingerprint, s.width),
-      k: kFor(s, k),
-      features,
-      textLength: sink.units,
-    };
-  } finally {
-    sink.dispose();
-  }
-}
-
-/** One `{"id", "text"}` of a JSON body, fingerprinted; `where` names it in errors. */
-function jsonDocument(s, value, idRequired, where = '') {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new HttpError(400, `${where}must be a JSON object {"id": string, "text": string}`);
-  }
-  if (value.id === undefined && idRequired)
-    throw new HttpError(400, `${where}missing "id" (a non-empty string)`);
-  try {
-    if (value.id !== undefined) checkId(value.id, s.maxIdLength);
-  } catch (err) {
-    err.message = where + err.message;
-    throw err;
-  }
-  if (typeof value.text !== 'string')
-    throw new HttpError(
-      400,
-      `${where}${value.text === undefined ? 'missing "text" (a string)' : '"text" must be a string'}`,
-    );
-  const fp = fingerprinterFor(s.width, s.key, s.algorithm);
-  const { fingerprint, features } = fp.fingerprintCounted(value.text);
-  return {
-    id: value.id ?? null,
-    hex: toHex(fingerprint, s.width),
-    k: kFor(s, fp.recommendedK(value.text, { tolerance: s.tolerance })),
-    features,
-    textLength: value.text.length,
-  };
-}
-
-async function readJsonDocument(request, s, idRequired) {
-  return jsonDocument(
-    s,
-    await readJson(request, { maxBytes: s.maxJsonBytes, timeoutMs: s.bodyTimeoutMs }),
-    idRequired,
-  );
-}
-
-/**
- * The k a text asks to be checked at: its own recommended k (K = "auto", and with K = "pair"
- * against documents stored without a feature count), or the fixed K. The objects cap it (MAX_K,
- * and what each holds: key-store.js kFor), with K = "pair" take each document's pair k from
- * both feature counts, and say which they used: the answer's `k` is the smallest an object
- * used, with K = "pair" the largest.
- */
-const kFor = (s, recommended) => (typeof s.k === 'number' ? s.k : recommended);
-
 // ---- handlers ----
+
+// Bodies become documents in simprint-worker-common/document (shared with the other example).
 
 /**
  * A dry run: the duplicates of `hex` (but `exceptId`) within its k, over the owners of its

@@ -13,7 +13,7 @@
 //   GET    /stats                -> sizes, memory and settings
 // (With EXPOSE_FINGERPRINTS, answers about one document carry its "fingerprint" too.)
 import { authenticate } from 'simprint-worker-common/auth';
-import { readJson, readText, TextSink } from 'simprint-worker-common/body';
+import { readJsonDocument, readTextDocument } from 'simprint-worker-common/document';
 import {
   allow,
   errorResponse,
@@ -23,8 +23,8 @@ import {
   tooMany,
 } from 'simprint-worker-common/http';
 import { checkId, idFromPath } from 'simprint-worker-common/ids';
-import { fingerprinterFor, schemeOf } from 'simprint-worker-common/scheme';
-import { defaults, toHex } from 'simprint';
+import { schemeOf } from 'simprint-worker-common/scheme';
+import { defaults } from 'simprint';
 import { settings } from './settings.js';
 import { SimprintIndex } from './store.js';
 
@@ -112,65 +112,9 @@ function tenantObject({ env, tenant }) {
   return env.INDEX.get(env.INDEX.idFromName(`tenant:${tenant}/shard-0-of-1`));
 }
 
-// ---- bodies ----
-
-/**
- * The body as the document's text, fingerprinted as it streams in: never whole in memory.
- * Returns { id, hex, k, features, textLength }.
- */
-async function readTextDocument(request, s, id) {
-  const sink = new TextSink(fingerprinterFor(s.width, s.key, s.algorithm), {
-    tolerance: s.tolerance,
-  });
-  try {
-    await readText(request, { maxBytes: s.maxBodyBytes, timeoutMs: s.bodyTimeoutMs }, sink);
-    const { fingerprint, k, features } = sink.finish();
-    return {
-      id,
-      hex: toHex(fingerprint, s.width),
-      k: kFor(s, k),
-      features,
-      textLength: sink.units,
-    };
-  } finally {
-    sink.dispose();
-  }
-}
-
-/** A small JSON body `{"id", "text"}` (`id` optional unless `idRequired`). */
-async function readJsonDocument(request, s, idRequired) {
-  const body = await readJson(request, { maxBytes: s.maxJsonBytes, timeoutMs: s.bodyTimeoutMs });
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new HttpError(400, 'request body must be a JSON object {"id": string, "text": string}');
-  }
-  if (body.id === undefined && idRequired)
-    throw new HttpError(400, 'missing "id" (a non-empty string)');
-  if (body.id !== undefined) checkId(body.id, s.maxIdLength);
-  if (typeof body.text !== 'string')
-    throw new HttpError(
-      400,
-      body.text === undefined ? 'missing "text" (a string)' : '"text" must be a string',
-    );
-  const fp = fingerprinterFor(s.width, s.key, s.algorithm);
-  const { fingerprint, features } = fp.fingerprintCounted(body.text);
-  return {
-    id: body.id ?? null,
-    hex: toHex(fingerprint, s.width),
-    k: kFor(s, fp.recommendedK(body.text, { tolerance: s.tolerance })),
-    features,
-    textLength: body.text.length,
-  };
-}
-
-/**
- * The k a text asks to be checked at: its own recommended k (K = "auto", and with K = "pair"
- * against documents stored without a feature count), or the fixed K. The object caps it (MAX_K,
- * and the size of the collection: store.js kFor), with K = "pair" takes each document's pair k
- * from both feature counts, and says which it used.
- */
-const kFor = (s, recommended) => (typeof s.k === 'number' ? s.k : recommended);
-
 // ---- handlers ----
+
+// Bodies become documents in simprint-worker-common/document (shared with the other example).
 
 async function check(at, { id, hex, k, features, textLength }, store) {
   const { s } = at;

@@ -427,7 +427,7 @@ console.log(toHex(fingerprint(${JSON.stringify(KNOWN.text)})), index.size, index
 // tests/js/typescript/ and installed once into ~/.cache/simprint/typescript/.
 const TS_SOURCES = {
   'main.ts': `
-import init, { fingerprint, toHex, Index, Fingerprinter, Plan, defaults, type IndexMatch, type Explanation } from 'simprint';
+import init, { fingerprint, toHex, Index, Fingerprinter, Plan, defaults, pairK, type IndexMatch, type Explanation } from 'simprint';
 import wasm from 'simprint/simprint_bg.wasm';
 const ready: Promise<unknown> = init();
 const fp: bigint = fingerprint('hello world', { width: 64, tokenizer: 'words' });
@@ -437,7 +437,13 @@ index.insert('a', toHex(fp));
 const found: IndexMatch[] = index.query(fp);
 const e: Explanation = new Fingerprinter().explain('x');
 const keys: bigint[] = new Plan({ k: 3 }).probeKeys(fp);
-export const seen = [found.length, e.width, defaults().index.k, keys.length, wasm, ready];
+// The pair rule's inputs, one-shot and streamed.
+const counted: { fingerprint: bigint; features: number } = new Fingerprinter().fingerprintCounted('x');
+const stream = new Fingerprinter().stream({ recommend: true });
+stream.update('x');
+const done: { fingerprint: bigint; k: number; features: number } = stream.finishRecommending();
+const pair: number = pairK(counted.features, done.features, { width: 64, algorithm: 'simhash' });
+export const seen = [found.length, e.width, defaults().index.k, keys.length, wasm, ready, pair];
 `,
   'legacy.cts': `
 import simprint = require('simprint');

@@ -1,0 +1,63 @@
+// The Workers' two rules on the evaluation's own pairs, as the Workers apply them: each pair at
+// the one-text rule's k (recommendedK of the text, K = "auto") or at the pair rule's (pairK of
+// both texts' feature counts, K = "pair"), alone and capped at a Worker's MAX_K (11: the default
+// of examples/worker-scale, and where collectionK puts a million documents at 64 bits), beside
+// one fixed k of 11. F1 per corpus (A: its held-out half), 64 bits, the package's default
+// fingerprinter through the built package, as the Workers compute them.
+//
+//   cargo run --release --example evaluate     # writes ~/.cache/simprint/eval/cross-*
+//   node bench/worker-rules.mjs [EVAL_DIR] [CAP=11]
+//
+// The uncapped rows are the evaluation's own ("Cross-corpus, 64 bits": the rule, the pair
+// rule): the same pairs, distances and k, recomputed here, so they must agree with it.
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import * as sp from '../pkg/node.mjs';
+
+const dir = process.argv[2] ?? join(homedir(), '.cache', 'simprint', 'eval');
+const cap = Number(process.argv[3] ?? 11);
+const texts = readFileSync(join(dir, 'cross-texts.jsonl'), 'utf8')
+  .split('\n')
+  .filter((line) => line !== '')
+  .map((line) => JSON.parse(line));
+const fp = new sp.Fingerprinter();
+const counts = new Map();
+const countOf = (i) => {
+  if (!counts.has(i)) counts.set(i, fp.featureCount(texts[i]));
+  return counts.get(i);
+};
+const [header, ...lines] = readFileSync(join(dir, 'cross-pairs.tsv'), 'utf8').trim().split('\n');
+const column = Object.fromEntries(header.split('\t').map((name, i) => [name, i]));
+const tallies = new Map(); // "corpus\trule" -> { tp, fp, fn }
+for (const line of lines) {
+  const r = line.split('\t');
+  const corpus = r[column.corpus];
+  if (corpus.startsWith('A') && r[column.split] !== 'held-out') continue;
+  const distance = Number(r[column.d64]);
+  const textK = Number(r[column.k64]);
+  const pairK = sp.pairK(countOf(Number(r[column.a])), countOf(Number(r[column.b])));
+  const rules = {
+    'K = "auto" (one text)': textK,
+    'K = "pair"': pairK,
+    [`"auto", at most ${cap}`]: Math.min(textK, cap),
+    [`"pair", at most ${cap}`]: Math.min(pairK, cap),
+    [`K = ${cap}`]: cap,
+  };
+  for (const [rule, k] of Object.entries(rules)) {
+    const key = `${corpus}\t${rule}`;
+    const t = tallies.get(key) ?? { tp: 0, fp: 0, fn: 0 };
+    const flagged = distance <= k;
+    const duplicate = r[column.duplicate] === '1';
+    if (flagged && duplicate) t.tp++;
+    else if (flagged) t.fp++;
+    else if (duplicate) t.fn++;
+    tallies.set(key, t);
+  }
+}
+console.log('corpus        rule                      F1');
+for (const [key, { tp, fp: falsePositives, fn }] of tallies) {
+  const [corpus, rule] = key.split('\t');
+  const f1 = (2 * tp) / (2 * tp + falsePositives + fn);
+  console.log(`${corpus.padEnd(13)} ${rule.padEnd(25)} ${f1.toFixed(3)}`);
+}

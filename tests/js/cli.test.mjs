@@ -6,6 +6,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,7 +29,8 @@ import {
   labelledPair,
 } from '../../pkg/cli/records.mjs';
 import { progressLine } from '../../pkg/cli/progress.mjs';
-import { PLANNED_DOCUMENTS, documentK, replan } from '../../pkg/cli/dedup.mjs';
+import { FIRST_PAGE, PLANNED_DOCUMENTS, documentK, replan } from '../../pkg/cli/dedup.mjs';
+import { Counts, UNCOUNTED, hashName } from '../../pkg/cli/counts.mjs';
 import {
   Fingerprinter,
   Index,
@@ -36,6 +38,7 @@ import {
   collectionK,
   defaults,
   hamming,
+  pairK,
   toHex,
 } from '../../pkg/node.mjs';
 import { corpus, jsonl } from '../support/corpus.mjs';
@@ -102,12 +105,18 @@ describe('arguments', () => {
     refused(['dedup', '--k', 'x'], '--k must be a whole number from 0 to 128, got "x"');
     refused(['dedup', '--threads', '0'], '--threads must be a whole number from 1 to 256, got "0"');
     refused(['dedup', '--on-error', 'maybe'], '--on-error must be one of fail, skip, got "maybe"');
+    refused(['dedup', '--rule', 'both'], '--rule must be one of pair, text, got "both"');
     refused(['dedup', '--no-k'], 'unknown option --no-k');
     assert.throws(
       () => merge('fingerprint', { k: 3 }),
       /--k does not apply to simprint fingerprint/,
     );
     assert.throws(() => merge('dedup', { k: 3, maxK: 5 }), /--k and --max-k do not go together/);
+    assert.throws(() => merge('keys', { rule: 'pair' }), /--rule does not apply to simprint keys/);
+    assert.throws(
+      () => merge('dedup', {}, '{"rule": "texts"}'),
+      /--rule must be one of pair, text/,
+    );
   });
 
   test('a config file gives settings, flags override it, unknown names are refused', () => {
@@ -301,6 +310,31 @@ test('replan: the same entries at a smaller k, with the same answers and the sam
   index.free();
   fp.free();
 });
+test("feature counts by the index's ids: numbers and names apart, exact when names share a hash", () => {
+  // Every name hashed alike (one shared hash), then the real hash: the same answers.
+  for (const hash of [() => 7, hashName]) {
+    const counts = new Counts({ hash });
+    const ids = [];
+    for (let i = 0; i < 3000; i++) {
+      const id = i % 3 === 0 ? i * 1_000_003 : i % 3 === 1 ? `doc-${i}` : String(i - 2);
+      ids.push(id);
+      counts.set(id, i % 7 === 0 ? UNCOUNTED : i, () => ids);
+    }
+    ids.push(2 ** 53 - 1);
+    counts.set(2 ** 53 - 1, 5, () => ids);
+    assert.equal(counts.size, 3001);
+    assert.equal(counts.uncounted, 429);
+    for (let i = 0; i < 3000; i++)
+      assert.equal(counts.get(ids[i]), i % 7 === 0 ? UNCOUNTED : i, String(ids[i]));
+    assert.equal(counts.get(2 ** 53 - 1), 5);
+    // The number 0 and the name "0" are two ids (as in the index).
+    assert.equal(counts.get(0), UNCOUNTED);
+    assert.equal(counts.get('0'), 2);
+  }
+  assert.notEqual(hashName('doc-1'), hashName('doc-2'));
+  assert.ok(Number.isSafeInteger(hashName('x'.repeat(1000))));
+});
+
 const DOCS_FOR_REPLAN = [
   'one text about indexes',
   'another text entirely, on cooking',
@@ -311,31 +345,42 @@ const DOCS_FOR_REPLAN = [
 const DOCS = corpus(1500, { words: [3, 150] });
 const CORPUS = file('corpus.jsonl', jsonl(DOCS));
 
-/** What dedup must answer, by brute force over the library's fingerprints and k. */
+/**
+ * What dedup must answer, by brute force over the library's fingerprints, feature counts and k:
+ * each document against every document kept before it (`kept`: those of earlier runs,
+ * `{ id, f, n }`, `n` undefined for one kept without a count), at the k of the pair under
+ * `rule` ("pair": min(pairK(n, m), cap); "text", or a kept document without a count:
+ * min(recommendedK(text), cap)), cap = min(collectionK(kept), indexK). A duplicate of the
+ * nearest accepted (ties: the earliest kept), with that pair's k.
+ */
 function bruteDedup(
   docs,
-  { expected = 0, indexK = collectionK(Math.max(PLANNED_DOCUMENTS, expected)) } = {},
+  {
+    rule = 'pair',
+    expected = 0,
+    indexK = collectionK(Math.max(PLANNED_DOCUMENTS, expected)),
+    kept: before = [],
+  } = {},
 ) {
   const fp = new Fingerprinter();
-  const kept = [];
+  const kept = [...before];
   const out = [];
   for (const { id, text } of docs) {
     const f = fp.fingerprint(text);
-    const k = Math.min(
-      fp.recommendedK(text),
-      collectionK(Math.max(kept.length, expected)) ?? 0,
-      indexK,
-    );
+    const n = fp.featureCount(text);
+    const cap = Math.min(collectionK(Math.max(kept.length, expected)) ?? 0, indexK);
+    const textK = Math.min(fp.recommendedK(text), cap);
     let best;
     for (const o of kept) {
+      const k = rule === 'text' || o.n === undefined ? textK : Math.min(pairK(n, o.n), cap);
       const d = hamming(f, o.f);
-      if (d <= k && (!best || d < best.distance)) best = { original: o.id, distance: d };
+      if (d <= k && (!best || d < best.distance)) best = { original: o.id, distance: d, k };
     }
-    if (best) out.push({ id, original: best.original, distance: best.distance, k });
-    else kept.push({ id, f });
+    if (best) out.push({ id, ...best });
+    else kept.push({ id, f, n });
   }
   fp.free();
-  return { duplicates: out, kept: kept.map((k) => k.id) };
+  return { duplicates: out, kept: kept.map((k) => k.id), state: kept };
 }
 
 test("fingerprint: the library's fingerprint and recommended k of every document, in order", () => {
@@ -397,9 +442,12 @@ test("fingerprint: the library's fingerprint and recommended k of every document
 });
 
 test('dedup: exactly the brute-force answer, the same for 1, 2 and 3 threads', () => {
+  // The pair rule (the default): each kept document at the pair k of the two counts.
   const want = bruteDedup(DOCS);
+  const text = bruteDedup(DOCS, { rule: 'text' });
   assert.ok(want.duplicates.length > 200, `duplicates to find (${want.duplicates.length})`);
-  assert.ok(new Set(want.duplicates.map((d) => d.k)).size > 1, 'documents compared at different k');
+  assert.ok(new Set(want.duplicates.map((d) => d.k)).size > 1, 'pairs compared at different k');
+  assert.notDeepEqual(want.duplicates, text.duplicates, 'the rules differ on this corpus');
   const outputs = [1, 2, 3].map((threads) => {
     const keep = join(dir, `kept-${threads}.jsonl`);
     const run = simprint(['dedup', CORPUS, '--threads', String(threads), '--keep', keep]);
@@ -416,17 +464,57 @@ test('dedup: exactly the brute-force answer, the same for 1, 2 and 3 threads', (
   assert.equal(outputs[1].keep, outputs[0].keep);
   // Kept lines are the input's lines, byte for byte.
   assert.equal(lines(outputs[0].keep)[0].text, DOCS[0].text);
+  // The text rule: each document at its own k, from the flag or a config file.
+  assert.ok(new Set(text.duplicates.map((d) => d.k)).size > 1, 'documents at different k');
+  for (const threads of ['1', '3']) {
+    const run = simprint(['dedup', CORPUS, '--rule', 'text', '--threads', threads]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.deepEqual(lines(run.stdout), text.duplicates);
+  }
+  const config = file('text-rule.json', JSON.stringify({ rule: 'text' }));
+  assert.deepEqual(lines(simprint(['dedup', CORPUS, '--config', config]).stdout), text.duplicates);
   // A collection expected to hold a million: every k within collectionK(10^6), and the index
   // planned for it.
-  const expected = simprint(['dedup', CORPUS, '--expected', '1000000', '--progress']);
-  assert.deepEqual(lines(expected.stdout), bruteDedup(DOCS, { expected: 1_000_000 }).duplicates);
-  assert.ok(lines(expected.stdout).every((d) => d.k <= collectionK(1_000_000)));
-  assert.match(expected.stderr, new RegExp(`k up to ${collectionK(1_000_000)},`));
-  // An index for a larger k (--max-k, not replanned): collectionK still bounds each k.
-  const wide = simprint(['dedup', CORPUS, '--expected', '1000000', '--max-k', '20']);
-  assert.deepEqual(
-    lines(wide.stdout),
-    bruteDedup(DOCS, { expected: 1_000_000, indexK: 20 }).duplicates,
+  for (const rule of ['pair', 'text']) {
+    const expected = simprint([
+      'dedup',
+      CORPUS,
+      '--expected',
+      '1000000',
+      '--progress',
+      '--rule',
+      rule,
+    ]);
+    assert.deepEqual(
+      lines(expected.stdout),
+      bruteDedup(DOCS, { rule, expected: 1_000_000 }).duplicates,
+    );
+    assert.ok(lines(expected.stdout).every((d) => d.k <= collectionK(1_000_000)));
+    assert.match(expected.stderr, new RegExp(`k up to ${collectionK(1_000_000)},`));
+    // An index for a larger k (--max-k, not replanned): collectionK still bounds each k.
+    const wide = simprint([
+      'dedup',
+      CORPUS,
+      '--expected',
+      '1000000',
+      '--max-k',
+      '20',
+      '--rule',
+      rule,
+    ]);
+    assert.deepEqual(
+      lines(wide.stdout),
+      bruteDedup(DOCS, { rule, expected: 1_000_000, indexK: 20 }).duplicates,
+    );
+  }
+  // Unless the k is given, the pair rule plans the index for pairK(n, n), the largest pair k.
+  assert.match(
+    simprint(['dedup', CORPUS, '--progress']).stderr,
+    new RegExp(`k up to ${pairK(1, 1)},`),
+  );
+  assert.match(
+    simprint(['dedup', CORPUS, '--progress', '--rule', 'text']).stderr,
+    new RegExp(`k up to ${collectionK(PLANNED_DOCUMENTS)},`),
   );
 });
 
@@ -456,27 +544,250 @@ test('dedup --k, --clusters, and stdin', () => {
   fp.free();
 });
 
-test('dedup --index: two runs over two halves answer what one run over the whole does', () => {
-  const whole = simprint(['dedup', CORPUS]).stdout;
-  const index = join(dir, 'resume.idx');
-  const first = file('first.jsonl', jsonl(DOCS.slice(0, 700)));
+test('dedup --index: two runs over two halves answer what one run over the whole does, for either rule and either kind of id', () => {
+  const named = DOCS.map(({ id, text }) => ({ id: `doc-${id}`, text }));
+  for (const [rule, docs] of [
+    ['pair', DOCS],
+    ['text', DOCS],
+    ['pair', named],
+  ]) {
+    const whole = simprint(['dedup', file('whole.jsonl', jsonl(docs)), '--rule', rule]).stdout;
+    assert.deepEqual(lines(whole), bruteDedup(docs, { rule }).duplicates);
+    const index = join(dir, `resume-${rule}-${typeof docs[0].id}.idx`);
+    const first = file('first.jsonl', jsonl(docs.slice(0, 700)));
+    const second = file('second.jsonl', jsonl(docs.slice(700)));
+    const a = simprint(['dedup', first, '--index', index, '--rule', rule]);
+    assert.equal(a.status, 0, a.stderr);
+    assert.ok(existsSync(index) && existsSync(`${index}.features`));
+    const b = simprint(['dedup', second, '--index', index, '--rule', rule]);
+    assert.equal(b.status, 0, b.stderr);
+    assert.equal(a.stdout + b.stdout, whole, `${rule}, ids like ${docs[0].id}`);
+    // The index holds the kept documents of both runs, and its sidecar a count for each.
+    assert.equal(Index.fromBytes(readFileSync(index)).size, bruteDedup(docs, { rule }).kept.length);
+    assert.equal(
+      readFileSync(`${index}.features`).length,
+      80 + 4 * bruteDedup(docs, { rule }).kept.length,
+    );
+  }
+  // Running a half again is refused by id.
+  const index = join(dir, 'resume-pair-number.idx');
   const second = file('second.jsonl', jsonl(DOCS.slice(700)));
-  const a = simprint(['dedup', first, '--index', index]);
-  assert.equal(a.status, 0, a.stderr);
-  assert.ok(existsSync(index));
-  const b = simprint(['dedup', second, '--index', index]);
-  assert.equal(b.status, 0, b.stderr);
-  assert.equal(a.stdout + b.stdout, whole);
-  // The index holds the kept documents of both runs; running a half again is refused by id.
-  assert.equal(Index.fromBytes(readFileSync(index)).size, bruteDedup(DOCS).kept.length);
   const again = simprint(['dedup', second, '--index', index]);
   assert.equal(again.status, 1);
   assert.match(
     again.stderr,
-    /^simprint: .*second\.jsonl:\d+: the id \d+ is already in the index \(an earlier document's, or one of .*resume\.idx\): ids must be unique\n$/,
+    /^simprint: .*second\.jsonl:\d+: the id \d+ is already in the index \(an earlier document's, or one of .*resume-pair-number\.idx\): ids must be unique\n$/,
   );
+  // The pair rule planned the index for pairK(n, n), the text rule for collectionK(1000).
   const wider = simprint(['dedup', second, '--index', index, '--max-k', '30']);
-  assert.match(wider.stderr, /the index was built for k up to 16, but this run asks 30/);
+  assert.match(
+    wider.stderr,
+    new RegExp(`the index was built for k up to ${pairK(1, 1)}, but this run asks 30`),
+  );
+  const textIndex = join(dir, 'resume-text-number.idx');
+  const widerText = simprint(['dedup', second, '--index', textIndex, '--max-k', '30']);
+  assert.match(widerText.stderr, /the index was built for k up to 16, but this run asks 30/);
+});
+
+test("dedup --index without its sidecar (an earlier version's index): its documents at each text's recommended k", () => {
+  // A Chinese text and a copy of it 13 to 16 bits away: its recommended k (16) takes it, the
+  // pair k (12) does not, so the copy is found only if the index is asked past pairK(n, n).
+  const fp = new Fingerprinter();
+  const han = (i) => String.fromCharCode(0x4e00 + ((i * 7919) % 20000));
+  const chinese = Array.from({ length: 30 }, (_, i) => han(i)).join('');
+  let copy;
+  for (let i = 0; !copy; i++) {
+    const chars = [...chinese];
+    chars[10] = han(1000 + i);
+    chars[20] = han(2000 + i);
+    const d = hamming(fp.fingerprint(chinese), fp.fingerprint(chars.join('')));
+    if (d > pairK(1, 1) && d <= Math.min(fp.recommendedK(chars.join('')), 16))
+      copy = chars.join('');
+  }
+  fp.free();
+  const docs = [
+    [...DOCS.slice(0, 500), { id: 5000, text: chinese }],
+    [...DOCS.slice(500, 1000), { id: 5001, text: copy }],
+    DOCS.slice(1000),
+  ];
+  const parts = docs.map((part, i) => file(`part-${i}.jsonl`, jsonl(part)));
+  // Part 0 by the text rule, as an earlier version would have kept it (its index at k 16).
+  const a = bruteDedup(docs[0], { rule: 'text' });
+  const counted = join(dir, 'counted.idx');
+  const uncounted = join(dir, 'uncounted.idx');
+  for (const index of [counted, uncounted]) {
+    const run = simprint(['dedup', parts[0], '--index', index, '--rule', 'text']);
+    assert.equal(run.status, 0, run.stderr);
+    assert.deepEqual(lines(run.stdout), a.duplicates);
+  }
+  rmSync(`${uncounted}.features`);
+  // With the sidecar (a text rule's run counts too), part 1 at the pair rule as if in one run.
+  const withCounts = bruteDedup(docs[1], { kept: a.state, indexK: 16 });
+  assert.ok(!withCounts.duplicates.some((d) => d.id === 5001));
+  const b1 = simprint(['dedup', parts[1], '--index', counted, '--progress']);
+  assert.equal(b1.status, 0, b1.stderr);
+  assert.deepEqual(lines(b1.stdout), withCounts.duplicates);
+  assert.doesNotMatch(b1.stderr, /without a feature count/);
+  // Without: part 0's documents at the asking text's recommended k, part 1's at the pair k.
+  const before = a.state.map(({ id, f }) => ({ id, f }));
+  const without = bruteDedup(docs[1], { kept: before, indexK: 16 });
+  assert.equal(without.duplicates.find((d) => d.id === 5001)?.k, 16);
+  const b2 = simprint(['dedup', parts[1], '--index', uncounted, '--progress']);
+  assert.equal(b2.status, 0, b2.stderr);
+  assert.deepEqual(lines(b2.stdout), without.duplicates);
+  assert.match(
+    b2.stderr,
+    new RegExp(`${a.kept.length} without a feature count: compared at each text's recommended k`),
+  );
+  // The sidecar written then says which documents have no count: a third run goes on alike.
+  const c = simprint(['dedup', parts[2], '--index', uncounted]);
+  assert.equal(c.status, 0, c.stderr);
+  assert.deepEqual(
+    lines(c.stdout),
+    bruteDedup(docs[2], { kept: without.state, indexK: 16 }).duplicates,
+  );
+});
+
+test('the sidecar FILE.features as docs/cli.md describes it, written by any run with --index (--k too)', () => {
+  const docs = DOCS.slice(0, 400).map(({ id, text }) => ({ id: id % 2 ? `doc-${id}` : id, text }));
+  const index = join(dir, 'format.idx');
+  const run = simprint(['dedup', file('format.jsonl', jsonl(docs)), '--index', index, '--k', '3']);
+  assert.equal(run.status, 0, run.stderr);
+  const ids = Index.fromBytes(readFileSync(index)).ids();
+  const bytes = readFileSync(`${index}.features`);
+  assert.equal(bytes.subarray(0, 8).toString('latin1'), 'SPFEAT01');
+  assert.equal(bytes.readBigUInt64LE(8), BigInt(ids.length));
+  const sha256 = (data) => createHash('sha256').update(data).digest();
+  assert.deepEqual(
+    bytes.subarray(16, 48),
+    sha256(ids.map((id) => `${JSON.stringify(id)}\n`).join('')),
+  );
+  const fp = new Fingerprinter();
+  const textOf = new Map(docs.map((d) => [d.id, d.text]));
+  assert.deepEqual(
+    ids.map((_, i) => bytes.readUInt32LE(48 + 4 * i)),
+    ids.map((id) => fp.featureCount(textOf.get(id))),
+  );
+  fp.free();
+  assert.equal(bytes.length, 48 + 4 * ids.length + 32);
+  assert.deepEqual(bytes.subarray(bytes.length - 32), sha256(bytes.subarray(0, bytes.length - 32)));
+});
+
+test('dedup --index: a sidecar damaged or of another index is refused, naming it', () => {
+  const index = join(dir, 'checked.idx');
+  const sidecar = `${index}.features`;
+  const first = file('checked-first.jsonl', jsonl(DOCS.slice(0, 300)));
+  const next = file('checked-next.jsonl', jsonl(DOCS.slice(300, 400)));
+  assert.equal(simprint(['dedup', first, '--index', index]).status, 0);
+  const good = readFileSync(sidecar);
+  const indexBytes = readFileSync(index);
+  const other = (name, docs) => {
+    const path = join(dir, name);
+    assert.equal(
+      simprint(['dedup', file(`${name}.jsonl`, jsonl(docs)), '--index', path]).status,
+      0,
+    );
+    return readFileSync(`${path}.features`);
+  };
+  const flipped = Buffer.from(good);
+  flipped[100] ^= 1;
+  const kept = bruteDedup(DOCS.slice(0, 300)).kept.length;
+  const cases = [
+    [flipped, 'damaged: its checksum does not match its contents'],
+    [
+      good.subarray(0, good.length - 4),
+      `damaged: ${good.length - 4} bytes, but it says it holds ${kept} counts`,
+    ],
+    [Buffer.from('{"features": []}\n'), 'not a feature-count file of simprint'],
+    [
+      other('fewer.idx', DOCS.slice(0, 200)),
+      `holds the counts of other documents than the index ${index} (${bruteDedup(DOCS.slice(0, 200)).kept.length} counts, ${kept} documents in the index)`,
+    ],
+    // As many documents, under other ids.
+    [
+      other(
+        'renamed.idx',
+        DOCS.slice(0, 300).map(({ id, text }) => ({ id: `doc-${id}`, text })),
+      ),
+      `holds the counts of other documents than the index ${index} (${kept} counts, ${kept} documents in the index)`,
+    ],
+  ];
+  for (const [bytes, problem] of cases) {
+    writeFileSync(sidecar, bytes);
+    for (const rule of ['pair', 'text']) {
+      const run = simprint(['dedup', next, '--index', index, '--rule', rule]);
+      assert.equal(run.status, 1, problem);
+      assert.equal(
+        run.stderr,
+        `simprint: ${sidecar}: ${problem}; restore the ${index} it was saved with, or delete it (then the index's documents are checked at each text's recommended k)\n`,
+      );
+      // Refused before anything is written.
+      assert.ok(readFileSync(sidecar).equals(bytes) && readFileSync(index).equals(indexBytes));
+    }
+  }
+  writeFileSync(sidecar, good);
+  assert.equal(simprint(['dedup', next, '--index', index]).status, 0);
+});
+
+test('dedup: matches refused for their size, pages of them, never hide an accepted one farther away', () => {
+  // Q, then kept before it: texts of Q with a third more words appended (nearer to Q, but
+  // pairK 0 for sizes that far apart) and one copy of Q of its size, farther but within its
+  // pair k. The copy is Q's original, found past FIRST_PAGE + 4 * FIRST_PAGE refused matches.
+  const fp = new Fingerprinter();
+  const words = corpus(400, { seed: 5, copies: 0, words: [60, 61], vocabulary: 100_000 }).map((d) =>
+    d.text.split(' '),
+  );
+  const q = words[0].join(' ');
+  const [fq, nq] = [fp.fingerprint(q), fp.featureCount(q)];
+  const k = pairK(nq, nq);
+  const docs = [];
+  for (let i = 1; i < words.length && docs.length < 100; i++) {
+    const text = `${q} ${words[i].slice(0, 24).join(' ')}`;
+    const n = fp.featureCount(text);
+    const d = hamming(fq, fp.fingerprint(text));
+    if (d < k && d > pairK(nq, n)) docs.push({ id: docs.length, text });
+  }
+  let copy;
+  for (let i = 1; !copy; i++) {
+    const w = [...words[0]];
+    for (let j = 0; j < 10; j++) w[(j * 7 + i) % w.length] = words[i][j];
+    const text = w.join(' ');
+    if (hamming(fq, fp.fingerprint(text)) === k && pairK(nq, fp.featureCount(text)) === k)
+      copy = text;
+  }
+  docs.push({ id: docs.length, text: copy });
+  assert.ok(
+    docs.length - 1 > FIRST_PAGE * 5,
+    `matches refused before the copy (${docs.length - 1})`,
+  );
+  // Kept by the text rule at a tolerance that makes k 0 (all kept), with their counts.
+  const index = join(dir, 'refused.idx');
+  const first = simprint([
+    'dedup',
+    file('refused.jsonl', jsonl(docs)),
+    '--index',
+    index,
+    '--rule',
+    'text',
+    '--tolerance',
+    '0.0001',
+    '--far',
+    '0.0002',
+  ]);
+  assert.equal(first.status, 0, first.stderr);
+  assert.equal(first.stdout, '', 'all kept');
+  const want = [{ id: 'q', original: docs.length - 1, distance: k, k }];
+  const queried = file('q.jsonl', jsonl([{ id: 'q', text: q }]));
+  const run = simprint(['dedup', queried, '--index', index]);
+  assert.equal(run.status, 0, run.stderr);
+  assert.deepEqual(lines(run.stdout), want);
+  const kept = docs.map(({ id, text }) => ({
+    id,
+    f: fp.fingerprint(text),
+    n: fp.featureCount(text),
+  }));
+  assert.deepEqual(bruteDedup([{ id: 'q', text: q }], { kept }).duplicates, want);
+  fp.free();
 });
 
 test('inputs: CSV with quoted line breaks, text files, gzip, JSONL with other fields', () => {
@@ -579,7 +890,12 @@ test('nothing half-written: a failed run leaves no output file, and an earlier o
   ]);
   assert.equal(run.status, 1);
   assert.match(run.stderr, /late-bad\.jsonl:1001: not JSON/);
-  assert.ok(!existsSync(out) && !existsSync(keep) && !existsSync(join(dir, 'failed.idx')));
+  assert.ok(
+    !existsSync(out) &&
+      !existsSync(keep) &&
+      !existsSync(join(dir, 'failed.idx')) &&
+      !existsSync(join(dir, 'failed.idx.features')),
+  );
   writeFileSync(out, 'earlier\n');
   simprint(['dedup', bad, '-o', out]);
   assert.equal(readFileSync(out, 'utf8'), 'earlier\n');

@@ -86,6 +86,7 @@ const SETTINGS = {
   output: { read: text, commands: ['fingerprint', 'dedup', 'keys', 'calibrate'] },
   progress: { read: flag, switch: true, commands: ['fingerprint', 'dedup', 'keys', 'calibrate'] },
   // Dedup.
+  rule: { read: oneOf(['pair', 'text']), commands: ['dedup'] },
   k: { read: (n, v) => number(n, v, { max: 128 }), commands: ['dedup', 'keys'] },
   maxK: { read: (n, v) => number(n, v, { max: 128 }), commands: ['dedup'] },
   expected: { read: (n, v) => number(n, v), commands: ['dedup'] },
@@ -294,18 +295,27 @@ Fingerprints (as the library's options; defaults as defaults() gives them):
   --tolerance T --far F  what the recommended k is derived from (recommendedK's options)
 
 Dedup:
-  --k K                  compare every document at this k (default: its own k, see below)
+  --rule pair|text       the k of a document and a kept one: pair (default) from both texts'
+                         feature counts, text from the document's own text (see below)
+  --k K                  compare every document at this k, whatever the rule (default: the
+                         rule's k, see below)
   --max-k K              the index's k: the largest any document is compared at
-                         (default collectionK(1000): 16 at 64 bits)
+                         (default collectionK(1000): 16 at 64 bits; with --rule pair at
+                         most pairK(n, n), 12)
   --expected N           the collection's expected size, for collectionK (default: the
                          documents kept so far)
   --keep FILE            write the kept documents (the deduplicated JSONL) to FILE
   --clusters             write clusters {"original", "duplicates": […]} instead of duplicates
-  --index FILE           start from the index in FILE if it exists, and save it there at the end
+  --index FILE           start from the index in FILE if it exists, and save it there at the
+                         end, with the kept documents' feature counts in FILE.features
 
-  A document's k is min(recommendedK(text), collectionK(documents kept so far), the index's k):
-  each document is compared with the kept ones before it; within its k of one, it is a
-  duplicate of the nearest (ties: the earliest kept); else it is kept.
+  Each document is compared with the kept ones before it: a duplicate of the nearest within
+  the k of the pair (ties: the earliest kept), else kept. With cap = min(collectionK(documents
+  kept so far), the index's k), a document of n features and a kept one of m are compared at
+    --rule pair   min(pairK(n, m), cap)   (a document kept by an index without FILE.features:
+                                           as --rule text)
+    --rule text   min(recommendedK(text), cap), the same for every kept document
+  Each duplicate's "k" is the k of its pair.
 
 Keys:
   --k K --blocks B --key-blocks C --substrings M --size N   the plan (the Plan class's options)

@@ -9,14 +9,15 @@ import { Fingerprinter } from '../node.mjs';
 import { UsageError, fingerprinterOptions, toleranceOptions } from './args.mjs';
 
 /**
- * Runs `each({ id, hex, k, batch, i })` for every document of `files`, in order. Bad records
- * stop the run (an InputError naming the file and line) or, with `onError: "skip"`, go to
- * `skipped(message)`. `recommend`: whether k is wanted (else k is 0).
+ * Runs `each({ id, hex, k, features, batch, i })` for every document of `files`, in order.
+ * Bad records stop the run (an InputError naming the file and line) or, with `onError:
+ * "skip"`, go to `skipped(message)`. `recommend`: whether k is wanted (else k is 0); `count`:
+ * whether the feature count is (else undefined).
  */
 export async function forEachDocument(
   files,
   settings,
-  { progress, each, skipped, recommend, temp },
+  { progress, each, skipped, recommend, count = false, temp },
 ) {
   const threads = settings.threads ?? availableParallelism();
   checkOptions(settings, recommend);
@@ -25,6 +26,7 @@ export async function forEachDocument(
     tolerance: toleranceOptions(settings),
     fields: { textField: settings.textField ?? 'text', idField: settings.idField },
     recommend,
+    count,
   });
   const inFlight = [];
   let seq = 0;
@@ -44,7 +46,14 @@ export async function forEachDocument(
       }
       if (answer.hex[i] === undefined) continue; // a blank line
       documents++;
-      each({ id: answer.ids[i], hex: answer.hex[i], k: answer.ks[i], batch, i });
+      each({
+        id: answer.ids[i],
+        hex: answer.hex[i],
+        k: answer.ks[i],
+        features: answer.features?.[i],
+        batch,
+        i,
+      });
     }
     progress.documents(documents);
   };

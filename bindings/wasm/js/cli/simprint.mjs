@@ -47,7 +47,7 @@ async function main(argv) {
   const c = result.calibration;
   const summary =
     line.command === 'dedup'
-      ? `${number(result.documents)} documents: ${number(result.duplicates)} duplicates, ${number(result.kept)} kept${result.skipped ? `, ${number(result.skipped)} skipped` : ''} in ${seconds.toFixed(1)} s (${rate}); index: ${number(result.indexSize)} fingerprints, k up to ${result.indexK}, ${number(result.indexBytes)} bytes`
+      ? `${number(result.documents)} documents: ${number(result.duplicates)} duplicates, ${number(result.kept)} kept${result.skipped ? `, ${number(result.skipped)} skipped` : ''} in ${seconds.toFixed(1)} s (${rate}); index: ${number(result.indexSize)} fingerprints${result.uncounted ? ` (${number(result.uncounted)} without a feature count: compared at each text's recommended k)` : ''}, k up to ${result.indexK}, ${number(result.indexBytes)} bytes`
       : c
         ? `${number(c.pairs)} pairs, ${number(c.duplicates)} near-duplicates: tolerance ${c.tolerance} gives F1 ${c.f1.toFixed(3)} on them (the default ${c.defaultF1.toFixed(3)}, the best single k ${c.fixedK} ${c.fixedF1.toFixed(3)}); pass --tolerance ${c.tolerance}`
         : `${number(result.documents)} documents${result.skipped ? `, ${number(result.skipped)} skipped` : ''} in ${seconds.toFixed(1)} s (${rate})`;

@@ -118,6 +118,20 @@ export async function dedup(files, settings, { progress, warn }) {
       ...toleranceOptions(settings),
     };
     let pairMax; // pairK(n, n), the same for every n: the largest pair k
+    // pairK of two counts, remembered: a call into the package reads its options object each
+    // time, and the same sizes come back (a million documents ask about 10^5 distinct pairs).
+    const pairKs = new Map();
+    const pairKOf = (n, m) => {
+      if (n >= 2 ** 21 || m >= 2 ** 32) return pairK(n, m, pairOptions); // no exact key
+      const key = n * 2 ** 32 + m;
+      let k = pairKs.get(key);
+      if (k === undefined) {
+        if (pairKs.size >= 1 << 18) pairKs.clear();
+        k = pairK(n, m, pairOptions);
+        pairKs.set(key, k);
+      }
+      return k;
+    };
     if (pair) {
       try {
         pairMax = pairK(1, 1, pairOptions);
@@ -179,7 +193,7 @@ export async function dedup(files, settings, { progress, warn }) {
           const textK = Math.min(recommended, cap);
           const kOf = (other) => {
             const m = counts.get(other);
-            return m === UNCOUNTED ? textK : Math.min(pairK(features, m, pairOptions), cap);
+            return m === UNCOUNTED ? textK : Math.min(pairKOf(features, m), cap);
           };
           // pairK is largest at equal sizes: no kept document is checked at more than this.
           const k = Math.min(counts.uncounted > 0 ? Math.max(pairMax, recommended) : pairMax, cap);

@@ -4,7 +4,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -103,4 +112,23 @@ console.log(JSON.stringify([near, all]));
     `the near copy is kept: ${out}`,
   );
   assert.ok(!near.some((m) => m.id === 4), `the larger one is not: ${out}`);
+});
+
+test('no placeholder is left in the documentation (FIG_…, TODO, TBD)', () => {
+  // Three figures of docs/cli.md stood as FIG_… from 2026-11-26 to 2026-11-28 unnoticed.
+  const files = [
+    'README.md',
+    'DEVELOPING.md',
+    'CHANGELOG.md',
+    'bindings/wasm/README.md',
+    ...readdirSync(join(root, 'docs')).map((f) => `docs/${f}`),
+    ...readdirSync(join(root, 'examples')).map((d) => `examples/${d}/README.md`),
+    'bench/README.md',
+  ].filter((f) => f.endsWith('.md') && existsSync(join(root, f)));
+  assert.ok(files.length > 15, files.join(' '));
+  for (const f of files) {
+    const text = readFileSync(join(root, f), 'utf8');
+    const found = text.match(/\bFIG_[A-Z_]+\b|\bTODO\b|\bTBD\b/);
+    assert.equal(found, null, `${f} holds the placeholder ${found?.[0]}`);
+  }
 });

@@ -16,21 +16,28 @@ import { fingerprinterFor } from './scheme.js';
  */
 export const askedK = (s, recommended) => (typeof s.k === 'number' ? s.k : recommended);
 
+// One pass of a recommending stream gives a text's fingerprint, recommended k and feature
+// count, for a body streamed in and for a JSON text alike.
+const sinkFor = (s) =>
+  new TextSink(fingerprinterFor(s.width, s.key, s.algorithm), { tolerance: s.tolerance });
+
+function documentFrom(sink, s, id) {
+  const { fingerprint, k, features } = sink.finish();
+  return {
+    id,
+    hex: toHex(fingerprint, s.width),
+    k: askedK(s, k),
+    features,
+    textLength: sink.units,
+  };
+}
+
 /** The body as the document's text, fingerprinted as it streams in: never whole in memory. */
 export async function readTextDocument(request, s, id) {
-  const sink = new TextSink(fingerprinterFor(s.width, s.key, s.algorithm), {
-    tolerance: s.tolerance,
-  });
+  const sink = sinkFor(s);
   try {
     await readText(request, { maxBytes: s.maxBodyBytes, timeoutMs: s.bodyTimeoutMs }, sink);
-    const { fingerprint, k, features } = sink.finish();
-    return {
-      id,
-      hex: toHex(fingerprint, s.width),
-      k: askedK(s, k),
-      features,
-      textLength: sink.units,
-    };
+    return documentFrom(sink, s, id);
   } finally {
     sink.dispose();
   }
@@ -60,15 +67,14 @@ export function jsonDocument(s, value, idRequired, where = '') {
       400,
       `${where}${value.text === undefined ? 'missing "text" (a string)' : '"text" must be a string'}`,
     );
-  const fp = fingerprinterFor(s.width, s.key, s.algorithm);
-  const { fingerprint, features } = fp.fingerprintCounted(value.text);
-  return {
-    id: value.id ?? null,
-    hex: toHex(fingerprint, s.width),
-    k: askedK(s, fp.recommendedK(value.text, { tolerance: s.tolerance })),
-    features,
-    textLength: value.text.length,
-  };
+  // One pass, as for a streamed body (not a fingerprint, then the text again for its k).
+  const sink = sinkFor(s);
+  try {
+    sink.update(value.text);
+    return documentFrom(sink, s, value.id ?? null);
+  } finally {
+    sink.dispose();
+  }
 }
 
 /** A small JSON body `{"id", "text"}` (up to MAX_JSON_BYTES) as a document. */

@@ -4,19 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdtempSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { linkedProject } from '../support/linked-project.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const blocks = [
@@ -25,11 +16,8 @@ const blocks = [
 
 /** Runs `code` as a module importing 'simprint' by name; returns what it printed. */
 function run(code) {
-  const dir = mkdtempSync(join(tmpdir(), 'simprint-docs-'));
+  const dir = linkedProject('simprint-docs-', { 'snippet.mjs': code });
   try {
-    mkdirSync(join(dir, 'node_modules'));
-    symlinkSync(join(root, 'pkg'), join(dir, 'node_modules', 'simprint'), 'dir');
-    writeFileSync(join(dir, 'snippet.mjs'), code);
     return execFileSync(process.execPath, ['snippet.mjs'], { cwd: dir, encoding: 'utf8' });
   } finally {
     rmSync(dir, { recursive: true, force: true });

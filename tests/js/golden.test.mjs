@@ -3,13 +3,13 @@
 // bindings/wasm/tests/core.rs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sp, { golden } from './load.mjs';
 import { expectedAnswers, goldenAnswers } from '../support/golden.mjs';
 import { startBundledWorker } from '../support/bundled-worker.mjs';
+import { linkedProject } from '../support/linked-project.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -31,13 +31,8 @@ test("golden fingerprints, index bytes and keys in workerd (and simprint/fingerp
 }, async () => {
   // A Worker importing the package by name, bundled as wrangler bundles (the workerd
   // condition, the .wasm a module of its own), answering the vectors it is sent.
-  const dir = mkdtempSync(join(tmpdir(), 'simprint-golden-worker-'));
-  try {
-    mkdirSync(join(dir, 'node_modules'));
-    symlinkSync(join(root, 'pkg'), join(dir, 'node_modules', 'simprint'), 'dir');
-    writeFileSync(
-      join(dir, 'worker.js'),
-      `import * as sp from 'simprint';
+  const dir = linkedProject('simprint-golden-worker-', {
+    'worker.js': `import * as sp from 'simprint';
 import * as lite from 'simprint/fingerprint';
 import { goldenAnswers } from ${JSON.stringify(join(root, 'tests', 'support', 'golden.mjs'))};
 
@@ -49,7 +44,8 @@ export default {
   },
 };
 `,
-    );
+  });
+  try {
     const mf = await startBundledWorker(dir, join(root, 'node_modules', '.bin', 'esbuild'));
     try {
       const res = await fetch(await mf.ready, { method: 'POST', body: JSON.stringify(golden) });

@@ -10,6 +10,7 @@ import { createServer } from 'node:http';
 import { extname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBundledWorker } from '../support/bundled-worker.mjs';
+import { linkedProject } from '../support/linked-project.mjs';
 import { launchChromium } from '../support/chromium.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -18,11 +19,8 @@ test('the README JavaScript example runs as written', () => {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   const block = readme.match(/```js\n([\s\S]*?)```/);
   assert.ok(block, 'README has a ```js block');
-  const dir = mkdtempSync(join(tmpdir(), 'simprint-readme-'));
+  const dir = linkedProject('simprint-readme-', { 'example.mjs': block[1] });
   try {
-    mkdirSync(join(dir, 'node_modules'));
-    symlinkSync(join(root, 'pkg'), join(dir, 'node_modules', 'simprint'), 'dir');
-    writeFileSync(join(dir, 'example.mjs'), block[1]);
     const out = execFileSync(process.execPath, ['example.mjs'], { cwd: dir, encoding: 'utf8' });
     const lines = out.trim().split('\n');
     // The example prints the pair's hex fingerprints, their distance and the recommended k,
@@ -67,11 +65,10 @@ async function pairAnswer(options) {
 test('the README Cloudflare Worker snippet, as written, bundled as wrangler bundles and run in workerd', {
   timeout: 60_000,
 }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'simprint-readme-worker-'));
+  const dir = linkedProject('simprint-readme-worker-', {
+    'worker.js': blockUnder('Cloudflare Worker'),
+  });
   try {
-    mkdirSync(join(dir, 'node_modules'));
-    symlinkSync(join(root, 'pkg'), join(dir, 'node_modules', 'simprint'), 'dir');
-    writeFileSync(join(dir, 'worker.js'), blockUnder('Cloudflare Worker'));
     const mf = await startBundledWorker(dir, join(root, 'node_modules', '.bin', 'esbuild'), {
       SIPHASH_KEY: KEY,
     });

@@ -517,7 +517,7 @@ test('the README\'s Chinese pair under ten keys, flagged exactly when the librar
     }
   }
   // How often each rule flags this one short pair of scattered edits (over 1,000 random keys:
-  // 56 % at the pair k 12, 91 % at the recommended 16; docs/worker.md).
+  // 56 to 60 % at the pair k 12, 91 to 93 % at the recommended 16; bench/worker-rules.mjs).
   assert.ok(flagged.pair >= 5, `pair: flagged under ${flagged.pair} of 10 keys`);
   assert.ok(flagged.auto >= 7, `auto: flagged under ${flagged.auto} of 10 keys`);
 });

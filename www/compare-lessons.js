@@ -1,12 +1,13 @@
 // The compare view's lessons, on fixed short texts (so the library is asked here, on the page's
-// thread): why short texts need a larger k, and why the reference article reports 3 differing
+// thread): why k = 3 misses short texts, and why the reference article reports 3 differing
 // bits for its Chinese pair where this page shows 17.
 import {
   explain,
+  Fingerprinter,
   fingerprint,
   fingerprintFeatures,
   hamming,
-  recommendedK,
+  pairK,
 } from '../pkg/simprint.js';
 import { $, drawBinary, escapeHtml } from './common.js';
 
@@ -42,37 +43,45 @@ const KEYS = Array.from({ length: 12 }, (_, i) => (i + 1).toString(16).padStart(
 
 const pct = (x, width) => `${(x / width) * 100}%`;
 
-/** recommendedK along the rows, as "15 up to 235 characters, 12 from 308". */
+/** The pair rule's k along the rows, as "15 up to 235 characters, 12 from 308". */
 function kRuns(rows) {
   const runs = [];
   for (const r of rows) {
     if (runs.at(-1)?.k === r.k) runs.at(-1).last = r.length;
     else runs.push({ k: r.k, first: r.length, last: r.length });
   }
-  if (runs.length === 1) return `${runs[0].k} for all of them`;
+  if (runs.length === 1) return `${runs[0].k} for every one of them`;
   return runs
     .map((run, i) => `${run.k} ${i === 0 ? `up to ${run.last}` : `from ${run.first}`} characters`)
     .join(', ');
 }
 
 /**
- * Why short texts need a larger k: the same edit in texts of growing length, each pair's
- * distance against the reference's k = 3 and the library's recommendedK for the text.
+ * Why k = 3 misses short texts: the same edit in texts of growing length, each pair's
+ * distance against the reference's k = 3 and the library's pair rule (pairK of both texts'
+ * distinct features).
  */
 export function drawShortTextLesson(pair) {
-  const width = 64; // fingerprint() and recommendedK() with no options: the library's defaults
+  const width = 64; // a Fingerprinter and pairK with no options: the library's defaults
   const rows = [];
-  for (let n = 0; n <= CONTEXT.length; n++) {
-    const context = CONTEXT.slice(0, n).join('');
-    const a = context + pair.a;
-    const b = context + pair.b;
-    rows.push({
-      length: [...a].length,
-      d: hamming(fingerprint(a), fingerprint(b)),
-      k: recommendedK(a),
-      a,
-      b,
-    });
+  const fp = new Fingerprinter();
+  try {
+    for (let n = 0; n <= CONTEXT.length; n++) {
+      const context = CONTEXT.slice(0, n).join('');
+      const a = context + pair.a;
+      const b = context + pair.b;
+      const ca = fp.fingerprintCounted(a);
+      const cb = fp.fingerprintCounted(b);
+      rows.push({
+        length: [...a].length,
+        d: hamming(ca.fingerprint, cb.fingerprint),
+        k: pairK(ca.features, cb.features),
+        a,
+        b,
+      });
+    }
+  } finally {
+    fp.free();
   }
   const box = $('cmp-short');
   box.querySelector('.dist-chart').innerHTML =
@@ -81,12 +90,12 @@ export function drawShortTextLesson(pair) {
         (r, i) => `
     <div class="dist-row${i === 0 ? ' reference' : ''}" data-length="${r.length}" data-d="${r.d}" data-k="${r.k}">
       <span class="dist-label">${r.length} characters${i === 0 ? ' <span class="tag">the reference pair</span>' : ''}</span>
-      <span class="dist-track" role="img" aria-label="${r.length} characters: d = ${r.d}, recommendedK = ${r.k}">
+      <span class="dist-track" role="img" aria-label="${r.length} characters: d = ${r.d}, pairK = ${r.k}">
         <span class="dist-bar ${r.d <= r.k ? 'within' : 'beyond'}" style="width:${pct(r.d, width)}"></span>
         <span class="dist-mark mark-ref" style="left:${pct(REFERENCE_K, width)}" title="k = ${REFERENCE_K}"></span>
-        <span class="dist-mark mark-rec" style="left:${pct(r.k, width)}" title="recommendedK = ${r.k}"></span>
+        <span class="dist-mark mark-rec" style="left:${pct(r.k, width)}" title="pairK = ${r.k}"></span>
       </span>
-      <span class="dist-value">d = <strong>${r.d}</strong> · k<sub>rec</sub> = ${r.k}</span>
+      <span class="dist-value">d = <strong>${r.d}</strong> · k<sub>pair</sub> = ${r.k}</span>
     </div>`,
       )
       .join('') +
@@ -102,10 +111,12 @@ export function drawShortTextLesson(pair) {
     `The same two characters changed (喊→叫, 哦→啦), at the end of texts of ${first.length} to ${last.length} ` +
     `characters: d = ${first.d} at ${first.length} characters, ${last.d} at ${last.length}. In a long text the edit ` +
     'replaces a few of many features and most sums Vᵢ keep their sign; in a short one it replaces a large share. ' +
-    `A k of ${REFERENCE_K}, which suits long texts in the reference, misses ${beyond} of these ${rows.length} pairs; ` +
-    `the library's recommendedK is larger for the shorter texts (${kRuns(rows)}). ` +
-    `Even so, the ${first.length}-character pair lies ${first.d > first.k ? 'beyond' : 'within'} it: texts that ` +
-    'short carry too few features for any k to separate copies from strangers reliably.';
+    `A k of ${REFERENCE_K}, which suits long texts in the reference, misses ${beyond} of these ${rows.length} pairs. ` +
+    "The library's pair rule asks what share of the text was edited, not how long it is: pairK, from both texts' " +
+    `sizes, is ${kRuns(rows)}, the distance that tells a copy with a tenth of its words or characters edited from ` +
+    `one with a fifth. The ${first.length}-character pair lies ${first.d > first.k ? 'beyond' : 'within'} it: two ` +
+    `characters changed in ${first.length} are more than a tenth of the text, and a text that short carries too few ` +
+    'features for any k to separate copies from strangers reliably.';
   box.querySelector('.lesson-longest').innerHTML =
     `<p><span class="tag">A</span> ${escapeHtml(last.a)}</p><p><span class="tag">B</span> ${escapeHtml(last.b)}</p>`;
 }

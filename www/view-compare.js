@@ -58,8 +58,8 @@ export const PRESETS = {
     b: 'Lunch at one?',
     note: (c) =>
       `Three words, one changed: d = ${c.distance}. With so few features each one carries a third ` +
-      'of every Vᵢ, so one edit flips many bits: finding short near-duplicates needs a larger k than ' +
-      'long texts do.',
+      'of every Vᵢ, so one edit flips many bits; and one word of three is a third of the text edited, ' +
+      'not the tenth a near-duplicate may have: texts this short are told apart by too few features.',
   },
 };
 
@@ -119,11 +119,12 @@ export function setup() {
 
   function renderSides({ r }) {
     if (!r) return;
-    for (const [side, e] of [
-      ['a', r.ea],
-      ['b', r.eb],
+    for (const [side, e, features] of [
+      ['a', r.ea, r.featuresA],
+      ['b', r.eb, r.featuresB],
     ]) {
-      $(`cmp-features-${side}`).textContent = String(e.features.length);
+      // The library's count of distinct features: what pairK takes.
+      $(`cmp-features-${side}`).textContent = String(features);
       $(`cmp-hex-${side}`).textContent = e.hex;
     }
   }
@@ -145,6 +146,10 @@ export function setup() {
     $('cmp-cosine').textContent = c.cosine.toFixed(4);
     $('cmp-verdict').textContent =
       `${c.nearDuplicate ? 'yes' : 'no'}: d = ${c.distance} ${c.nearDuplicate ? '≤' : '>'} k = ${r.k}`;
+    $('cmp-k-from').textContent =
+      `pairK(${r.featuresA}, ${r.featuresB}): both texts' distinct features. ` +
+      `A alone (recommendedK(A), before B is known): k = ${r.kOfA}` +
+      (r.kOfA === r.k ? '.' : `, ${c.distance <= r.kOfA ? 'yes' : 'no'} at it.`);
   }
 
   function renderCharts({ r }) {

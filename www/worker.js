@@ -131,15 +131,21 @@ const OPS = {
   },
 
   /**
-   * Two texts: both explanations, their comparison (with the verdict at A's recommended k for
-   * `tolerance`), the features only in A and only in B (a
+   * Two texts: both explanations, their comparison (with the verdict under the pair rule: the
+   * k of both texts' sizes for `tolerance`, and A's own k beside it), the features only in A
+   * and only in B (a
    * feature whose weight changed is in both lists, at its old and new weight), and the pushes
    * of each list summed by the library (explainHashes), bit by bit.
    */
   compare({ a, b, options, tolerance }) {
     return withFingerprinter(options, (fp) => {
-      // The verdict under the rule: A's own k for this tolerance (the library's derivation).
-      const k = fp.recommendedK(a, { tolerance });
+      // The verdict under the pair rule, the one the Workers and `simprint dedup` apply: k from
+      // both texts' distinct features (pairK). A's own k (recommendedK, for when B is not
+      // known yet) is shown beside it.
+      const featuresA = fp.featureCount(a);
+      const featuresB = fp.featureCount(b);
+      const k = fp.pairK(featuresA, featuresB, { tolerance });
+      const kOfA = fp.recommendedK(a, { tolerance });
       const ea = fp.explain(a);
       const eb = fp.explain(b);
       const weightIn = (e) => new Map(e.features.map((f) => [f.feature, f.weight]));
@@ -157,6 +163,9 @@ const OPS = {
         eb,
         c: compare(ea.fingerprint, eb.fingerprint, { width: ea.width, k }),
         k,
+        featuresA,
+        featuresB,
+        kOfA,
         onlyA,
         onlyB,
         vOnlyA: pushes(ea, onlyA),

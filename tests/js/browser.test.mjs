@@ -467,8 +467,12 @@ describe('demo page in headless Chromium', { timeout: 120_000 }, () => {
       const b = await page.inputValue('#cmp-text-b');
       const fa = sp.fingerprint(a, options);
       const fb = sp.fingerprint(b, options);
+      // The verdict under the pair rule (both texts' distinct features), A's own k beside it.
       const fp = new sp.Fingerprinter(options);
-      const k = fp.recommendedK(a, { tolerance });
+      const featuresA = fp.featureCount(a);
+      const featuresB = fp.featureCount(b);
+      const k = fp.pairK(featuresA, featuresB, { tolerance });
+      const kOfA = fp.recommendedK(a, { tolerance });
       fp.free();
       const c = sp.compare(fa, fb, { width: options.width, k });
       const label = `${a} | ${b}`;
@@ -483,6 +487,19 @@ describe('demo page in headless Chromium', { timeout: 120_000 }, () => {
         await page.textContent('#cmp-verdict'),
         `${c.nearDuplicate ? 'yes' : 'no'}: d = ${c.distance} ${c.nearDuplicate ? '≤' : '>'} k = ${k}`,
         label,
+      );
+      const from = await page.textContent('#cmp-k-from');
+      assert.ok(from.startsWith(`pairK(${featuresA}, ${featuresB}):`), `${label}: ${from}`);
+      assert.match(from, new RegExp(`recommendedK\\(A\\).*k = ${kOfA}\\b`), label);
+      if (kOfA !== k)
+        assert.ok(
+          from.endsWith(`${c.distance <= kOfA ? 'yes' : 'no'} at it.`),
+          `${label}: ${from}`,
+        );
+      assert.equal(
+        await page.textContent('#cmp-features-a'),
+        String(featuresA),
+        'the count shown is the one pairK takes',
       );
       const xor = await page.getAttribute('#cmp-xor', 'aria-label');
       assert.equal([...xor].filter((x) => x === '1').length, c.distance, label);
@@ -501,7 +518,7 @@ describe('demo page in headless Chromium', { timeout: 120_000 }, () => {
       distances[preset] = (await check(defaults)).distance;
       assert.match(await page.textContent('#cmp-note'), new RegExp(`${distances[preset]}`));
     }
-    // The tolerance starts at the library's default and sets A's k: the English pair (two
+    // The tolerance starts at the library's default and sets the pair's k: the English pair (two
     // words of about forty) is a near-duplicate at 10 % and not at 2 %.
     assert.equal(
       Number(await page.inputValue('#cmp-tolerance')),
@@ -907,7 +924,10 @@ describe('demo page in headless Chromium', { timeout: 120_000 }, () => {
     );
     assert.equal(rows[0].length, 17, "the reference's 17-character pair comes first");
     assert.equal(rows[0].d, sp.hamming(sp.fingerprint(PAIR[0]), sp.fingerprint(PAIR[1])));
-    assert.equal(rows[0].k, sp.recommendedK(PAIR[0]));
+    const counter = new sp.Fingerprinter();
+    const counts = PAIR.map((t) => counter.featureCount(t));
+    counter.free();
+    assert.equal(rows[0].k, sp.pairK(counts[0], counts[1]), "the pair rule's k");
     await page.click('#cmp-short summary');
     const [a, b] = (await page.locator('#cmp-short .lesson-longest p').allTextContents()).map((t) =>
       t.replace(/^[AB] /, ''),

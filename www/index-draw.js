@@ -93,7 +93,7 @@ export function renderPicker({ docs, fps, pick, k }, { byId }) {
   sel.value = pick;
 }
 
-export function renderK({ k, kAuto, recommended, width, tolerance }) {
+export function renderK({ k, kAuto, recommended, pairMax, width, tolerance }) {
   const range = $('ix-k');
   range.max = String(maxK(width));
   range.value = String(k);
@@ -111,7 +111,10 @@ export function renderK({ k, kAuto, recommended, width, tolerance }) {
             : k === recommended
               ? ', the k set here'
               : `; k is set here to ${k}`
-        }.`,
+        }. That is the one-text rule, for a query whose matches' sizes are unknown. Under the ` +
+          `pair rule (the Workers' and <code>simprint dedup</code>'s default) an index is asked at ` +
+          `pairK(n, n) = <strong>${pairMax}</strong> for the query's n distinct features, and each ` +
+          'match is kept only within the pairK of both sizes (the compare view shows it for two texts).',
   );
 }
 

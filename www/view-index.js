@@ -60,6 +60,7 @@ export function setup() {
       auto: null, // the plan new Index({ k }) picks for these documents: { key, plan }
       scanEstimate: null, // the cost model's price of a scan of them
       recommended: null, // recommendedK(query, { width, tolerance })
+      pairMax: null, // pairK(n, n) for the query's n distinct features, at the same tolerance
       qfp: null,
       matches: [],
       candidates: [],
@@ -72,7 +73,7 @@ export function setup() {
       [['error'], (s) => showStatus($('ix-status'), s.error)],
       [['docs', 'index', 'sample'], renderDocs],
       [['docs', 'fps', 'pick', 'k'], (s) => renderPicker(s, ctx)],
-      [['k', 'kAuto', 'recommended', 'width', 'tolerance'], renderK],
+      [['k', 'kAuto', 'recommended', 'pairMax', 'width', 'tolerance'], renderK],
       [['choices', 'choice', 'auto'], renderChoices],
       [['plan', 'auto', 'scanEstimate'], renderPlanHelp],
       [['plan', 'candidates'], renderPlan],
@@ -172,17 +173,17 @@ export function setup() {
   // The query text is fingerprinted in the worker (a long text would block typing).
   const request = asker(view, 'query', (reply) => {
     if (reply.error) return ui.set({ error: reply.error });
-    const { qfp, recommended } = reply.value;
+    const { qfp, recommended, pairMax } = reply.value;
     // Most keystrokes in a long query leave its fingerprint as it was: nothing to redraw then.
-    if (qfp === s.qfp && recommended === s.recommended && !s.error) return;
-    Object.assign(s, { qfp, recommended });
+    if (qfp === s.qfp && recommended === s.recommended && pairMax === s.pairMax && !s.error) return;
+    Object.assign(s, { qfp, recommended, pairMax });
     const want = Math.min(maxK(s.width), recommended);
     if (s.kAuto && want !== s.k) rebuild({ k: want });
     else answer();
   });
   function runQuery() {
     if (!s.query.trim()) {
-      ui.set({ qfp: null, recommended: null, matches: [], candidates: [] });
+      ui.set({ qfp: null, recommended: null, pairMax: null, matches: [], candidates: [] });
       return;
     }
     request('query', { text: s.query, width: s.width, tolerance: s.tolerance / 100 });

@@ -197,12 +197,20 @@ const OPS = {
     return { version, ...accumulate(width, items, Math.max(0, Math.min(step, items.length))) };
   },
 
-  /** A query text's fingerprint and the k the library recommends for it at `tolerance`. */
+  /**
+   * A query text's fingerprint, the k the library recommends for it at `tolerance` (the
+   * one-text rule), and the pair rule's k for a text of its size against one of the same size
+   * (pairK(n, n): the largest the pair rule asks an index, whatever the matches' sizes).
+   */
   query({ text, width, tolerance }) {
-    return withFingerprinter({ width }, (fp) => ({
-      qfp: fp.fingerprint(text),
-      recommended: fp.recommendedK(text, { tolerance }),
-    }));
+    return withFingerprinter({ width }, (fp) => {
+      const { fingerprint, features } = fp.fingerprintCounted(text);
+      return {
+        qfp: fingerprint,
+        recommended: fp.recommendedK(text, { tolerance }),
+        pairMax: fp.pairK(features, features, { tolerance }),
+      };
+    });
   },
 
   /**

@@ -435,6 +435,15 @@ describe('demo index view in headless Chromium', { timeout: 180_000 }, () => {
         want,
       );
       assert.match(await page.textContent('#ix-k-note'), new RegExp(`at ${pct} % = ${want}\\b`));
+      // Beside it, the pair rule's k for the query against a text of its size, from the library.
+      const fp = new sp.Fingerprinter({ width: 64 });
+      const n = fp.featureCount(last);
+      const pairMax = fp.pairK(n, n, { tolerance: pct / 100 });
+      fp.free();
+      assert.match(
+        await page.textContent('#ix-k-note'),
+        new RegExp(`pairK\\(n, n\\) = ${pairMax} for`),
+      );
     }
     assert.ok(ks[0] < ks[2] && ks[2] < ks[1], `k at 3, 25 and ${tol} %: ${ks}`);
     // A share the library refuses (none at all) is its error in the status line.

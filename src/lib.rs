@@ -26,7 +26,7 @@
 //! | fingerprint a text | [`fingerprint()`], or [`Fingerprinter::new`]`(`[`Options`]`)` and [`Fingerprinter::fingerprint`] (options checked once) |
 //! | choose the options | [`Options`]: [`Tokenizer`], [`Normalization`], [`Weighting`], [`Key`], [`Algorithm`] (SimHash or one-bit MinHash) |
 //! | a fingerprint's value, hex, distance | [`Fingerprint`]: [`Fingerprint::to_hex`], [`Fingerprint::from_hex`], [`Fingerprint::distance`], [`Fingerprint::compare`] ([`Comparison`]) |
-//! | the `k` to use | [`recommended_k`], [`Fingerprinter::recommend`] ([`Tolerance`], [`Recommendation`]), [`k_between`]; for two texts from both their sizes, [`pair_k`] ([`Fingerprinter::feature_count`]); in a collection at most [`collection_k`] |
+//! | the `k` to use | [`recommended_k`], [`Fingerprinter::recommend`] ([`Tolerance`], [`Recommendation`]), [`k_between`]; for two texts from both their sizes, [`pair_k`] ([`Fingerprinter::feature_count`]; as a table for SQL, [`pair_k_limit`]); in a collection at most [`collection_k`] |
 //! | text in chunks | [`Fingerprinter::stream`] ([`Stream`]); with its `k`, [`Fingerprinter::stream_recommending`] |
 //! | IDF weights | [`DocumentFrequencies`], [`Fingerprinter::with_document_frequencies`] |
 //! | your own features, or hashes | [`Fingerprinter::fingerprint_features`], [`fingerprint_hashes`], [`Accumulator`] |
@@ -124,7 +124,7 @@ pub use index::results::{Candidate, Match, Pair, Probe};
 #[doc(inline)]
 pub use options::{Normalization, Options, Weighting, QUALITY_WIDTH};
 #[doc(inline)]
-pub use pair::pair_k;
+pub use pair::{pair_k, pair_k_limit};
 #[doc(inline)]
 pub use recommend::{collection_k, k_between, recommended_k, Recommendation, Tolerance};
 #[doc(inline)]

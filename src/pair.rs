@@ -105,13 +105,7 @@ impl Algorithm {
         let big = f64::from(features_a.max(features_b).max(1));
         let small = f64::from(features_a.min(features_b).max(1));
         Ok(match self {
-            Algorithm::SimHash => {
-                let ratio = libm::sqrt(big / small);
-                let flip = |share: f64| {
-                    libm::acos(((1.0 - share) * ratio).min(1.0)) / core::f64::consts::PI
-                };
-                k_between(width, flip(tolerance.near), flip(tolerance.far))
-            }
+            Algorithm::SimHash => simhash_k(width, big / small, tolerance),
             Algorithm::MinHash => {
                 let flip = |share: f64| {
                     let shared = big * (1.0 - share);
@@ -122,6 +116,65 @@ impl Algorithm {
             }
         })
     }
+}
+
+/// SimHash's pair `k` for a size ratio `ratio` (the larger count over the smaller, each at
+/// least 1): [`pair_k`] and [`pair_k_limit`] both go through here, so the limits describe
+/// exactly what `pair_k` computes. (Not inlined: one copy for both callers in the `.wasm`.)
+#[inline(never)]
+fn simhash_k(width: u32, ratio: f64, tolerance: Tolerance) -> u32 {
+    let ratio = libm::sqrt(ratio);
+    let flip = |share: f64| libm::acos(((1.0 - share) * ratio).min(1.0)) / core::f64::consts::PI;
+    k_between(width, flip(tolerance.near), flip(tolerance.far))
+}
+
+/// [`pair_k`] as a table, for engines that cannot call it (a SQL join over
+/// [`crate::Plan::keys`]): the largest size ratio at which the pair `k` is at least `d`, so that
+/// `pair_k(width, a, b, tolerance) ≥ d` exactly when `M / m ≤ pair_k_limit(width, d,
+/// tolerance)`, with `M = max(a, b, 1)` and `m = max(min(a, b), 1)` divided as `f64` (IEEE
+/// division, which every SQL engine's `DOUBLE` does alike). `f64::MAX` for `d = 0` (every pair
+/// is within 0), and 0 for `d` above `pair_k(width, n, n, tolerance)`, which no ratio reaches
+/// (a ratio is at least 1).
+///
+/// # Errors
+///
+/// As [`pair_k`].
+///
+/// ```
+/// use simprint::{pair_k, pair_k_limit, Tolerance};
+/// let t = Tolerance::DEFAULT;
+/// let limits: Vec<f64> = (0..=64).map(|d| pair_k_limit(64, d, t)).collect::<Result<_, _>>()?;
+/// let within = |a: u32, b: u32| {
+///     let ratio = f64::from(a.max(b).max(1)) / f64::from(a.min(b).max(1));
+///     limits.iter().filter(|&&limit| ratio <= limit).count() as u32 - 1
+/// };
+/// for (a, b) in [(500, 480), (1000, 900), (30, 20), (7, 7)] {
+///     assert_eq!(within(a, b), pair_k(64, a, b, t)?);
+/// }
+/// # Ok::<(), simprint::Error>(())
+/// ```
+pub fn pair_k_limit(width: u32, d: u32, tolerance: Tolerance) -> Result<f64, Error> {
+    let width = check_width(width)?;
+    tolerance.validate()?;
+    let k = |ratio: f64| simhash_k(width, ratio, tolerance);
+    if d == 0 {
+        return Ok(f64::MAX);
+    }
+    if k(1.0) < d {
+        return Ok(0.0);
+    }
+    // The pair k falls as the sizes part: bisect on the bits of positive floats, which order
+    // as the floats do, for the last ratio whose k is still at least d.
+    let (mut low, mut high) = (1.0f64.to_bits(), f64::MAX.to_bits());
+    while high - low > 1 {
+        let mid = low + (high - low) / 2;
+        if k(f64::from_bits(mid)) >= d {
+            low = mid;
+        } else {
+            high = mid;
+        }
+    }
+    Ok(f64::from_bits(low))
 }
 
 /// The `k` at which two texts with `features_a` and `features_b` distinct features (see
@@ -204,6 +257,51 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_limits_give_pair_k_for_every_pair_of_counts() {
+        // Exactly, not nearly: the join that reads them must answer as pair_k does.
+        let tolerances = [
+            Tolerance::DEFAULT,
+            Tolerance {
+                near: 0.03,
+                far: 0.06,
+            },
+            Tolerance {
+                near: 0.2,
+                far: 0.5,
+            },
+        ];
+        for width in [8, 32, 64, 128] {
+            for t in tolerances {
+                let limits: alloc::vec::Vec<f64> = (0..=width)
+                    .map(|d| pair_k_limit(width, d, t).unwrap())
+                    .collect();
+                assert!(limits.windows(2).all(|w| w[0] >= w[1]), "{limits:?}");
+                let most = pair_k(width, 9, 9, t).unwrap() as usize;
+                assert!(limits[most] >= 1.0 && limits[most + 1..].iter().all(|&l| l == 0.0));
+                let from_limits = |a: u32, b: u32| {
+                    let ratio = f64::from(a.max(b).max(1)) / f64::from(a.min(b).max(1));
+                    limits.iter().filter(|&&limit| ratio <= limit).count() as u32 - 1
+                };
+                for a in (0..1200).step_by(7).chain([65_535, 1 << 20, u32::MAX]) {
+                    for b in (a.saturating_sub(300)..a.saturating_add(300)).step_by(3) {
+                        assert_eq!(
+                            from_limits(a, b),
+                            pair_k(width, a, b, t).unwrap(),
+                            "{width} bits, {t:?}: {a}, {b}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(pair_k_limit(0, 1, Tolerance::DEFAULT).is_err());
+        let bad = Tolerance {
+            near: 0.3,
+            far: 0.2,
+        };
+        assert!(pair_k_limit(64, 1, bad).is_err());
     }
 
     #[test]

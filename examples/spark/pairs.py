@@ -8,6 +8,10 @@ as the cluster has (docs/cli.md#past-one-machine-spark).
     simprint keys --k 3 --blocks 4 --flips -o flips.jsonl
     spark-submit pairs.py --keys keys.jsonl --flips flips.jsonl --k 3 --out pairs/
 
+With --limits (`simprint keys --pair-limits -o limits.jsonl`), each pair is also kept only
+within the pair rule's k of its two texts' sizes (the keys' "features", which simprint
+fingerprint writes), as simprint dedup and the Workers judge pairs; --k then caps it.
+
 The join is examples/sql/pairs.sql: pairs.py reads it from --sql, else from beside itself
 (copy it there when you copy pairs.py out), else from the repository's examples/sql/. In
 cluster mode spark-submit ships only the script: add `--files pairs.sql` and `--sql pairs.sql`.
@@ -29,7 +33,7 @@ from pathlib import Path
 
 from pyspark.sql import SparkSession
 from pyspark.sql import functions as F
-from pyspark.sql.types import LongType, StringType, StructField, StructType
+from pyspark.sql.types import DoubleType, IntegerType, LongType, StringType, StructField, StructType
 
 HERE = Path(__file__).resolve().parent
 # Where pairs.sql is looked for without --sql: beside this script, then the repository's.
@@ -63,17 +67,24 @@ def signed(column):
     return F.conv(F.col(column), 16, -10).cast(LongType())
 
 
-def pairs(spark, keys_path, flips_path, k, id_type=StringType(), sql=None):
+def pairs(spark, keys_path, flips_path, k, id_type=StringType(), sql=None, limits_path=None):
     """The DataFrame of pairs {a, b, distance}: the last query of `sql` (pairs.sql's text;
-    read_sql() when None)."""
+    read_sql() when None); with `limits_path`, under the pair rule too."""
     keys = spark.read.json(keys_path, schema=StructType([
         StructField("id", id_type), StructField("fingerprint", StringType()),
+        StructField("features", LongType()),
         StructField("table", LongType()), StructField("key", StringType())]))
-    keys.select(F.col("table").alias("tbl"), "id", signed("fingerprint").alias("fp"), signed("key").alias("key")) \
+    keys.select(F.col("table").alias("tbl"), "id", signed("fingerprint").alias("fp"),
+                F.col("features").alias("n"), signed("key").alias("key")) \
         .createOrReplaceTempView("keys")
     flips = spark.read.json(flips_path, schema=StructType([StructField("table", LongType()), StructField("flip", StringType())]))
     flips.select(F.col("table").alias("tbl"), signed("flip").alias("flip")).createOrReplaceTempView("flips")
-    spark.sql(f"SELECT CAST({int(k)} AS INT) AS k").createOrReplaceTempView("params")
+    limit_schema = StructType([StructField("d", LongType()), StructField("ratio", DoubleType())])
+    limits = spark.read.json(limits_path, schema=limit_schema) if limits_path \
+        else spark.createDataFrame([], limit_schema)
+    limits.select(F.col("d").cast(IntegerType()).alias("d"), "ratio").createOrReplaceTempView("limits")
+    spark.sql(f"SELECT CAST({int(k)} AS INT) AS k, CAST({1 if limits_path else 0} AS INT) AS pair") \
+        .createOrReplaceTempView("params")
     queries = named_queries(sql if sql is not None else read_sql())
     for name, sql in queries[:-1]:
         spark.sql(sql).createOrReplaceTempView(name)
@@ -104,11 +115,14 @@ def main():
     parser.add_argument("--local", type=int, metavar="N", help="run in this process on N cores")
     parser.add_argument("--numeric-ids", action="store_true", help="ids are whole numbers (compared as numbers)")
     parser.add_argument("--sql", metavar="PATH", help="pairs.sql (default: beside pairs.py, else examples/sql/)")
+    parser.add_argument("--limits", metavar="PATH", help="the pair rule's table (simprint keys --pair-limits): "
+                        "keep only pairs within the k of their sizes too")
     args = parser.parse_args()
     sql = read_sql(args.sql)
     spark = session(args.local)
     try:
-        result = pairs(spark, args.keys, args.flips, args.k, LongType() if args.numeric_ids else StringType(), sql)
+        result = pairs(spark, args.keys, args.flips, args.k, LongType() if args.numeric_ids else StringType(), sql,
+                       args.limits)
         if args.out:
             result.write.mode("errorifexists").json(args.out)
         else:

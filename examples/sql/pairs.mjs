@@ -13,7 +13,7 @@
 // (examples/spark). --check compares the answer with Index.pairs().
 import { readFileSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { Index, Plan } from 'simprint';
+import { Index, Plan, pairK, pairKLimit } from 'simprint';
 
 /**
  * The named queries of a SQL file (`-- name: NAME` lines open each), in order: [[name, sql]].
@@ -42,9 +42,14 @@ export const PAIRS_SQL = namedQueries(
  * Every pair `{ a, b, distance }` (ids `a < b`, distance <= k) among `fps` (BigInts of
  * `width` bits; the id of fps[i] is i), sorted by distance, then a, then b, as Index.pairs()
  * sorts them; with the time each step took. `plan` gives the Plan options (default: permuted
- * tables of k + 1 blocks, radius 0).
+ * tables of k + 1 blocks, radius 0). With `counts` (each text's featureCount, by id), only the
+ * pairs also within the pair rule's k of their two counts (pairK, at `tolerance`: `{
+ * tolerance, far }`, the defaults if left out).
  */
-export async function sqlPairs(fps, { width = 64, k = 3, plan: planOptions } = {}) {
+export async function sqlPairs(
+  fps,
+  { width = 64, k = 3, plan: planOptions, counts, tolerance } = {},
+) {
   if (width > 64) throw new Error('this example stores fingerprints as UBIGINT: width up to 64');
   const plan = new Plan({ width, k, ...(planOptions ?? { blocks: k + 1 }) });
   const times = {};
@@ -59,10 +64,24 @@ export async function sqlPairs(fps, { width = 64, k = 3, plan: planOptions } = {
   try {
     const described = plan.describe();
     if (described.tables.length === 0) throw new Error('a scan plan has no keys to join on');
-    await db.run('CREATE TABLE fps (id UINTEGER NOT NULL, fp UBIGINT NOT NULL)');
+    await db.run('CREATE TABLE fps (id UINTEGER NOT NULL, fp UBIGINT NOT NULL, n UINTEGER)');
     // One row per block of each table's key: key |= ((fp >> shift) & mask) << pos.
     await db.run('CREATE TABLE parts (tbl UTINYINT, shift UTINYINT, mask UBIGINT, pos UTINYINT)');
-    await db.run(`CREATE TABLE params AS SELECT ${Number(k)}::INTEGER AS k`);
+    await db.run(
+      `CREATE TABLE params AS SELECT ${Number(k)}::INTEGER AS k, ${counts ? 1 : 0}::INTEGER AS pair`,
+    );
+    await db.run('CREATE TABLE limits (d INTEGER, ratio DOUBLE)');
+    if (counts) {
+      // The pair rule as a table (what `simprint keys --pair-limits` writes).
+      const options = { width, ...tolerance };
+      const limits = await db.createAppender('limits');
+      for (let d = 0; d <= pairK(1, 1, options); d++) {
+        limits.appendInteger(d);
+        limits.appendDouble(pairKLimit(d, options));
+        limits.endRow();
+      }
+      limits.closeSync();
+    }
     await db.run('CREATE TABLE flips (tbl UTINYINT, flip UBIGINT)');
     const parts = await db.createAppender('parts');
     described.tables.forEach((table, t) => {
@@ -90,13 +109,15 @@ export async function sqlPairs(fps, { width = 64, k = 3, plan: planOptions } = {
     fps.forEach((fp, id) => {
       rows.appendUInteger(id);
       rows.appendUBigInt(fp);
+      if (counts) rows.appendUInteger(counts[id]);
+      else rows.appendNull();
       rows.endRow();
     });
     rows.closeSync();
     lap('loadMs');
     await db.run(`CREATE TABLE keys AS
-      SELECT p.tbl, f.id, f.fp, bit_or(((f.fp >> p.shift) & p.mask) << p.pos) AS key
-      FROM fps f, parts p GROUP BY p.tbl, f.id, f.fp`);
+      SELECT p.tbl, f.id, f.fp, f.n, bit_or(((f.fp >> p.shift) & p.mask) << p.pos) AS key
+      FROM fps f, parts p GROUP BY p.tbl, f.id, f.fp, f.n`);
     lap('keysMs');
     // The self-join, as pairs.sql has it (the Spark example runs the same file).
     let reader;

@@ -1019,6 +1019,27 @@ test('pairK: the k for a pair of texts from both their feature counts', () => {
   assert.throws(() => sp.pairK(5, 5, { width: 1.5 }), /width must be a whole number, got 1.5/);
 });
 
+test('pairKLimit: pairK as a table a SQL join can read, exactly pairK for every pair of counts', () => {
+  for (const options of [{}, { width: 128 }, { width: 32, tolerance: 0.05, far: 0.1 }]) {
+    const most = sp.pairK(1, 1, options);
+    const limits = Array.from({ length: 70 }, (_, d) => sp.pairKLimit(d, options));
+    assert.equal(limits[0], Number.MAX_VALUE, 'every pair is within 0');
+    assert.ok(limits[most] >= 1 && limits.slice(most + 1).every((l) => l === 0));
+    // pairK(a, b) ≥ d exactly while max(a, b, 1) / max(min(a, b), 1) ≤ limits[d].
+    for (let a = 0; a < 700; a += 3)
+      for (let b = Math.max(0, a - 200); b < a + 200; b += 7) {
+        const ratio = Math.max(a, b, 1) / Math.max(Math.min(a, b), 1);
+        const k = limits.filter((limit) => ratio <= limit).length - 1;
+        assert.equal(k, sp.pairK(a, b, options), `${JSON.stringify(options)}: ${a}, ${b}`);
+      }
+  }
+  assert.equal(sp.pairKLimit(3, 64), sp.pairKLimit(3, { width: 64 }));
+  assert.throws(() => sp.pairKLimit('3'), /d must be a number/);
+  assert.throws(() => sp.pairKLimit(-1), /d must be a whole number/);
+  assert.throws(() => sp.pairKLimit(3, { tolerance: 0.3, far: 0.2 }), /tolerance/);
+  assert.throws(() => sp.pairKLimit(3, 0), /width must be between 1 and 128, got 0/);
+});
+
 test('algorithm "minhash": one-bit MinHash fingerprints, their k rules and what they refuse', () => {
   const mh = new sp.Fingerprinter({ width: 128, algorithm: 'minhash' });
   assert.equal(mh.algorithm, 'minhash');

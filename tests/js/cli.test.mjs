@@ -39,6 +39,7 @@ import {
   defaults,
   hamming,
   pairK,
+  pairKLimit,
   toHex,
 } from '../../pkg/node.mjs';
 import { corpus, jsonl } from '../support/corpus.mjs';
@@ -394,6 +395,7 @@ test("fingerprint: the library's fingerprint and recommended k of every document
       id,
       fingerprint: toHex(fp.fingerprint(text)),
       k: fp.recommendedK(text),
+      features: fp.featureCount(text),
     })),
   );
   // Options as the library's, from flags or a config file.
@@ -402,6 +404,7 @@ test("fingerprint: the library's fingerprint and recommended k of every document
     id,
     fingerprint: toHex(words.fingerprint(text), 32),
     k: words.recommendedK(text, { tolerance: 0.2 }),
+    features: words.featureCount(text),
   }));
   const small = file('small.jsonl', jsonl(DOCS.slice(0, 5)));
   assert.deepEqual(
@@ -434,6 +437,7 @@ test("fingerprint: the library's fingerprint and recommended k of every document
       id,
       fingerprint: toHex(quality.fingerprint(text), 128),
       k: quality.recommendedK(text),
+      features: quality.featureCount(text),
     })),
   );
   quality.free();
@@ -917,12 +921,41 @@ test('keys: Plan.keys of each fingerprint, the flip masks, the plan', () => {
   const rows = lines(simprint(['keys', fps, '--k', '9', '--substrings', '4']).stdout);
   const plan = new Plan({ k: 9, substrings: 4 });
   const tables = plan.describe().tables;
-  const want = lines(readFileSync(fps, 'utf8')).flatMap(({ id, fingerprint }) =>
-    plan
-      .keys(fingerprint)
-      .map((key, table) => ({ id, fingerprint, table, key: toHex(key, tables[table].keyBits) })),
+  const want = lines(readFileSync(fps, 'utf8')).flatMap(({ id, fingerprint, features }) =>
+    plan.keys(fingerprint).map((key, table) => ({
+      id,
+      fingerprint,
+      features,
+      table,
+      key: toHex(key, tables[table].keyBits),
+    })),
   );
   assert.deepEqual(rows, want);
+  assert.ok(
+    rows.every((r) => Number.isInteger(r.features)),
+    'the counts pass through',
+  );
+  // The pair rule as a table: pairKLimit(d) for d = 0 to pairK(n, n), at the width and
+  // tolerance given.
+  for (const [args, options] of [
+    [[], {}],
+    [
+      ['--width', '128', '--tolerance', '0.05', '--far', '0.1'],
+      { width: 128, tolerance: 0.05, far: 0.1 },
+    ],
+  ]) {
+    const limits = lines(simprint(['keys', '--pair-limits', ...args]).stdout);
+    assert.equal(limits.length, pairK(1, 1, options) + 1);
+    limits.forEach((row, d) => assert.deepEqual(row, { d, ratio: pairKLimit(d, options) }));
+    assert.ok(limits[0].ratio > 1e300 && limits.at(-1).ratio >= 1);
+  }
+  const badCount = file(
+    'bad-count.jsonl',
+    `${JSON.stringify({ id: 1, fingerprint: '00ff', features: -1 })}\n`,
+  );
+  const refused = simprint(['keys', badCount, '--k', '3']);
+  assert.equal(refused.status, 1);
+  assert.match(refused.stderr, /bad-count\.jsonl:1: "features" must be a whole number, got -1/);
   const flips = lines(simprint(['keys', '--k', '9', '--substrings', '4', '--flips']).stdout);
   assert.deepEqual(
     flips,

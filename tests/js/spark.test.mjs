@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import simprintPackage from './load.mjs';
 
-const { Index } = simprintPackage;
+const { Index, pairK } = simprintPackage;
 import { corpus, jsonl } from '../support/corpus.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -35,6 +35,9 @@ const simprint = (args) => execFileSync(process.execPath, [cli, ...args], { enco
 const CASES = [
   [3, ['--blocks', '4'], 'permuted'],
   [9, ['--substrings', '4'], 'multiIndex'],
+  // The pair rule: k = 12 (pairK of equal sizes) capping each pair's own pairK of its sizes,
+  // from the keys' "features" and `simprint keys --pair-limits`.
+  [12, ['--substrings', '4'], 'multiIndex', 'pair'],
 ];
 const N = 4000;
 
@@ -53,13 +56,15 @@ test('Spark SQL runs pairs.sql unchanged on simprint keys and finds exactly Inde
     .map((l) => JSON.parse(l));
   assert.equal(fps.length, N);
 
-  const cases = CASES.map(([k, plan, kind]) => {
+  const cases = CASES.map(([k, plan, kind, rule]) => {
     const keys = join(dir, `keys-${k}.jsonl`);
     const flips = join(dir, `flips-${k}.jsonl`);
     simprint(['keys', join(dir, 'fps.jsonl'), '--k', String(k), ...plan, '-o', keys]);
     simprint(['keys', '--k', String(k), ...plan, '--flips', '-o', flips]);
     assert.equal(JSON.parse(simprint(['keys', '--k', String(k), ...plan, '--plan'])).kind, kind);
-    return { keys, flips, k, out: join(dir, `pairs-${k}.jsonl`) };
+    const limits = rule === 'pair' ? join(dir, 'limits.jsonl') : undefined;
+    if (limits) simprint(['keys', '--pair-limits', '-o', limits]);
+    return { keys, flips, k, out: join(dir, `pairs-${k}.jsonl`), limits };
   });
   writeFileSync(join(dir, 'cases.json'), JSON.stringify(cases));
   // The job as a user copies it out of the repository: pairs.py with pairs.sql beside it.
@@ -83,16 +88,28 @@ test('Spark SQL runs pairs.sql unchanged on simprint keys and finds exactly Inde
     `Spark: ${((performance.now() - started) / 1000).toFixed(1)} s in all; ${timings.join(' ')}`,
   );
 
-  const index = new Index({ k: 9 });
+  const index = new Index({ k: 12 });
+  const features = new Map(fps.map((d) => [d.id, d.features]));
   try {
     for (const { id, fingerprint } of fps) index.insert(id, fingerprint);
-    for (const { k, out } of cases) {
-      const want = index.pairs(k);
+    for (const { k, out, limits } of cases) {
+      const all = index.pairs(k);
+      // Under the pair rule, only the pairs also within the k of their two sizes.
+      const want = limits
+        ? all.filter((p) => p.distance <= pairK(features.get(p.a), features.get(p.b)))
+        : all;
+      if (limits)
+        assert.ok(
+          all.length - want.length > 100,
+          `pairs the sizes refuse (${all.length - want.length})`,
+        );
       assert.ok(want.length > 100, `a test with pairs (${want.length} at k = ${k})`);
       assert.ok(
         want.some((p) => p.distance === k),
         `pairs at exactly k = ${k}`,
       );
+      if (limits)
+        t.diagnostic(`k = ${k} under the pair rule: ${want.length} of ${all.length} pairs`);
       const got = readFileSync(out, 'utf8')
         .trim()
         .split('\n')

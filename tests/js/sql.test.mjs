@@ -10,6 +10,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fingerprints, indexPairs, sqlPairs } from '../../examples/sql/pairs.mjs';
 import { npmInstall } from '../support/npm.mjs';
+import sp from './load.mjs';
+
+const { pairK } = sp;
 
 const N = 30000;
 
@@ -32,6 +35,34 @@ for (const [k, plan, kind] of [
     t.diagnostic(`${want.length} pairs; ${sql.keyRows} key rows; SQL ${JSON.stringify(sql.times)}`);
   });
 }
+
+test("the pair rule in SQL: with the texts' counts, exactly the pairs also within pairK of their sizes", async (t) => {
+  // Counts from 80 to 139: size ratios from 1 to 1.74 cross every limit of the pair rule
+  // (at default tolerance, k falls from 12 at equal sizes to 0 past 1.23).
+  const fps = fingerprints(N, { spread: 14 });
+  let s = 7;
+  const counts = fps.map(() => {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    return 80 + (s % 60);
+  });
+  const k = 12;
+  const sql = await sqlPairs(fps, { k, plan: { substrings: 4 }, counts });
+  const all = indexPairs(fps, { k });
+  const want = all.filter((p) => p.distance <= pairK(counts[p.a], counts[p.b]));
+  assert.ok(
+    want.length > 1000 && all.length - want.length > 1000,
+    `${want.length} of ${all.length}`,
+  );
+  assert.deepEqual(sql.pairs, want);
+  // Another tolerance: its own limits.
+  const tolerance = { tolerance: 0.05, far: 0.1 };
+  const other = await sqlPairs(fps, { k, plan: { substrings: 4 }, counts, tolerance });
+  assert.deepEqual(
+    other.pairs,
+    all.filter((p) => p.distance <= pairK(counts[p.a], counts[p.b], tolerance)),
+  );
+  t.diagnostic(`${want.length} of ${all.length} pairs within their pair k`);
+});
 
 test('the example copied out of the repository: npm install there, then its README --check command as written', (t) => {
   const example = fileURLToPath(new URL('../../examples/sql/', import.meta.url));

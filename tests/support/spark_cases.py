@@ -3,7 +3,7 @@
 each case in one local Spark session (one JVM start for all of them) and writes each case's
 pairs as JSON lines.
 
-    python spark_cases.py CASES.json [JOB]   # [{"keys": …, "flips": …, "k": …, "out": …}, …]
+    python spark_cases.py CASES.json [JOB]   # [{"keys": …, "flips": …, "k": …, "out": …, "limits"?: …}, …]
 
 JOB is the folder pairs.py is imported from (default: examples/spark): the test passes a copy
 of it made out of the repository, pairs.sql beside it, as a user copies the job.
@@ -27,7 +27,8 @@ print(json.dumps({"sessionSeconds": round(time.time() - started, 1)}), file=sys.
 try:
     for case in cases:
         t0 = time.time()
-        rows = pairs(spark, case["keys"], case["flips"], case["k"], LongType()).collect()
+        rows = pairs(spark, case["keys"], case["flips"], case["k"], LongType(),
+                     limits_path=case.get("limits")).collect()
         with open(case["out"], "w", encoding="utf-8") as out:
             for row in rows:
                 out.write(json.dumps({"a": row.a, "b": row.b, "distance": row.distance}) + "\n")

@@ -151,6 +151,26 @@ pub fn pair_k(
         .map_err(err)
 }
 
+/// `pairK` as a table for engines that cannot call it (a SQL join over `Plan.keys`): the
+/// largest size ratio (larger count over smaller, each at least 1, divided as doubles) at
+/// which the pair k is at least `d`; the largest double for 0, 0 past the pair k of equal
+/// sizes. The core's `pair_k_limit`. The second argument is the width (a number, default 64)
+/// or `{ width, tolerance, far }`.
+#[wasm_bindgen(js_name = pairKLimit)]
+pub fn pair_k_limit(
+    #[wasm_bindgen(unchecked_param_type = "number")] d: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "number | RecommendOptions")] options: Option<
+        JsValue,
+    >,
+) -> Result<f64, JsError> {
+    let d = d
+        .as_f64()
+        .ok_or_else(|| JsError::new("d must be a number"))?;
+    let d = crate::convert::whole("d", d)?;
+    let (width, tolerance) = width_and_tolerance(options.as_ref())?;
+    simprint::pair_k_limit(width, d, tolerance).map_err(err)
+}
+
 /// The two feature counts of `pairK` and `Fingerprinter.pairK`: whole numbers.
 pub(crate) fn pair_counts(a: &JsValue, b: &JsValue) -> Result<(u32, u32), JsError> {
     let a = a

@@ -67,8 +67,8 @@ const SETTINGS = {
   weighting: { read: text, commands: ['fingerprint', 'dedup', 'calibrate'] },
   key: { read: text, commands: ['fingerprint', 'dedup', 'calibrate'] },
   algorithm: { read: text, commands: ['fingerprint', 'dedup', 'calibrate'] },
-  tolerance: { read: share, commands: ['fingerprint', 'dedup'] },
-  far: { read: share, commands: ['fingerprint', 'dedup'] },
+  tolerance: { read: share, commands: ['fingerprint', 'dedup', 'keys'] },
+  far: { read: share, commands: ['fingerprint', 'dedup', 'keys'] },
   // Input.
   format: {
     read: oneOf(['jsonl', 'csv', 'text', 'parquet']),
@@ -99,6 +99,7 @@ const SETTINGS = {
   substrings: { read: (n, v) => number(n, v, { min: 1, max: 128 }), commands: ['keys'] },
   size: { read: (n, v) => number(n, v), commands: ['keys'] },
   flips: { read: flag, switch: true, commands: ['keys'] },
+  pairLimits: { read: flag, switch: true, commands: ['keys'] },
   plan: { read: flag, switch: true, commands: ['keys'] },
 };
 
@@ -320,6 +321,8 @@ Dedup:
 Keys:
   --k K --blocks B --key-blocks C --substrings M --size N   the plan (the Plan class's options)
   --flips                write each table's flip masks (the probe keys of 0) instead of keys
+  --pair-limits          write the pair rule as a table for the join (pairKLimit: {"d",
+                         "ratio"}), at --width and --tolerance/--far, instead of keys
   --plan                 write the plan (Plan.describe()) and stop
 
 General:

@@ -1,9 +1,11 @@
 // simprint keys: the table keys of fingerprints under a plan (the Plan class), one row per
 // fingerprint and table, for another engine to join on (examples/sql, examples/spark):
-// {"id", "fingerprint", "table", "key"}, the key as hex of the table's key bits. --flips
+// {"id", "fingerprint", "table", "key"}, the key as hex of the table's key bits, and the
+// text's "features" when the input has them (simprint fingerprint writes them). --flips
 // writes each table's flip masks instead (the probe keys of 0: a key's probes are the key
-// XOR each), --plan the plan.
-import { Plan, defaults, toHex } from '../node.mjs';
+// XOR each), --pair-limits the pair rule as a table, --plan the plan.
+import { Plan, defaults, pairK, pairKLimit, toHex } from '../node.mjs';
+import { toleranceOptions } from './args.mjs';
 import { InputError } from './errors.mjs';
 import { batches, countOf } from './input.mjs';
 import { whereOf } from './pipeline.mjs';
@@ -31,6 +33,16 @@ export async function keys(files, settings, { progress }) {
     const tables = plan.describe().tables;
     if (settings.plan) {
       out.line(JSON.stringify(plan.describe()));
+      await out.commit();
+      return { documents: 0 };
+    }
+    if (settings.pairLimits) {
+      // The pair rule for a join: a pair is within it while its distance d has a row whose
+      // ratio its larger count over its smaller (each at least 1) does not pass.
+      const options = { width: planOptions(settings).width, ...toleranceOptions(settings) };
+      const most = pairK(1, 1, options);
+      for (let d = 0; d <= most; d++)
+        out.line(JSON.stringify({ d, ratio: pairKLimit(d, options) }));
       await out.commit();
       return { documents: 0 };
     }
@@ -85,8 +97,13 @@ export async function keys(files, settings, { progress }) {
           throw new InputError(`${where}: ${e.message}`);
         }
         const id = record[idField];
+        const { features } = record;
+        if (features !== undefined && !(Number.isInteger(features) && features >= 0))
+          throw new InputError(
+            `${where}: "features" must be a whole number, got ${JSON.stringify(features)}`,
+          );
         for (const { table, key } of rows)
-          out.line(JSON.stringify({ id, fingerprint: record[field], table, key }));
+          out.line(JSON.stringify({ id, fingerprint: record[field], features, table, key }));
         documents++;
       }
       progress.documents(countOf(batch));

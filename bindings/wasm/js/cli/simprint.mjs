@@ -29,7 +29,7 @@ async function main(argv) {
   const settings = merge(line.command, line.settings, configText, line.config);
   const files = line.files.length
     ? line.files
-    : line.command === 'keys' && (settings.flips || settings.plan)
+    : line.command === 'keys' && (settings.flips || settings.plan || settings.pairLimits)
       ? []
       : undefined;
   if (!files)

@@ -73,30 +73,35 @@ pub use self::keys::MAX_PROBE_KEYS;
 pub use self::names::{FIRST_NAMED_ID, MAX_NAME_BYTES};
 
 /// The `k` an index is built for when its user gives none (the JavaScript `Index` and
-/// `Plan`): 11, about what [`crate::recommended_k`] gives English prose at 64 bits (the median
-/// of its English texts in the evaluation, docs/evaluation.md), the `k` that finds
-/// near-duplicates rather than only near-copies. A query among a million random fingerprints
-/// costs about 20 µs there natively and 50 µs in wasm (docs/index.md). Queries may ask for
-/// any other `k` ([`Index::query_within`](crate::Index::query_within)): build the index for the largest `k` you will ask
-/// (13 to 16 for Chinese and Japanese text), since above it a query scans.
+/// `Plan`): 12, the largest `k` the pair rule asks at 64 bits ([`crate::pair_k`] of two texts
+/// of equal size, under [`crate::Tolerance::DEFAULT`]; sizes that differ ask less), so every
+/// pair-rule query, and English prose's [`crate::recommended_k`] (about 11), is answered from
+/// the index's tables. Above its `k` a query scans: at a million random fingerprints in wasm a
+/// query at 12 took 48 µs built for 12 and 374 µs built for 11 (a scan), for 76 bytes a
+/// fingerprint against 65 (docs/index.md). Queries may ask for any other `k`
+/// ([`Index::query_within`](crate::Index::query_within)): build the index for the largest `k`
+/// you will ask (13 to 16 for the recommended `k` of Chinese and Japanese text).
 ///
 /// ```
-/// let text = "SimHash gives near-duplicate documents fingerprints that differ in only a few \
-///     bits, so a crawler can find them among billions of pages.";
-/// assert!(simprint::index::DEFAULT_K.abs_diff(simprint::recommended_k(text, 64)) <= 1);
+/// use simprint::{pair_k, Tolerance};
+/// assert_eq!(simprint::index::DEFAULT_K, pair_k(64, 500, 500, Tolerance::DEFAULT)?);
+/// # Ok::<(), simprint::Error>(())
 /// ```
-pub const DEFAULT_K: u32 = 11;
+pub const DEFAULT_K: u32 = 12;
 
-/// [`DEFAULT_K`] scaled to `width` bits: `round(11 · width / 64)`, at most the width (1 at 5
-/// bits, 22 at 128, about what [`crate::recommended_k`] gives English prose at 128 bits).
+/// The `k` an index of `width`-bit fingerprints is built for when its user gives none: the
+/// pair rule's largest at that width, as [`DEFAULT_K`] at 64 (23 at 128); for a width outside 1
+/// to 128, which no index takes, [`DEFAULT_K`] scaled to it.
 ///
 /// ```
 /// use simprint::index::default_k;
-/// assert_eq!([default_k(64), default_k(128), default_k(5), default_k(1)], [11, 22, 1, 0]);
+/// assert_eq!([default_k(64), default_k(128)], [12, 23]);
+/// assert!(default_k(8) <= 8 && default_k(1) <= 1);
 /// ```
 #[must_use]
 pub fn default_k(width: u32) -> u32 {
-    crate::recommend::scale(DEFAULT_K, width)
+    crate::pair::pair_k(width, 1, 1, crate::Tolerance::DEFAULT)
+        .unwrap_or_else(|_| crate::recommend::scale(DEFAULT_K, width))
 }
 
 /// Most pairs [`Index::pairs`](crate::Index::pairs) and

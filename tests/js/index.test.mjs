@@ -127,14 +127,15 @@ test('multi-index queries at k = 7 to 12 equal a brute-force scan', () => {
 });
 
 test('insert, replace, get, has, remove, clear and the same fingerprint under many ids', () => {
-  // The defaults: 64 bits and recommendedK of English, scaled to other widths as it scales.
+  // The defaults: 64 bits and the pair rule's largest k at the width (pairK of equal sizes).
   for (const [options, width, k] of [
-    [undefined, 64, 11],
-    [{ width: 128 }, 128, 22],
-    [{ width: 5 }, 5, 1],
+    [undefined, 64, 12],
+    [{ width: 128 }, 128, 23],
+    [{ width: 5 }, 5, sp.pairK(1, 1, 5)],
   ]) {
     const plain = new sp.Index(options);
     assert.deepEqual([plain.width, plain.k], [width, k]);
+    assert.equal(k, sp.pairK(1, 1, width));
     assert.equal(new sp.Plan(options ?? {}).describe().k, k);
     plain.free();
   }

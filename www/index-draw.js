@@ -1,7 +1,7 @@
 // The index view's renderers: each draws one part of the view's state (view-index.js) and asks
 // the library for anything it shows: keys and block values from Plan.keys, distances from
 // hamming, bits from toBinary, probes and tables from Index.plan() and explainQuery.
-import { Plan, hamming, toBinary } from '../pkg/simprint.js';
+import { Plan, hamming, pairK, toBinary } from '../pkg/simprint.js';
 import { $, escapeHtml, setHtml } from './common.js';
 import {
   GROUPS,
@@ -261,7 +261,7 @@ export function updateMore(view) {
 }
 
 export function renderResults(
-  { qfp, matches, candidates, query: text, pick, explainId, index },
+  { qfp, matches, candidates, query: text, pick, explainId, index, qFeatures, tolerance, width },
   { byId },
 ) {
   const matchBody = $('ix-matches').tBodies[0];
@@ -281,6 +281,20 @@ export function renderResults(
   }
   const chips = (id) => probesOf.get(id)?.found.map(probeChip).join(' ') ?? '';
   const picked = byId.get(Number(pick));
+  // The pair rule, as the Workers apply it to an index's matches: each kept only within pairK
+  // of the query's and its own distinct features (the library's answer, per row).
+  const pair = (m) => {
+    const n = byId.get(m.id).features;
+    if (qFeatures == null || n == null) return '';
+    let k;
+    try {
+      k = pairK(qFeatures, n, { width, tolerance: tolerance / 100 });
+    } catch {
+      return ''; // a tolerance the library refuses: its message is in the status line
+    }
+    const kept = m.distance <= k;
+    return `<span class="pair-${kept ? 'kept' : 'refused'}" title="pairK(${qFeatures}, ${n}) = ${k}: ${kept ? 'kept' : 'refused for its size'}">${k} ${kept ? '✓' : '✗'}</span>`;
+  };
   const note = (id) => {
     const d = byId.get(id);
     if (d.text === text) return ' <span class="tag">the query itself</span>';
@@ -295,11 +309,11 @@ export function renderResults(
       .map(
         (m) =>
           `<tr data-id="${m.id}"${m.id === explainId ? ' class="explained"' : ''}>` +
-          `<td class="num">${m.id}</td><td class="num">${m.distance}</td><td class="found-by">${chips(m.id)}</td>` +
+          `<td class="num">${m.id}</td><td class="num">${m.distance}</td><td class="num pair">${pair(m)}</td><td class="found-by">${chips(m.id)}</td>` +
           `<td><span class="snippet">${escapeHtml(snippet(byId.get(m.id).text))}</span>${note(m.id)}</td>` +
           `<td>${m.distance > 0 ? `<button type="button" class="why" data-id="${m.id}" aria-label="Why #${m.id} was found">why?</button>` : ''}</td></tr>`,
       )
-      .join('') || `<tr><td colspan="5" class="empty">Nothing within k = ${index.k}.</td></tr>`,
+      .join('') || `<tr><td colspan="6" class="empty">Nothing within k = ${index.k}.</td></tr>`,
   );
   $('ix-match-count').textContent = `(${matches.length} within k = ${index.k})`;
   const rejected = [...probesOf]

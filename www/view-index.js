@@ -61,6 +61,7 @@ export function setup() {
       scanEstimate: null, // the cost model's price of a scan of them
       recommended: null, // recommendedK(query, { width, tolerance })
       pairMax: null, // pairK(n, n) for the query's n distinct features, at the same tolerance
+      qFeatures: null, // the query's n
       qfp: null,
       matches: [],
       candidates: [],
@@ -77,7 +78,10 @@ export function setup() {
       [['choices', 'choice', 'auto'], renderChoices],
       [['plan', 'auto', 'scanEstimate'], renderPlanHelp],
       [['plan', 'candidates'], renderPlan],
-      [['matches', 'candidates', 'docs', 'pick', 'explainId'], (s) => renderResults(s, ctx)],
+      [
+        ['matches', 'candidates', 'docs', 'pick', 'explainId', 'qFeatures', 'tolerance', 'width'],
+        (s) => renderResults(s, ctx),
+      ],
       [['plan', 'qfp', 'candidates'], renderProbes],
       [
         ['plan', 'qfp', 'matches', 'candidates', 'explainId', 'pick', 'recommended'],
@@ -173,17 +177,25 @@ export function setup() {
   // The query text is fingerprinted in the worker (a long text would block typing).
   const request = asker(view, 'query', (reply) => {
     if (reply.error) return ui.set({ error: reply.error });
-    const { qfp, recommended, pairMax } = reply.value;
+    const { qfp, recommended, pairMax, features: qFeatures } = reply.value;
     // Most keystrokes in a long query leave its fingerprint as it was: nothing to redraw then.
-    if (qfp === s.qfp && recommended === s.recommended && pairMax === s.pairMax && !s.error) return;
-    Object.assign(s, { qfp, recommended, pairMax });
+    const same = qfp === s.qfp && recommended === s.recommended && pairMax === s.pairMax;
+    if (same && qFeatures === s.qFeatures && !s.error) return;
+    Object.assign(s, { qfp, recommended, pairMax, qFeatures });
     const want = Math.min(maxK(s.width), recommended);
     if (s.kAuto && want !== s.k) rebuild({ k: want });
     else answer();
   });
   function runQuery() {
     if (!s.query.trim()) {
-      ui.set({ qfp: null, recommended: null, pairMax: null, matches: [], candidates: [] });
+      ui.set({
+        qfp: null,
+        recommended: null,
+        pairMax: null,
+        qFeatures: null,
+        matches: [],
+        candidates: [],
+      });
       return;
     }
     request('query', { text: s.query, width: s.width, tolerance: s.tolerance / 100 });
@@ -241,17 +253,22 @@ export function setup() {
       : BigUint64Array.from(fps);
   }
 
-  function fingerprintAll(texts, width = s.width) {
+  /** Each text's fingerprint, and its distinct features (kept on the document, for pairK). */
+  function fingerprintAll(docs, width = s.width) {
     const fp = new Fingerprinter({ width });
     try {
-      return texts.map((t) => fp.fingerprint(t));
+      return docs.map((d) => {
+        const { fingerprint, features } = fp.fingerprintCounted(d.text);
+        d.features = features;
+        return fingerprint;
+      });
     } finally {
       fp.free();
     }
   }
 
   function addDocs(newDocs) {
-    const got = fingerprintAll(newDocs.map((d) => d.text));
+    const got = fingerprintAll(newDocs);
     const fps = new Map(s.fps);
     newDocs.forEach((d, i) => {
       byId.set(d.id, d);
@@ -333,10 +350,7 @@ export function setup() {
   $('ix-plan-choice').addEventListener('input', () => rebuild({ want: $('ix-plan-choice').value }));
   $('ix-width').addEventListener('input', () => {
     const width = Number($('ix-width').value);
-    const all = fingerprintAll(
-      s.docs.map((d) => d.text),
-      width,
-    );
+    const all = fingerprintAll(s.docs, width);
     let k = s.k;
     try {
       if (s.kAuto && s.query.trim())

@@ -209,6 +209,7 @@ const OPS = {
         qfp: fingerprint,
         recommended: fp.recommendedK(text, { tolerance }),
         pairMax: fp.pairK(features, features, { tolerance }),
+        features,
       };
     });
   },

@@ -77,6 +77,22 @@ describe('demo index view in headless Chromium', { timeout: 180_000 }, () => {
       })),
     );
     assert.deepEqual(shown, want);
+    // Each match's pair k, the library's pairK of the query's and its text's distinct features
+    // at the page's tolerance, and whether the pair rule keeps it.
+    const counter = new sp.Fingerprinter({ width: 64 });
+    const nq = counter.featureCount(await page.inputValue('#ix-query'));
+    const tolerance = Number(await page.inputValue('#ix-tolerance')) / 100;
+    const pairCells = await page
+      .locator('#ix-matches tbody tr[data-id]')
+      .evaluateAll((trs) => trs.map((tr) => [Number(tr.dataset.id), tr.cells[2].textContent]));
+    for (const [id, cell] of pairCells) {
+      const text = sample.documents.find((x) => x.id === id)?.text;
+      if (text === undefined) continue; // a typed document
+      const k = sp.pairK(nq, counter.featureCount(text), { width: 64, tolerance });
+      const { distance } = want.find((m) => m.id === id);
+      assert.equal(cell, `${k} ${distance <= k ? '✓' : '✗'}`, `#${id}`);
+    }
+    counter.free();
     const examined = index.explainQuery(q);
     const rejected = [
       ...new Map(examined.filter((c) => !c.accepted).map((c) => [c.id, c.distance])),

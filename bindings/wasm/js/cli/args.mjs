@@ -321,8 +321,8 @@ Dedup:
 Keys:
   --k K --blocks B --key-blocks C --substrings M --size N   the plan (the Plan class's options)
   --flips                write each table's flip masks (the probe keys of 0) instead of keys
-  --pair-limits          write the pair rule as a table for the join (pairKLimit: {"d",
-                         "ratio"}), at --width and --tolerance/--far, instead of keys
+  --pair-limits          write SimHash's pair rule as a table for the join (pairKLimit:
+                         {"d", "ratio"}), at --width and --tolerance/--far, instead of keys
   --plan                 write the plan (Plan.describe()) and stop
 
 General:

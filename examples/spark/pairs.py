@@ -79,6 +79,10 @@ def pairs(spark, keys_path, flips_path, k, id_type=StringType(), sql=None, limit
         .createOrReplaceTempView("keys")
     flips = spark.read.json(flips_path, schema=StructType([StructField("table", LongType()), StructField("flip", StringType())]))
     flips.select(F.col("table").alias("tbl"), signed("flip").alias("flip")).createOrReplaceTempView("flips")
+    if limits_path and keys.where(F.col("features").isNull()).limit(1).count():
+        # Without a count the pair rule cannot judge a pair (SQL would drop it silently).
+        raise ValueError("--limits needs each key row's \"features\" (simprint fingerprint writes "
+                         "them and simprint keys passes them on); some rows have none")
     limit_schema = StructType([StructField("d", LongType()), StructField("ratio", DoubleType())])
     limits = spark.read.json(limits_path, schema=limit_schema) if limits_path \
         else spark.createDataFrame([], limit_schema)
@@ -121,8 +125,11 @@ def main():
     sql = read_sql(args.sql)
     spark = session(args.local)
     try:
-        result = pairs(spark, args.keys, args.flips, args.k, LongType() if args.numeric_ids else StringType(), sql,
-                       args.limits)
+        try:
+            result = pairs(spark, args.keys, args.flips, args.k, LongType() if args.numeric_ids else StringType(),
+                           sql, args.limits)
+        except ValueError as e:
+            raise SystemExit(f"pairs.py: {e}") from None
         if args.out:
             result.write.mode("errorifexists").json(args.out)
         else:

@@ -51,6 +51,8 @@ export async function sqlPairs(
   { width = 64, k = 3, plan: planOptions, counts, tolerance } = {},
 ) {
   if (width > 64) throw new Error('this example stores fingerprints as UBIGINT: width up to 64');
+  if (counts && !fps.every((_, id) => Number.isInteger(counts[id]) && counts[id] >= 0))
+    throw new Error('counts must give every fingerprint its feature count, a whole number');
   const plan = new Plan({ width, k, ...(planOptions ?? { blocks: k + 1 }) });
   const times = {};
   let t0 = performance.now();

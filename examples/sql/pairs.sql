@@ -11,7 +11,7 @@
 --                              (Plan.probeKeysByTable(0); simprint keys --flips)
 --   params(k, pair)            one row: the distance pairs must be within, and 1 to keep only
 --                              pairs within the pair rule's k of their sizes too (else 0)
---   limits(d, ratio)           the pair rule as a table (pairKLimits; simprint keys
+--   limits(d, ratio)           the pair rule as a table (pairKLimit; simprint keys
 --                              --pair-limits): a pair's k is at least d while the larger n
 --                              over the smaller (each at least 1) is at most ratio; empty
 --                              when pair is 0

@@ -949,6 +949,19 @@ test('keys: Plan.keys of each fingerprint, the flip masks, the plan', () => {
     limits.forEach((row, d) => assert.deepEqual(row, { d, ratio: pairKLimit(d, options) }));
     assert.ok(limits[0].ratio > 1e300 && limits.at(-1).ratio >= 1);
   }
+  // The library refusing a plan or a tolerance is a usage error, with its message.
+  for (const args of [
+    ['--k', '70', '--plan'],
+    ['--pair-limits', '--tolerance', '0.3', '--far', '0.2'],
+    ['--pair-limits', '--width', '200'],
+  ]) {
+    const run = simprint(['keys', ...args]);
+    assert.equal(run.status, 2, `${args.join(' ')}: ${run.stderr}`);
+    assert.match(
+      run.stderr,
+      /^simprint: (k must be between|tolerance must be|width must be between)/,
+    );
+  }
   const badCount = file(
     'bad-count.jsonl',
     `${JSON.stringify({ id: 1, fingerprint: '00ff', features: -1 })}\n`,

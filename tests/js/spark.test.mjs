@@ -66,7 +66,19 @@ test('Spark SQL runs pairs.sql unchanged on simprint keys and finds exactly Inde
     if (limits) simprint(['keys', '--pair-limits', '-o', limits]);
     return { keys, flips, k, out: join(dir, `pairs-${k}.jsonl`), limits };
   });
-  writeFileSync(join(dir, 'cases.json'), JSON.stringify(cases));
+  // Keys without the texts' counts (fingerprints written before counts were): the pair rule
+  // cannot judge their pairs, and the job says so rather than dropping them.
+  const uncounted = join(dir, 'fps-uncounted.jsonl');
+  writeFileSync(uncounted, jsonl(fps.map(({ id, fingerprint }) => ({ id, fingerprint }))));
+  const refused = {
+    keys: join(dir, 'keys-uncounted.jsonl'),
+    flips: cases[2].flips,
+    k: 12,
+    out: join(dir, 'pairs-uncounted.jsonl'),
+    limits: cases[2].limits,
+  };
+  simprint(['keys', uncounted, '--k', '12', '--substrings', '4', '-o', refused.keys]);
+  writeFileSync(join(dir, 'cases.json'), JSON.stringify([...cases, refused]));
   // The job as a user copies it out of the repository: pairs.py with pairs.sql beside it.
   const job = join(dir, 'job');
   mkdirSync(job);
@@ -117,6 +129,10 @@ test('Spark SQL runs pairs.sql unchanged on simprint keys and finds exactly Inde
       assert.deepEqual(got, want, `k = ${k}`);
       t.diagnostic(`k = ${k}: ${want.length} pairs`);
     }
+    assert.match(
+      readFileSync(refused.out, 'utf8'),
+      /"error": "--limits needs each key row's \\"features\\"/,
+    );
   } finally {
     index.free();
   }

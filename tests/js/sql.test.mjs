@@ -62,6 +62,11 @@ test("the pair rule in SQL: with the texts' counts, exactly the pairs also withi
     all.filter((p) => p.distance <= pairK(counts[p.a], counts[p.b], tolerance)),
   );
   t.diagnostic(`${want.length} of ${all.length} pairs within their pair k`);
+  // A fingerprint without a count cannot be judged by the pair rule: refused, not dropped.
+  await assert.rejects(
+    sqlPairs(fps.slice(0, 10), { k, plan: { substrings: 4 }, counts: counts.slice(0, 9) }),
+    /counts must give every fingerprint its feature count/,
+  );
 });
 
 test('the example copied out of the repository: npm install there, then its README --check command as written', (t) => {

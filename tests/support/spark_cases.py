@@ -27,8 +27,13 @@ print(json.dumps({"sessionSeconds": round(time.time() - started, 1)}), file=sys.
 try:
     for case in cases:
         t0 = time.time()
-        rows = pairs(spark, case["keys"], case["flips"], case["k"], LongType(),
-                     limits_path=case.get("limits")).collect()
+        try:
+            rows = pairs(spark, case["keys"], case["flips"], case["k"], LongType(),
+                         limits_path=case.get("limits")).collect()
+        except ValueError as e:
+            # A case the job must refuse: its message, for the test to check.
+            Path(case["out"]).write_text(json.dumps({"error": str(e)}) + "\n", encoding="utf-8")
+            continue
         with open(case["out"], "w", encoding="utf-8") as out:
             for row in rows:
                 out.write(json.dumps({"a": row.a, "b": row.b, "distance": row.distance}) + "\n")

@@ -5,7 +5,7 @@
 // writes each table's flip masks instead (the probe keys of 0: a key's probes are the key
 // XOR each), --pair-limits the pair rule as a table, --plan the plan.
 import { Plan, defaults, pairK, pairKLimit, toHex } from '../node.mjs';
-import { toleranceOptions } from './args.mjs';
+import { UsageError, toleranceOptions } from './args.mjs';
 import { InputError } from './errors.mjs';
 import { batches, countOf } from './input.mjs';
 import { whereOf } from './pipeline.mjs';
@@ -26,8 +26,17 @@ export function keyRows(plan, keyBits, hex) {
   return plan.keys(hex).map((key, table) => ({ table, key: toHex(key, keyBits[table]) }));
 }
 
+/** The library's verdict on an option, as a usage error (exit status 2), as for the others. */
+function asUsage(make) {
+  try {
+    return make();
+  } catch (e) {
+    throw new UsageError(e.message);
+  }
+}
+
 export async function keys(files, settings, { progress }) {
-  const plan = new Plan(planOptions(settings));
+  const plan = asUsage(() => new Plan(planOptions(settings)));
   const out = new Output(settings.output);
   try {
     const tables = plan.describe().tables;
@@ -40,7 +49,7 @@ export async function keys(files, settings, { progress }) {
       // The pair rule for a join: a pair is within it while its distance d has a row whose
       // ratio its larger count over its smaller (each at least 1) does not pass.
       const options = { width: planOptions(settings).width, ...toleranceOptions(settings) };
-      const most = pairK(1, 1, options);
+      const most = asUsage(() => pairK(1, 1, options));
       for (let d = 0; d <= most; d++)
         out.line(JSON.stringify({ d, ratio: pairKLimit(d, options) }));
       await out.commit();

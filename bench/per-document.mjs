@@ -1,7 +1,7 @@
 // Per-call and per-document costs of the wasm build (pkg/) under Node, beside native: documents
 // cut from the mixed-text samples (bench/samples.mjs) at 100 B, 1 KB, 10 KB and 100 KB and
 // fingerprinted one call each, 150-character texts, the whole 1 MB sample as one string, and
-// hamming(a, b) and compare(a, b) per call.
+// hamming(a, b), compare(a, b) and fingerprintCounted(text) per call.
 //
 //     python3 scripts/corpus.py                        # fetch the corpus once
 //     cargo build --release --example per_document     # the native side (optional)
@@ -170,6 +170,7 @@ const perCall = {
   compare: [],
   'fingerprint() 150 chars': [],
   'Fingerprinter 150 chars': [],
+  'fingerprintCounted 150 chars': [],
 };
 const perCallNative = { hamming: [], compare: [] };
 
@@ -193,6 +194,10 @@ function roundOfCalls() {
   const n = Math.min(BATCH, shortDocs.length);
   perCall['fingerprint() 150 chars'].push(perCallOf(n, (i) => mod.fingerprint(shortDocs[i])));
   perCall['Fingerprinter 150 chars'].push(perCallOf(n, (i) => fp.fingerprint(shortDocs[i])));
+  // What the Workers and `simprint dedup` call per document (the pair rule needs the count).
+  perCall['fingerprintCounted 150 chars'].push(
+    perCallOf(n, (i) => (sink += fp.fingerprintCounted(shortDocs[i]).features)),
+  );
   if (sink === 0) throw new Error('no distances');
 }
 

@@ -1158,11 +1158,35 @@ test('the fast paths agree with the generic exports', () => {
     texts.forEach((t, i) => {
       const generic = width > 64 ? (many[2 * i] << 64n) | many[2 * i + 1] : many[i];
       assert.equal(fp.fingerprint(t), generic, `width ${width}, text ${i}`);
+      assert.deepEqual(
+        fp.fingerprintCounted(t),
+        { fingerprint: generic, features: fp.featureCount(t) },
+        `fingerprintCounted, width ${width}, text ${i}`,
+      );
       if (width === 64) {
         assert.equal(sp.fingerprint(t), generic, `fingerprint(), text ${i}`);
         assert.equal(sp.fingerprint(t, {}), generic);
       }
     });
+  }
+  // Texts written into the scratch buffer in wasm memory: as it grows (up to the longest it
+  // takes, 2^16 units), a shorter text after a longer one (the longer one's bytes stay past
+  // it), and after wasm memory grew, which detaches every view of it.
+  const ascii = (n, seed) =>
+    Array.from({ length: n }, (_, i) => 'abc de fgh, ij.\n'[(i * 7 + seed) % 16]).join('');
+  const scratchTexts = [100, 101, 5_000, 150, 65_536, 1_000, 120].map(ascii);
+  const fp = new sp.Fingerprinter();
+  const expected = fp.fingerprintMany(scratchTexts);
+  for (let round = 0; round < 2; round++) {
+    scratchTexts.forEach((t, i) => {
+      assert.equal(fp.fingerprint(t), expected[i], `scratch text ${i}, round ${round}`);
+      assert.equal(sp.fingerprint(t), expected[i], `fingerprint(), scratch text ${i}`);
+      assert.equal(fp.fingerprintCounted(t).fingerprint, expected[i]);
+    });
+    const before = sp.wasmMemoryBytes();
+    const index = new sp.Index();
+    for (let i = 0; sp.wasmMemoryBytes() === before; i++) index.insert(i, BigInt(i));
+    index.free();
   }
   const values = [0n, 1n, 0xffff_ffff_ffff_ffffn, 0x8000_0000_0000_0000n, 0x1234_5678_9abc_def0n];
   for (const a of values) {
@@ -1182,4 +1206,50 @@ test('the fast paths agree with the generic exports', () => {
   assert.throws(() => sp.compare(1n << 64n, 0n), /a: /);
   assert.throws(() => new sp.Fingerprinter().fingerprint(42), /text must be a string, got number/);
   assert.throws(() => sp.fingerprint(null), /text must be a string, got null/);
+  assert.throws(() => new sp.Fingerprinter().fingerprintCounted(42), /text must be a string/);
+});
+
+// The scratch buffer's entries are the glue's, callable by anyone: with a length past what was
+// written, more than the buffer holds, or bytes that are not UTF-8 written into wasm memory,
+// they read the bytes as TextDecoder does and never trap; a buffer larger than fast.js ever
+// asks for is refused (null), and fast.js then copies the glue's way.
+test("the scratch buffer's entries read any bytes as TextDecoder does", async () => {
+  const glue = await import('../../pkg/simprint_glue.js');
+  const fp = new sp.Fingerprinter();
+  const memory = glue.__memory();
+  assert.ok(memory instanceof WebAssembly.Memory);
+  assert.equal(glue.__scratch(3 * 65_536 + 1), 0);
+  const at = glue.__scratch(4096);
+  assert.notEqual(at, 0);
+  const cases = [
+    [0x61, 0x62, 0xff, 0x63],
+    [0xe6, 0x97],
+    [0xed, 0xa0, 0x80, 0x20, 0x78],
+    [0xf0, 0x9f, 0x98, 0x80, 0x41],
+    [...new TextEncoder().encode('naïve café 東京タワー')],
+  ];
+  for (const bytes of cases) {
+    new Uint8Array(memory.buffer, at, 4096).fill(0).set(bytes);
+    const text = new TextDecoder().decode(new Uint8Array(bytes));
+    assert.equal(fp.__fingerprintScratch(bytes.length), fp.fingerprint(text), `${bytes}`);
+    assert.equal(fp.__fingerprintScratch(0), fp.fingerprint(''));
+    assert.equal(fp.__fingerprintCountedScratch(bytes.length), fp.fingerprint(text));
+    assert.equal(glue.__lastCount(), fp.featureCount(text));
+  }
+  // Past the buffer's end: the whole buffer, whatever it holds.
+  const capacity = (() => {
+    let n = 4096;
+    while (glue.__scratch(n * 2) === at && n < 3 * 65_536) n *= 2;
+    return n;
+  })();
+  const whole = new Uint8Array(memory.buffer, glue.__scratch(capacity), capacity);
+  whole.fill(0x41);
+  whole[7] = 0xc3;
+  assert.equal(
+    fp.__fingerprintScratch(2 ** 31),
+    fp.fingerprint(new TextDecoder().decode(whole.slice())),
+  );
+  // fast.js finds the buffer where it now is and answers as before.
+  const t = 'plain ascii words '.repeat(40);
+  assert.equal(fp.fingerprint(t), fp.fingerprintMany([t])[0]);
 });

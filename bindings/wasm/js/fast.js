@@ -24,44 +24,71 @@ export function compare(a, b, options) {
 }
 
 // Strings of ENCODE_MIN to ENCODE_MAX UTF-16 units are written as UTF-8 by
-// `TextEncoder.encodeInto` into one reused buffer (at most 3 bytes a unit): under Node 20
-// several times quicker per character than the glue's charCodeAt loop, but with about 250 ns
-// of its own (the view, the result object), so shorter strings take the glue's path (they
-// cost the same at about 100 units), and so do longer ones, where the copy is a small part of
-// the call, so the buffer stays small.
+// `TextEncoder.encodeInto` straight into a buffer in wasm memory (the bindings' scratch.rs),
+// which the bindings check as UTF-8: one copy and no allocation a call, where the glue copies
+// with a charCodeAt loop (several times slower per character under Node 20) into memory it
+// allocates and frees each call. encodeInto and its result object cost about 250 ns of their
+// own, so shorter strings take the glue's path (the two cost the same at about 100 units); so
+// do longer ones, where the copy is a small part of the call, so the buffer stays small (at
+// most 3 bytes a unit: 192 KiB, kept for the instance's life).
 const ENCODE_MIN = 100;
 const ENCODE_MAX = 1 << 16;
 const encoder = new TextEncoder();
-let buffer = new Uint8Array(1024);
 
 // Characters looked at to guess whether a text is mostly ASCII.
 const PROBES = 16;
 
-// The UTF-8 of `text` in the reused buffer, or undefined where the glue's copy is quicker:
-// outside the lengths above, and for text with many non-ASCII characters (CJK), whose bytes
-// wasm would then check for UTF-8 one by one (about 10 % of a 10 KB Chinese document's call),
-// while the glue's loop stops at the first of them and hands the rest to encodeInto unchecked.
-// PROBES characters spread over the text tell the two apart for the cost of a few reads.
-function utf8(text) {
+// The wasm memory (asked for once, after the module is initialised) and a view of the scratch
+// buffer in it, made again when the buffer must grow or the memory has grown (growing detaches
+// the old ArrayBuffer, and a view of a detached one has length 0).
+let memory;
+let scratch = new Uint8Array(0);
+
+// `text` written as UTF-8 into the scratch buffer, its length in bytes; or -1 where the glue's
+// copy is quicker: outside the lengths above, and for text with many non-ASCII characters
+// (CJK), whose bytes wasm would check for UTF-8 one character at a time (measured: as slow in
+// all as the glue's copy, which stops at the first of them and hands the rest to encodeInto
+// unchecked). PROBES characters spread over the text tell the two apart for a few reads.
+function written(text) {
   const n = text.length;
-  if (n < ENCODE_MIN || n > ENCODE_MAX) return undefined;
-  for (let i = 0; i < PROBES; i++)
-    if (text.charCodeAt(((i * n) / PROBES) | 0) > 0x7f) return undefined;
-  if (buffer.length < n * 3) buffer = new Uint8Array(n * 3);
-  return buffer.subarray(0, encoder.encodeInto(text, buffer).written);
+  if (n < ENCODE_MIN || n > ENCODE_MAX) return -1;
+  for (let i = 0; i < PROBES; i++) if (text.charCodeAt(((i * n) / PROBES) | 0) > 0x7f) return -1;
+  memory ??= glue.__memory();
+  if (scratch.length < n * 3) {
+    // Grown by doubling, so a run of ever longer texts makes few views.
+    const bytes = Math.min(Math.max(n * 3, 2 * scratch.length, 4096), 3 * ENCODE_MAX);
+    const at = glue.__scratch(bytes);
+    if (at === 0) return -1; // no memory for it: the glue's copy
+    scratch = new Uint8Array(memory.buffer, at, bytes);
+  }
+  return encoder.encodeInto(text, scratch).written;
 }
+
+// fingerprint(text) is a default Fingerprinter's (made at the first call: the module may not
+// be initialised before), so it takes the same entries.
+let defaults;
 
 export function fingerprint(text, options) {
   if (options !== undefined || typeof text !== 'string') return glue.fingerprint(text, options);
-  const bytes = utf8(text);
-  return bytes ? glue.__fingerprintUtf8(bytes) : glue.__fingerprintText(text);
+  defaults ??= new glue.Fingerprinter();
+  const bytes = written(text);
+  return bytes < 0 ? defaults.__fingerprintText(text) : defaults.__fingerprintScratch(bytes);
 }
 
 // Patched on the glue's class before guards.js wraps its methods (simprint.js imports this
 // module first), so the freed-object check still comes first.
-const generic = glue.Fingerprinter.prototype.fingerprint;
+const { fingerprint: generic, fingerprintCounted: genericCounted } = glue.Fingerprinter.prototype;
 glue.Fingerprinter.prototype.fingerprint = function fingerprint(text) {
   if (typeof text !== 'string') return generic.call(this, text);
-  const bytes = utf8(text);
-  return bytes ? this.__fingerprintUtf8(bytes) : this.__fingerprintText(text);
+  const bytes = written(text);
+  return bytes < 0 ? this.__fingerprintText(text) : this.__fingerprintScratch(bytes);
+};
+// What the Workers and `simprint dedup` call for every document. The object is made here:
+// made in wasm it cost two calls out (about 1 µs, as much as fingerprinting 150 characters).
+glue.Fingerprinter.prototype.fingerprintCounted = function fingerprintCounted(text) {
+  if (typeof text !== 'string') return genericCounted.call(this, text);
+  const bytes = written(text);
+  const fingerprint =
+    bytes < 0 ? this.__fingerprintCountedText(text) : this.__fingerprintCountedScratch(bytes);
+  return { fingerprint, features: glue.__lastCount() };
 };

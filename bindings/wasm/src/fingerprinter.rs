@@ -3,6 +3,7 @@
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::sync::atomic::{AtomicU32, Ordering};
 
 use wasm_bindgen::prelude::*;
 
@@ -12,6 +13,7 @@ use crate::explanation::{explanation, fragility};
 use crate::features;
 use crate::guard::{array_item, array_length, is_array};
 use crate::options::{feature_options, read_options, weights_option};
+use crate::scratch;
 use crate::stream::FingerprintStream;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -81,12 +83,11 @@ impl Fingerprinter {
         self.inner.fingerprint(text).value()
     }
 
-    /// `fingerprint(text)` for a string `fast.js` has already written as UTF-8 with the
-    /// engine's `TextEncoder.encodeInto` (several times quicker per character than the glue's
-    /// copying loop); the bytes are checked all the same, since anyone can call this.
-    #[wasm_bindgen(js_name = __fingerprintUtf8, skip_typescript)]
-    pub fn fingerprint_utf8(&self, bytes: &[u8]) -> u128 {
-        self.inner.fingerprint(&utf8(bytes)).value()
+    /// `fingerprint(text)` for a string `fast.js` has already written as UTF-8 into the
+    /// scratch buffer with the engine's `TextEncoder.encodeInto` (its first `len` bytes).
+    #[wasm_bindgen(js_name = __fingerprintScratch, skip_typescript)]
+    pub fn fingerprint_scratch(&self, len: usize) -> u128 {
+        self.inner.fingerprint(&scratch::text(len)).value()
     }
 
     /// The Hamming distance bound for `text` under this fingerprinter's tokenizer, weights
@@ -117,11 +118,22 @@ impl Fingerprinter {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
     ) -> Result<JsValue, JsError> {
-        let (fingerprint, features) = self.inner.fingerprint_counted(&read_text(&text)?);
-        Ok(crate::object::Obj::new()
-            .set("fingerprint", fingerprint.value())
-            .set("features", features)
-            .done())
+        Ok(counted(self.inner.fingerprint_counted(&read_text(&text)?)))
+    }
+
+    /// `fingerprintCounted(text)` for a string, as `fast.js` passes it: the fingerprint comes
+    /// back as the glue's `u128` and the count is left for `__lastCount`, so `fast.js` makes
+    /// the result object (building it from here calls out of wasm once per field).
+    #[wasm_bindgen(js_name = __fingerprintCountedText, skip_typescript)]
+    pub fn fingerprint_counted_text(&self, text: &str) -> u128 {
+        keep_count(self.inner.fingerprint_counted(text))
+    }
+
+    /// `__fingerprintCountedText` for a string `fast.js` has written into the scratch buffer
+    /// (its first `len` bytes).
+    #[wasm_bindgen(js_name = __fingerprintCountedScratch, skip_typescript)]
+    pub fn fingerprint_counted_scratch(&self, len: usize) -> u128 {
+        keep_count(self.inner.fingerprint_counted(&scratch::text(len)))
     }
 
     /// The number of distinct features of `text` as this fingerprinter sees them: the size
@@ -310,23 +322,27 @@ pub fn fingerprint(
     Fingerprinter::new(options)?.fingerprint(text)
 }
 
-/// `fingerprint(text)` without options for a string, as `fast.js` passes it: the core's
-/// default fingerprinter, so no options object is read and no fingerprinter made per call.
-#[wasm_bindgen(js_name = __fingerprintText, skip_typescript)]
-pub fn fingerprint_text(text: &str) -> u128 {
-    simprint::fingerprint(text).value()
+/// `{ fingerprint, features }`, as `fingerprintCounted` answers.
+fn counted((fingerprint, features): (simprint::Fingerprint, u32)) -> JsValue {
+    crate::object::Obj::new()
+        .set("fingerprint", fingerprint.value())
+        .set("features", features)
+        .done()
 }
 
-/// `fingerprint(text)` without options from UTF-8 bytes, as `fast.js` writes a string.
-#[wasm_bindgen(js_name = __fingerprintUtf8, skip_typescript)]
-pub fn fingerprint_utf8(bytes: &[u8]) -> u128 {
-    simprint::fingerprint(&utf8(bytes)).value()
+/// The count of the last `__fingerprintCounted…` call (the package's wasm has no threads).
+static LAST_COUNT: AtomicU32 = AtomicU32::new(0);
+
+fn keep_count((fingerprint, features): (simprint::Fingerprint, u32)) -> u128 {
+    LAST_COUNT.store(features, Ordering::Relaxed);
+    fingerprint.value()
 }
 
-/// Bytes `TextEncoder` wrote (always UTF-8) as text; anything else as `TextDecoder` would
-/// read it, so a caller of the internal entries gets a fingerprint, never a trap.
-fn utf8(bytes: &[u8]) -> alloc::borrow::Cow<'_, str> {
-    String::from_utf8_lossy(bytes)
+/// The count of the last `__fingerprintCountedText` or `__fingerprintCountedScratch` call.
+#[wasm_bindgen(js_name = __lastCount, skip_typescript)]
+#[must_use]
+pub fn last_count() -> u32 {
+    LAST_COUNT.load(Ordering::Relaxed)
 }
 
 /// `fingerprint(text, options)` as `ceil(width / 4)` lowercase hex digits, for JSON.

@@ -49,6 +49,7 @@ mod options;
 mod plan;
 mod results;
 mod scan;
+mod scratch;
 mod stream;
 mod typed;
 mod values;

@@ -1253,3 +1253,51 @@ test("the scratch buffer's entries read any bytes as TextDecoder does", async ()
   const t = 'plain ascii words '.repeat(40);
   assert.equal(fp.fingerprint(t), fp.fingerprintMany([t])[0]);
 });
+
+// Options objects are read in one call out of wasm (guard.js's `fields`): every listed field
+// once, falsy values as given, null and undefined as absent, fields past the first few
+// (algorithm is the tenth of the fingerprint's) like the first, inherited ones too.
+test('options are read once each, falsy values as given, null and undefined as absent', () => {
+  const t = 'Mixed Case Words And MORE words in Mixed Case';
+  const reads = new Map();
+  const counted = new Proxy(
+    { width: 128, caseFold: false, algorithm: null, key: undefined },
+    {
+      get(target, name) {
+        reads.set(name, (reads.get(name) ?? 0) + 1);
+        return target[name];
+      },
+    },
+  );
+  const fp = new sp.Fingerprinter(counted);
+  assert.equal(fp.width, 128);
+  assert.ok(
+    [...reads.values()].every((n) => n === 1),
+    JSON.stringify([...reads]),
+  );
+  for (const name of ['width', 'caseFold', 'algorithm', 'key', 'tokenizer', 'weighting'])
+    assert.equal(reads.get(name), 1, name);
+  const asIs = sp.fingerprint(t, { width: 128, caseFold: false });
+  assert.equal(fp.fingerprint(t), asIs);
+  assert.notEqual(asIs, sp.fingerprint(t, { width: 128 }));
+  assert.equal(sp.fingerprint(t, { width: null, caseFold: undefined }), sp.fingerprint(t));
+  assert.equal(sp.fingerprint(t, Object.create({ width: 128 })), sp.fingerprint(t, { width: 128 }));
+  assert.equal(
+    sp.fingerprint(t, { algorithm: 'minhash', width: 128 }),
+    new sp.Fingerprinter({ width: 128, algorithm: 'minhash' }).fingerprint(t),
+  );
+  assert.notEqual(sp.fingerprint(t, { algorithm: 'minhash' }), sp.fingerprint(t));
+  assert.throws(() => sp.fingerprint(t, { width: 0 }), /width/);
+  assert.throws(() => sp.pairK(10, 20, { tolerance: 0 }), /tolerance/);
+  assert.throws(() => sp.fingerprint(t, { widht: 64 }), /unknown field `widht`/);
+  const late = {
+    width: 64,
+    get algorithm() {
+      throw new Error('late getter says no');
+    },
+  };
+  assert.throws(
+    () => sp.fingerprint(t, late),
+    /^Error: options\.algorithm could not be read: late getter says no$/,
+  );
+});

@@ -54,8 +54,36 @@ export function takeFailure() {
 /** `object[key]`. */
 export const get = guarded((object, key) => object[key]);
 
-/** `Object.keys(object)`. */
-export const keys = guarded((object) => Object.keys(object));
+// The lists of names `fields` has been given, split once.
+const lists = new Map();
+
+/**
+ * An options object's fields `names` (separated by ", "), in one call, as an array whose first
+ * element says what the rest is: a mask (bit i set when `names[i]` is neither undefined nor
+ * null), then each field's value; or UNKNOWN, then the first own key not among the names; or
+ * THREW, then -1 when listing the keys threw or i when reading `names[i]` did (the failure
+ * kept). Always an array with a number first, so Rust tells them apart with one read.
+ */
+const UNKNOWN = -1;
+const THREW = -2;
+export function fields(object, names) {
+  let list = lists.get(names);
+  if (list === undefined) lists.set(names, (list = names.split(', ')));
+  let i = -1;
+  try {
+    for (const key of Object.keys(object)) if (!list.includes(key)) return [UNKNOWN, key];
+    const read = [0];
+    for (i = 0; i < list.length; i++) {
+      const value = object[list[i]];
+      if (value !== undefined && value !== null) read[0] |= 1 << i;
+      read.push(value);
+    }
+    return read;
+  } catch (e) {
+    failure = describe(e);
+    return [THREW, i];
+  }
+}
 
 /** `Array.isArray(value)`; false for a revoked proxy, which makes it throw. */
 export function isArray(value) {

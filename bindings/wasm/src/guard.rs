@@ -18,8 +18,9 @@ extern "C" {
     pub(crate) fn take_failure() -> Option<String>;
     #[wasm_bindgen(js_name = get)]
     pub(crate) fn guarded_get(object: &JsValue, key: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = keys)]
-    pub(crate) fn guarded_keys(object: &JsValue) -> Option<Array>;
+    /// An options object's `names` (separated by ", "): see guard.js.
+    #[wasm_bindgen(js_name = fields)]
+    pub(crate) fn guarded_fields(object: &JsValue, names: &str) -> Array;
     /// `Array.isArray`, false for a revoked proxy (which makes it throw).
     #[wasm_bindgen(js_name = isArray)]
     pub(crate) fn is_array(value: &JsValue) -> bool;

@@ -1301,3 +1301,62 @@ test('options are read once each, falsy values as given, null and undefined as a
     /^Error: options\.algorithm could not be read: late getter says no$/,
   );
 });
+
+// fast.js's Index paths (a whole-number id, a BigInt below 2^64, a 64-bit index, a query at
+// the index's k with no limit) answer as the generic exports do, reached here with hex strings;
+// anything else takes the generic path, errors included; the internal entries, callable by
+// anyone, check what fast.js checks for them.
+test('the index fast paths agree with the generic exports', () => {
+  let x = 0x243f_6a88_85a3_08d3n;
+  const next = () => {
+    x = (x * 6364136223846793005n + 1442695040888963407n) & 0xffff_ffff_ffff_ffffn;
+    return x;
+  };
+  const fps = Array.from({ length: 3000 }, next);
+  for (const k of [3, 9]) {
+    const fast = new sp.Index({ k });
+    const generic = new sp.Index({ k });
+    fps.forEach((f, i) => {
+      assert.equal(fast.insert(i, f), undefined);
+      assert.equal(generic.insert(i, sp.toHex(f)), undefined);
+    });
+    // Stored again: the previous fingerprint comes back.
+    assert.equal(fast.insert(7, fps[8]), fps[7]);
+    assert.equal(generic.insert(7, sp.toHex(fps[8])), fps[7]);
+    for (let i = 0; i < fps.length; i += 7) {
+      const near = fps[i] ^ (1n << BigInt(i % 64)) ^ (1n << BigInt((i * 5) % 64));
+      assert.deepEqual(fast.query(near), generic.query(sp.toHex(near)), `k ${k}, query ${i}`);
+      assert.deepEqual(fast.query(near, undefined, undefined), fast.query(near, null));
+    }
+    assert.deepEqual(fast.query(fps[0], 12), generic.query(fps[0], 12));
+    assert.deepEqual(fast.query(fps[0], undefined, 1), generic.query(sp.toHex(fps[0]), null, 1));
+    assert.equal(fast.size, generic.size);
+  }
+  const index = new sp.Index({ k: 3 });
+  index.insert('doc', 5n);
+  index.insert(2 ** 53 - 1, 0xffff_ffff_ffff_fff0n);
+  assert.deepEqual(index.query(5n), [{ id: 'doc', distance: 0 }]);
+  assert.deepEqual(index.query(0xffff_ffff_ffff_fff0n), [{ id: 2 ** 53 - 1, distance: 0 }]);
+  assert.throws(
+    () => index.insert(-1, 1n),
+    /id must be a whole number from 0 to 2\^53 - 1, got -1/,
+  );
+  assert.throws(() => index.insert(2 ** 53, 1n), /id must be a whole number from 0 to 2\^53 - 1/);
+  assert.throws(() => index.insert(1.5, 1n), /got 1.5/);
+  assert.throws(() => index.insert(1, 1n << 64n), /fingerprint/);
+  assert.throws(() => index.insert(1, -1n), /fingerprint/);
+  assert.throws(() => index.query(-1n), /fingerprint/);
+  const narrow = new sp.Index({ width: 17, k: 2 });
+  assert.equal(narrow.insert(1, 5n), undefined);
+  assert.deepEqual(narrow.query(5n), [{ id: 1, distance: 0 }]);
+  assert.throws(() => narrow.insert(2, 1n << 20n), /fingerprint/);
+  assert.throws(() => narrow.__insert64(2, 1n << 20n), /17/);
+  assert.throws(() => narrow.__query64(1n << 20n), /17/);
+  assert.throws(() => narrow.__insert64(-1, 1n), /id must be a whole number/);
+  assert.throws(() => narrow.__insert64(Number.NaN, 1n), /id must be a whole number/);
+  assert.equal(narrow.size, 1);
+  assert.deepEqual(narrow.query(5n), [{ id: 1, distance: 0 }]);
+  index.free();
+  assert.throws(() => index.insert(1, 1n), /freed/);
+  assert.throws(() => index.query(1n), /freed/);
+});

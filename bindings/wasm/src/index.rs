@@ -289,17 +289,28 @@ impl Index {
         #[wasm_bindgen(unchecked_optional_param_type = "number")] limit: Option<JsValue>,
     ) -> Result<JsValue, JsError> {
         let (fp, k) = self.query_args(&fingerprint, &k)?;
-        let limit = read_limit(&limit)?;
-        let found = self.inner.query_limited(fp, k, limit).map_err(err)?;
-        if found.iter().all(|m| self.inner.name_of(m.id).is_none()) {
-            return Ok(crate::results::numeric_matches(&found));
-        }
-        Ok(array(found.iter().map(|m| {
-            Obj::new()
-                .set("id", self.id_out(m.id))
-                .set("distance", m.distance)
-                .done()
-        })))
+        self.answer(fp, k, read_limit(&limit)?)
+    }
+
+    /// `query(fingerprint)` at the index's `k`, no limit, for a BigInt below 2^64, as the
+    /// package's `fast.js` passes it (wasm takes it as an `i64`, with none of the generic
+    /// path's calls back out to read it).
+    #[wasm_bindgen(js_name = __query64, skip_typescript)]
+    pub fn query64(&self, fingerprint: u64) -> Result<JsValue, JsError> {
+        let fp = Fingerprint::new(u128::from(fingerprint), self.inner.width()).map_err(err)?;
+        self.answer(fp, self.inner.k(), usize::MAX)
+    }
+
+    /// `insert(id, fingerprint)` for a whole-number id and a BigInt below 2^64, as `fast.js`
+    /// passes them; the previous fingerprint comes back as the glue's `u64` or undefined.
+    #[wasm_bindgen(js_name = __insert64, skip_typescript)]
+    pub fn insert64(&mut self, id: f64, fingerprint: u64) -> Result<Option<u64>, JsError> {
+        let id = id_from_f64(id, None)?;
+        let fp = Fingerprint::new(u128::from(fingerprint), self.inner.width()).map_err(err)?;
+        let old = self.inner.insert(id, fp).map_err(err)?;
+        // A fingerprint of this index fits its width, at most 64 bits here.
+        #[allow(clippy::cast_possible_truncation, reason = "at most 64 bits")]
+        Ok(old.map(|f| f.value() as u64))
     }
 
     /// Every fingerprint a query within `k` (default: the index's k) examines, in order, with
@@ -496,6 +507,21 @@ impl Index {
     }
 
     /// A query's fingerprint (checked against the width) and `k` (default: the index's).
+    /// The matches of `query_limited` as JavaScript objects `{ id, distance }`, each id as it
+    /// was given.
+    fn answer(&self, fp: Fingerprint, k: u32, limit: usize) -> Result<JsValue, JsError> {
+        let found = self.inner.query_limited(fp, k, limit).map_err(err)?;
+        if found.iter().all(|m| self.inner.name_of(m.id).is_none()) {
+            return Ok(crate::results::numeric_matches(&found));
+        }
+        Ok(array(found.iter().map(|m| {
+            Obj::new()
+                .set("id", self.id_out(m.id))
+                .set("distance", m.distance)
+                .done()
+        })))
+    }
+
     fn query_args(
         &self,
         fingerprint: &JsValue,

@@ -77,12 +77,49 @@ export function fingerprint(text, options) {
 
 // Patched on the glue's class before guards.js wraps its methods (simprint.js imports this
 // module first), so the freed-object check still comes first.
-const { fingerprint: generic, fingerprintCounted: genericCounted } = glue.Fingerprinter.prototype;
+const {
+  fingerprint: generic,
+  fingerprintCounted: genericCounted,
+  fingerprintMany: genericMany,
+} = glue.Fingerprinter.prototype;
 glue.Fingerprinter.prototype.fingerprint = function fingerprint(text) {
   if (typeof text !== 'string') return generic.call(this, text);
   const bytes = written(text);
   return bytes < 0 ? this.__fingerprintText(text) : this.__fingerprintScratch(bytes);
 };
+// fingerprintMany of an array of strings at 64 bits or fewer, one fingerprint call each: the
+// generic export read each element from inside wasm (three calls out, and the glue's copy of
+// the text), 1.7 times the time of a loop of fingerprint() over the same texts. Anything else
+// (not an array, wider fingerprints, an element that is not a string or whose read throws)
+// goes to the generic export, which checks and words the errors. The result grows by doubling,
+// so a sparse array's length allocates nothing until its elements are there.
+glue.Fingerprinter.prototype.fingerprintMany = function fingerprintMany(texts) {
+  return many(this, texts) ?? genericMany.call(this, texts);
+};
+
+// The fingerprints of `texts` by `fp`, or undefined for the generic export to answer.
+function many(fp, texts) {
+  try {
+    // Array.isArray throws for a revoked proxy: the generic export words that too.
+    if (!Array.isArray(texts) || fp.width > 64) return undefined;
+    const n = texts.length;
+    let out = new BigUint64Array(0);
+    for (let i = 0; i < n; i++) {
+      const text = texts[i];
+      if (typeof text !== 'string') return undefined;
+      if (i === out.length) {
+        const grown = new BigUint64Array(Math.min(n, Math.max(16, 2 * i)));
+        grown.set(out);
+        out = grown;
+      }
+      out[i] = fp.fingerprint(text);
+    }
+    return out;
+  } catch {
+    return undefined;
+  }
+}
+
 // What the Workers and `simprint dedup` call for every document. The object is made here:
 // made in wasm it cost two calls out (about 1 µs, as much as fingerprinting 150 characters).
 glue.Fingerprinter.prototype.fingerprintCounted = function fingerprintCounted(text) {

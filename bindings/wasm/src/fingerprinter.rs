@@ -193,8 +193,12 @@ impl Fingerprinter {
         Ok(FingerprintStream { inner: Some(inner) })
     }
 
-    /// The fingerprints of many texts in one call (one crossing into wasm): a BigUint64Array
-    /// for widths up to 64, two words per text (high first) above 64.
+    /// The fingerprints of many texts in one call: a BigUint64Array for widths up to 64, two
+    /// words per text (high first) above 64.
+    //
+    // Up to 64 bits the package's `fast.js` answers an array of strings with its own fast
+    // `fingerprint` per text, quicker than reading each element from in here; this answers
+    // everything else and words the errors.
     #[wasm_bindgen(js_name = fingerprintMany)]
     pub fn fingerprint_many(
         &self,

@@ -59,10 +59,11 @@ const lists = new Map();
 
 /**
  * An options object's fields `names` (separated by ", "), in one call, as an array whose first
- * element says what the rest is: a mask (bit i set when `names[i]` is neither undefined nor
- * null), then each field's value; or UNKNOWN, then the first own key not among the names; or
- * THREW, then -1 when listing the keys threw or i when reading `names[i]` did (the failure
- * kept). Always an array with a number first, so Rust tells them apart with one read.
+ * element says what the rest is: an unsigned 32-bit mask (bit i set when `names[i]` is neither
+ * undefined nor null), then each field's value; or UNKNOWN, then the first own key not among
+ * the names; or THREW, then -1 when listing the keys threw or i when reading `names[i]` did
+ * (the failure kept). Always an array with a number first, so Rust tells them apart with one
+ * read.
  */
 const UNKNOWN = -1;
 const THREW = -2;
@@ -75,7 +76,7 @@ export function fields(object, names) {
     const read = [0];
     for (i = 0; i < list.length; i++) {
       const value = object[list[i]];
-      if (value !== undefined && value !== null) read[0] |= 1 << i;
+      if (value !== undefined && value !== null) read[0] = (read[0] | (1 << i)) >>> 0;
       read.push(value);
     }
     return read;

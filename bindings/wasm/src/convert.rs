@@ -90,6 +90,7 @@ impl<'a> Fields<'a> {
                 type_name(value)
             )));
         }
+        debug_assert!(fields.len() <= 32, "guard.js's mask has 32 bits");
         // As the message below lists them, so one `join` serves both.
         let names = fields.join(", ");
         let read = guarded_fields(value, &names);

@@ -1352,8 +1352,27 @@ test('the index fast paths agree with the generic exports', () => {
       assert.deepEqual(fast.query(near), generic.query(sp.toHex(near)), `k ${k}, query ${i}`);
       assert.deepEqual(fast.query(near, undefined, undefined), fast.query(near, null));
     }
-    assert.deepEqual(fast.query(fps[0], 12), generic.query(fps[0], 12));
-    assert.deepEqual(fast.query(fps[0], undefined, 1), generic.query(sp.toHex(fps[0]), null, 1));
+    for (const [qk, limit] of [[12], [0], [k, 0], [9, 2], [null, 1], [undefined, 3], [64, 5]]) {
+      const q = fps[11] ^ 0x11n;
+      assert.deepEqual(
+        fast.query(q, qk, limit),
+        generic.query(sp.toHex(q), qk, limit),
+        `k ${k}: query at ${qk}, limit ${limit}`,
+      );
+    }
+    for (const [qk, limit, message] of [
+      [-1, undefined, /k must be a whole number/],
+      [1.5, undefined, /k must be a whole number, got 1.5/],
+      [65, undefined, /k/],
+      [Number.NaN, undefined, /k must be a whole number/],
+      [3, -1, /limit must be a whole number/],
+      [3, 0.5, /limit must be a whole number from 0 to 2\^53 - 1, got 0.5/],
+      [3, 2 ** 53, /limit must be a whole number/],
+      ['3', undefined, /k must be a number, got string/],
+    ]) {
+      assert.throws(() => fast.query(fps[0], qk, limit), message, `${qk}, ${limit}`);
+      assert.throws(() => generic.query(sp.toHex(fps[0]), qk, limit), message);
+    }
     assert.equal(fast.size, generic.size);
   }
   const index = new sp.Index({ k: 3 });
@@ -1375,7 +1394,7 @@ test('the index fast paths agree with the generic exports', () => {
   assert.deepEqual(narrow.query(5n), [{ id: 1, distance: 0 }]);
   assert.throws(() => narrow.insert(2, 1n << 20n), /fingerprint/);
   assert.throws(() => narrow.__insert64(2, 1n << 20n), /17/);
-  assert.throws(() => narrow.__query64(1n << 20n), /17/);
+  assert.throws(() => narrow.__query64(1n << 20n, -1, -1), /17/);
   assert.throws(() => narrow.__insert64(-1, 1n), /id must be a whole number/);
   assert.throws(() => narrow.__insert64(Number.NaN, 1n), /id must be a whole number/);
   assert.equal(narrow.size, 1);

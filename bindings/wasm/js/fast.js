@@ -130,10 +130,11 @@ glue.Fingerprinter.prototype.fingerprintCounted = function fingerprintCounted(te
   return { fingerprint, features: glue.__lastCount() };
 };
 
-// The index's commonest calls, on a 64-bit index (the default): insert with a whole-number id
-// and query at the index's k with no limit, each fingerprint a BigInt below 2^64 (read from
-// inside wasm, each took several calls back out: about 0.4 µs). simprint/fingerprint has no
-// Index.
+// The index's commonest calls, on a 64-bit index (the default): insert with a whole-number id,
+// query with k and limit absent or numbers (negative ones, which are errors, take the generic
+// path), each fingerprint a BigInt below 2^64 (read from inside wasm, each took several calls
+// back out: about 0.4 µs). simprint/fingerprint has no Index.
+const absentOr = (x) => x == null || (typeof x === 'number' && x >= 0);
 if (glue.Index) {
   const { insert, query } = glue.Index.prototype;
   glue.Index.prototype.insert = function (id, fingerprint) {
@@ -142,8 +143,8 @@ if (glue.Index) {
       : insert.call(this, id, fingerprint);
   };
   glue.Index.prototype.query = function (fingerprint, k, limit) {
-    return k === undefined && limit === undefined && word(fingerprint) && this.width === 64
-      ? this.__query64(fingerprint)
+    return absentOr(k) && absentOr(limit) && word(fingerprint) && this.width === 64
+      ? this.__query64(fingerprint, k ?? -1, limit ?? -1)
       : query.call(this, fingerprint, k, limit);
   };
 }

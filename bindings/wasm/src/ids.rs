@@ -95,6 +95,11 @@ pub(crate) fn read_limit(value: &Option<JsValue>) -> Result<usize, JsError> {
     let x = v
         .as_f64()
         .ok_or_else(|| JsError::new(&format!("limit must be a number, got {}", type_name(v))))?;
+    limit_from(x)
+}
+
+/// A query's `limit` given as a number: see [`read_limit`].
+pub(crate) fn limit_from(x: f64) -> Result<usize, JsError> {
     if is_whole(x) && (0.0..=MAX_SAFE_ID).contains(&x) {
         // `as` saturates: on wasm32 a limit above 2^32 - 1 becomes usize::MAX, no limit.
         #[allow(

@@ -8,11 +8,11 @@ use alloc::vec::Vec;
 use js_sys::Uint8Array;
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{js_number, read_k, read_value, type_name, Fields};
+use crate::convert::{js_number, read_k, read_value, type_name, whole, Fields};
 use crate::describe::plan_to_js;
 use crate::err;
 use crate::fingerprints::read_fps;
-use crate::ids::{id_from_f64, read_id, read_ids, read_limit, IdIn, MAX_SAFE_ID};
+use crate::ids::{id_from_f64, limit_from, read_id, read_ids, read_limit, IdIn, MAX_SAFE_ID};
 use crate::object::{array, or_null, Obj};
 use crate::typed;
 use simprint::Fingerprint;
@@ -292,13 +292,23 @@ impl Index {
         self.answer(fp, k, read_limit(&limit)?)
     }
 
-    /// `query(fingerprint)` at the index's `k`, no limit, for a BigInt below 2^64, as the
-    /// package's `fast.js` passes it (wasm takes it as an `i64`, with none of the generic
-    /// path's calls back out to read it).
+    /// `query(fingerprint, k, limit)` for a BigInt below 2^64, as the package's `fast.js`
+    /// passes it (wasm takes it as an `i64`, with none of the generic path's calls back out to
+    /// read it), `k` and `limit` as numbers, each negative when not given.
     #[wasm_bindgen(js_name = __query64, skip_typescript)]
-    pub fn query64(&self, fingerprint: u64) -> Result<JsValue, JsError> {
+    pub fn query64(&self, fingerprint: u64, k: f64, limit: f64) -> Result<JsValue, JsError> {
         let fp = Fingerprint::new(u128::from(fingerprint), self.inner.width()).map_err(err)?;
-        self.answer(fp, self.inner.k(), usize::MAX)
+        let k = if k < 0.0 {
+            self.inner.k()
+        } else {
+            whole("k", k)?
+        };
+        let limit = if limit < 0.0 {
+            usize::MAX
+        } else {
+            limit_from(limit)?
+        };
+        self.answer(fp, k, limit)
     }
 
     /// `insert(id, fingerprint)` for a whole-number id and a BigInt below 2^64, as `fast.js`

@@ -33,7 +33,7 @@ fn check_queries(index: &Index, model: &BTreeMap<u64, u128>, rng: &mut Rng, widt
             let flips = rng.below(u64::from(k) + 3) as u32;
             rng.perturb(base, flips, width)
         };
-        for kq in [k, k.saturating_sub(1), k / 2, k + 2] {
+        for kq in [k, k.saturating_sub(1), k / 2, 1, 0, k + 2] {
             let kq = kq.min(width);
             assert_eq!(
                 index.query_within(fp(q, width), kq).unwrap(),

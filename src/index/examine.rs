@@ -25,9 +25,12 @@ impl<B: Bits> Segment<B> {
             }
             return;
         }
-        for (t, table) in (0u32..).zip(&self.tables) {
+        for ((t, table), &reach) in (0u32..).zip(&self.tables).zip(self.radii(k)) {
+            let Some(radius) = super::radii::radius(reach) else {
+                continue;
+            };
             let own = q.bucket(&table.shape);
-            table.each_probe(t, q, k, &mut |p| {
+            table.each_probe(t, q, radius, &mut |p| {
                 let probe = (!table.read_whole).then(|| Probe {
                     // Below 2^26.
                     bucket: u32::try_from(own ^ p.flips as usize).unwrap_or(u32::MAX),

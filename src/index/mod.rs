@@ -61,6 +61,7 @@ mod pairs;
 #[cfg(feature = "parallel")]
 mod parallel;
 pub(crate) mod plan;
+mod radii;
 pub(crate) mod results;
 mod segment;
 mod shape;

@@ -6,6 +6,7 @@ use core::ops::Range;
 
 use super::bits::Bits;
 use super::flips::for_each_flip;
+use super::radii;
 use super::segment::Segment;
 use super::table::Words;
 
@@ -17,9 +18,10 @@ impl<B: Bits> Segment<B> {
     /// Calls `found(id_a, id_b, distance)` once for each pair of live fingerprints of this
     /// segment within `k` (`k` at most the plan's), until it returns false.
     ///
-    /// Each table joins every bucket with itself and with each bucket within its radius; a
-    /// pair lies in buckets that close in every table whose bucket bits differ in at most the
-    /// table's radius, and is reported by the first of those, so once.
+    /// Each table a query within `k` probes joins every bucket with itself and with each
+    /// bucket within the radius that query probes it at ([`Segment::radii`]); a pair lies in
+    /// buckets that close in every such table whose bucket bits differ in at most that radius,
+    /// and is reported by the first of those, so once.
     pub(super) fn pairs(&self, k: u32, found: &mut impl FnMut(u64, u64, u32) -> bool) {
         if self.tables.is_empty() {
             self.pairs_in(k, 0, 0..self.pair_parts(0), found);
@@ -69,17 +71,24 @@ impl<B: Bits> Segment<B> {
             }
             return true;
         }
+        // The tables and radii a query within `k` probes ([`Segment::radii`]): a join within
+        // less than the plan's `k` leaves tables out and joins nearer buckets, as a query does.
+        let radii = self.radii(k);
+        let Some(radius) = radii.get(table).and_then(|&r| radii::radius(r)) else {
+            return true;
+        };
         let width_mask = u128::MAX >> (128 - self.plan.width());
-        let reach: Vec<(u128, u32)> = self
+        let reach: Vec<(u128, u8)> = self
             .tables
             .iter()
-            .map(|t| (width_mask & !t.rest, t.radius))
+            .zip(radii)
+            .map(|(t, &r)| (width_mask & !t.rest, r))
             .collect();
         let first_table = |x: B, y: B| {
             let diff = x.to_u128() ^ y.to_u128();
             reach
                 .iter()
-                .position(|&(mask, radius)| (diff & mask).count_ones() <= radius)
+                .position(|&(mask, reach)| (diff & mask).count_ones() < u32::from(reach))
         };
         // A cell: both the join and the loops around it read it.
         let go = core::cell::Cell::new(true);
@@ -155,7 +164,7 @@ impl<B: Bits> Segment<B> {
             if !go.get() {
                 return false;
             }
-            for_each_flip::<u32>(table.bits, table.radius.min(k), &mut |flips| {
+            for_each_flip::<u32>(table.bits, radius, &mut |flips| {
                 let other = b ^ flips as usize;
                 // Each pair of buckets once: from the lower one.
                 if other < b {

@@ -13,6 +13,7 @@ use alloc::vec::Vec;
 use super::bits::Bits;
 use super::fallible::{try_vec_with_capacity, zeroed};
 use super::plan::Plan;
+use super::radii;
 use super::table::{reached, Probed, Table, Words};
 use crate::error::Error;
 
@@ -80,6 +81,10 @@ pub(super) struct Segment<B> {
     dead: Vec<u64>,
     dead_count: usize,
     pub(super) tables: Vec<Table<B>>,
+    /// For each `k` up to the plan's, the radius a query within it probes each table at
+    /// ([`radii::by_k`]: a query within less than the plan's `k` leaves tables out or probes
+    /// them nearer), one row of `tables.len()` a `k`.
+    radii: Vec<u8>,
 }
 
 impl<B: Bits> Segment<B> {
@@ -128,6 +133,7 @@ impl<B: Bits> Segment<B> {
         fps.extend(entries.iter().map(|e| e.1));
         drop(entries);
         let tables = Table::build_all(&plan, &fps, threads)?;
+        let radii = radii::by_k(&plan);
         Ok(Segment {
             dead: zeroed(ids.len().div_ceil(64))?,
             dead_count: 0,
@@ -135,7 +141,16 @@ impl<B: Bits> Segment<B> {
             ids,
             fps,
             tables,
+            radii,
         })
+    }
+
+    /// The radius plus one each table is probed at within `k` ([`radii::SKIP`]: not probed);
+    /// `k` at most the plan's.
+    pub(super) fn radii(&self, k: u32) -> &[u8] {
+        let t = self.tables.len();
+        let row = k.min(self.plan.k()) as usize;
+        &self.radii[row * t..(row + 1) * t]
     }
 
     pub(super) fn plan(&self) -> &Plan {
@@ -197,8 +212,11 @@ impl<B: Bits> Segment<B> {
         // Probes of every table in one batch: the more misses in flight at once, the better.
         let mut batch = [Probed::default(); PROBE_BATCH];
         let mut len = 0;
-        for (t, table) in (0u32..).zip(&self.tables) {
-            table.each_probe(t, q, k, &mut |p| {
+        for ((t, table), &reach) in (0u32..).zip(&self.tables).zip(self.radii(k)) {
+            let Some(radius) = radii::radius(reach) else {
+                continue;
+            };
+            table.each_probe(t, q, radius, &mut |p| {
                 batch[len] = p;
                 len += 1;
                 if len == PROBE_BATCH {
@@ -224,6 +242,7 @@ impl<B: Bits> Segment<B> {
         found: &mut impl FnMut(u64, u32),
     ) {
         let mut touched = 0u128;
+        let reach = self.radii(k);
         // At most the batch's bytes (folded words take half).
         let entries: usize = probes.iter().map(|p| (p.end - p.start) as usize).sum();
         let far = prefetch_far(entries.saturating_mul(B::BYTES));
@@ -266,7 +285,7 @@ impl<B: Bits> Segment<B> {
                     let start = range.start;
                     B::within_in(q, words, range, k, &mut |i, d| {
                         // A fingerprint an earlier table also reaches is reported there.
-                        if !reached(earlier, words[start + i].xor(q), k) {
+                        if !reached(earlier, reach, words[start + i].xor(q)) {
                             hit(i, d);
                         }
                     });
@@ -281,6 +300,7 @@ impl<B: Bits> Segment<B> {
     #[inline]
     fn resolve(&self, q: B, k: u32, hits: &mut Hits, found: &mut impl FnMut(u64, u32)) {
         let held = &mut hits.at[..hits.len];
+        let reach = self.radii(k);
         let mut touched = 0u128;
         for hit in held.iter_mut() {
             let slot = self.tables[hit.0 as usize].slots[hit.1 as usize];
@@ -296,7 +316,7 @@ impl<B: Bits> Segment<B> {
             let slot = slot as usize;
             let d = if d == UNKNOWN {
                 let fp = self.fps[slot];
-                if reached(&self.tables[..table as usize], fp.xor(q), k) {
+                if reached(&self.tables[..table as usize], reach, fp.xor(q)) {
                     continue;
                 }
                 fp.distance(q)
@@ -323,6 +343,7 @@ impl<B: Bits> Segment<B> {
     pub(super) fn bytes(&self) -> usize {
         self.ids.capacity() * 8
             + self.fps.capacity() * B::BYTES
+            + self.radii.capacity()
             + self.dead.capacity() * 8
             + self.tables.iter().map(Table::bytes).sum::<usize>()
     }

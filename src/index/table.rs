@@ -33,8 +33,6 @@ pub(super) enum Words<B> {
 #[derive(Clone, Debug)]
 pub(super) struct Table<B> {
     pub(super) shape: KeyShape,
-    /// Buckets within this many bits of the query's are probed.
-    pub(super) radius: u32,
     /// Bits of the bucket number.
     pub(super) bits: u32,
     /// True when the radius reaches every bucket: the table is then read whole, once.
@@ -108,7 +106,6 @@ impl<B: Bits> Table<B> {
         let t = TableDescription::of(spec, plan.k(), fps.len());
         let d = t.bucket_bits;
         let shape = KeyShape::new(plan, table, d);
-        let radius = spec.radius;
         let mask = u128::MAX >> (128 - plan.width());
         let rest = if t.read_whole {
             mask
@@ -147,7 +144,6 @@ impl<B: Bits> Table<B> {
         };
         Ok(Table {
             shape,
-            radius,
             bits: d,
             read_whole: t.read_whole,
             rest,
@@ -164,12 +160,12 @@ impl<B: Bits> Table<B> {
         self.dir[bucket] as usize..self.dir[bucket + 1] as usize
     }
 
-    /// Calls `visit(probe)` for each non-empty bucket a query for `q` within `k` probes: its
-    /// own bucket with up to the radius of its bits flipped, or up to `k` when that is less (a
-    /// bucket more flips away holds nothing within `k`). Probing every bucket reads the table
-    /// as one range.
+    /// Calls `visit(probe)` for each non-empty bucket a query for `q` probes at `radius` (at
+    /// most the table's, and at most the query's `k`: a bucket more flips away holds nothing
+    /// within it): its own bucket with up to `radius` of its bits flipped. Probing every
+    /// bucket reads the table as one range.
     #[inline]
-    pub(super) fn each_probe(&self, table: u32, q: B, k: u32, visit: &mut impl FnMut(Probed)) {
+    pub(super) fn each_probe(&self, table: u32, q: B, radius: u32, visit: &mut impl FnMut(Probed)) {
         if self.read_whole {
             if !self.slots.is_empty() {
                 visit(Probed {
@@ -182,7 +178,7 @@ impl<B: Bits> Table<B> {
             return;
         }
         let own = q.bucket(&self.shape);
-        for_each_flip::<u32>(self.bits, self.radius.min(k), &mut |flips| {
+        for_each_flip::<u32>(self.bits, radius, &mut |flips| {
             let b = own ^ flips as usize;
             let (start, end) = (self.dir[b], self.dir[b + 1]);
             if start < end {
@@ -224,14 +220,16 @@ impl<B: Bits> Table<B> {
     }
 }
 
-/// True when one of `tables` finds a fingerprint that differs from the query in `diff`
-/// within `k`: its bucket bits differ in no more than the table's radius (every bucket of a
+/// True when one of `tables`, probed at `reach` (the query's radii plus one,
+/// [`super::radii::SKIP`] for a table it leaves out), finds a fingerprint that differs from the
+/// query in `diff`: its bucket bits differ in no more than the radius (every bucket of a
 /// table read whole). A query reports each hit from the first table that finds it, so a
 /// fingerprint near in several tables costs one slot and id read, not one per table.
 #[inline]
-pub(super) fn reached<B: Bits>(tables: &[Table<B>], diff: B, k: u32) -> bool {
+pub(super) fn reached<B: Bits>(tables: &[Table<B>], reach: &[u8], diff: B) -> bool {
     let diff = diff.to_u128();
     tables
         .iter()
-        .any(|t| (diff & t.bucket_mask).count_ones() <= t.radius.min(k))
+        .zip(reach)
+        .any(|(t, &r)| (diff & t.bucket_mask).count_ones() < u32::from(r))
 }

@@ -1,0 +1,108 @@
+//! Queries below the index's `k`: an index built for the largest `k` its queries will ask
+//! (12 at 64 bits, the pair rule's at equal sizes and `new Index()`'s default), asked within
+//! smaller `k` as the pair rule, the one-text rule and exact lookups ask it. On the sets and
+//! queries `cargo bench --bench index` writes (a million mixed, random and real-text
+//! fingerprints, 10,000 queries each), the `k` cases interleaved round by round; medians.
+//!
+//!     cargo bench --bench index              # writes the sets and queries once
+//!     cargo bench --bench below_k            # SIMPRINT_K=12, SIMPRINT_QUERY_KS=0,3,6,9,11,12
+//!
+//! `SIMPRINT_KERNELS=portable|popcnt|avx2` caps the scan kernels as in bench/index.rs; the
+//! header says which ran. Match counts are printed so two builds can be compared.
+use std::path::PathBuf;
+use std::time::Instant;
+
+use simprint::test_hooks::limit_kernels;
+use simprint::{kernels, Fingerprint, Index, Kernels};
+
+#[path = "common.rs"]
+mod common;
+use common::{home, median};
+
+const ROUNDS: usize = 5;
+
+fn env_list(name: &str, default: &str) -> Vec<u32> {
+    std::env::var(name)
+        .unwrap_or_else(|_| default.to_string())
+        .split(',')
+        .filter_map(|k| k.trim().parse().ok())
+        .collect()
+}
+
+fn read_u64(name: &str) -> Result<Vec<u64>, String> {
+    let path: PathBuf = home().join(".cache/simprint/bench").join(name);
+    let bytes = std::fs::read(&path).map_err(|e| {
+        format!(
+            "cannot read {}: {e}\nRun `cargo bench --bench index` first: it writes the sets and queries.",
+            path.display()
+        )
+    })?;
+    Ok(bytes
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+        .collect())
+}
+
+fn main() -> Result<(), String> {
+    if let Some(level) = std::env::var("SIMPRINT_KERNELS")
+        .ok()
+        .filter(|l| !l.is_empty())
+    {
+        let cap = match level.as_str() {
+            "portable" => Kernels::Portable,
+            "popcnt" => Kernels::Popcnt,
+            "avx2" => Kernels::Avx2,
+            other => {
+                return Err(format!(
+                    "SIMPRINT_KERNELS={other}: portable, popcnt or avx2"
+                ))
+            }
+        };
+        limit_kernels(cap);
+    }
+    let k = env_list("SIMPRINT_K", "12")[0];
+    let query_ks: Vec<u32> = env_list("SIMPRINT_QUERY_KS", "0,3,6,9,11,12")
+        .into_iter()
+        .filter(|&q| q <= k)
+        .collect();
+    println!(
+        "queries within k' on an index built for k = {k}, N = 1000000; kernels: {:?}; medians of {ROUNDS} rounds (µs a query)",
+        kernels()
+    );
+    for set in ["mixed", "random", "realtext"] {
+        let fps = read_u64(&format!("{set}-1000000.u64"))?;
+        let queries: Vec<Fingerprint> = read_u64(&format!("queries-{set}-10000.u64"))?
+            .into_iter()
+            .map(|q| Fingerprint::new(u128::from(q), 64).unwrap())
+            .collect();
+        let mut index = Index::new(64, k).map_err(|e| e.to_string())?;
+        index
+            .insert_many(
+                fps.iter()
+                    .enumerate()
+                    .map(|(i, &v)| (i as u64, Fingerprint::new(u128::from(v), 64).unwrap())),
+            )
+            .map_err(|e| e.to_string())?;
+        let mut times = vec![Vec::new(); query_ks.len()];
+        let mut matches = vec![0usize; query_ks.len()];
+        for _ in 0..ROUNDS {
+            for (c, &q) in query_ks.iter().enumerate() {
+                let start = Instant::now();
+                let mut found = 0;
+                for &fp in &queries {
+                    found += index.query_within(fp, q).map_err(|e| e.to_string())?.len();
+                }
+                times[c].push(start.elapsed().as_secs_f64() * 1e6 / queries.len() as f64);
+                matches[c] = found;
+            }
+        }
+        let cells: Vec<String> = query_ks
+            .iter()
+            .zip(&times)
+            .zip(&matches)
+            .map(|((q, t), m)| format!("k' = {q}: {:.2} ({m} matches)", median(t)))
+            .collect();
+        println!("{set:<9} {}", cells.join(" | "));
+    }
+    Ok(())
+}

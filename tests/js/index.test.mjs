@@ -93,9 +93,10 @@ for (const width of [64, 128]) {
 }
 
 // The tables' bucket check above k = 6 has a path of its own in wasm (chunks of 8 with no
-// branch per word): an explicit multi-index plan over copies at every distance, queried at
-// k = 7 to 12, must give exactly the brute-force answer.
-test('multi-index queries at k = 7 to 12 equal a brute-force scan', () => {
+// branch per word), and a query within less than the index's k probes fewer tables, nearer:
+// an explicit multi-index plan for 12 over copies at every distance, queried at every k from
+// 0 to 12, must give exactly the brute-force answer.
+test('multi-index queries at every k up to the plan for 12 equal a brute-force scan', () => {
   const next = rng(912);
   const centres = Array.from({ length: 60 }, () => next());
   const values = Array.from({ length: 4000 }, () => {
@@ -116,13 +117,41 @@ test('multi-index queries at k = 7 to 12 equal a brute-force scan', () => {
   let hits = 0;
   for (let i = 0; i < 40; i++) {
     const q = centres[i % 60] ^ (1n << BigInt(i % 64));
-    for (const k of [7, 8, 9, 12]) {
+    for (let k = 0; k <= 12; k++) {
       const all = brute(model, q, k);
       hits += all.length;
       assert.deepEqual(index.query(q, k), all, `query ${i} k ${k}`);
     }
   }
   assert.ok(hits > 1000, `the queries must find copies (${hits})`);
+  index.free();
+});
+
+// A query within less than the index's k probes what that k needs, which the explanation
+// shows: on a plan of five 13-bit substrings for 12 (radii 2, 2, 2, 1, 1), an exact query reads
+// one bucket of one table, one within 6 probes two tables within 1 bit and three exactly, and
+// one within 12 every table within its radius; each still finds everything (above).
+test('a query within less than the index k probes fewer tables, nearer', () => {
+  const index = new sp.Index({ width: 64, k: 12, substrings: 5 });
+  const next = rng(64);
+  const values = Array.from({ length: 20_000 }, () => next());
+  index.insertMany(
+    Float64Array.from(values, (_, i) => i),
+    BigUint64Array.from(values),
+  );
+  const probed = (k) => {
+    const buckets = new Map();
+    for (const c of index.explainQuery(values[5], k)) {
+      const table = buckets.get(c.table) ?? new Set();
+      table.add(c.probe.bucket);
+      buckets.set(c.table, table);
+    }
+    return { tables: buckets.size, flips: Math.max(...[...buckets.values()].map((b) => b.size)) };
+  };
+  assert.deepEqual(probed(0), { tables: 1, flips: 1 });
+  assert.equal(probed(6).tables, 5);
+  assert.ok(probed(6).flips <= 14, 'within 1 bit of 13: at most 14 buckets a table');
+  assert.ok(probed(12).flips > 14, 'within 2 bits: more than 14 buckets in some table');
   index.free();
 });
 

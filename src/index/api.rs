@@ -565,7 +565,8 @@ impl Index {
     }
 
     /// Every stored fingerprint within `k` of `fp` (any `k` from 0 to the width; above the
-    /// index's `k` it scans, still exactly), sorted by distance, then id.
+    /// index's `k` it scans, still exactly; below it, it probes only the tables and buckets
+    /// that `k` needs), sorted by distance, then id.
     ///
     /// # Errors
     ///

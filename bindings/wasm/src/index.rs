@@ -277,7 +277,8 @@ impl Index {
     }
 
     /// Every stored fingerprint within `k` (default: the index's k; any k up to the width,
-    /// scanning above the index's) of `fingerprint`, sorted by distance, then id; with
+    /// scanning above the index's, probing only what a smaller k needs below it) of
+    /// `fingerprint`, sorted by distance, then id; with
     /// `limit` (a whole number, 0 to 2^53 - 1), only the first `limit` of them, in memory
     /// proportional to `limit` however many match. Give `k` as undefined or null to keep
     /// the index's k with a limit: `query(fp, undefined, 100)`.

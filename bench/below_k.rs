@@ -9,6 +9,9 @@
 //!
 //! `SIMPRINT_KERNELS=portable|popcnt|avx2` caps the scan kernels as in bench/index.rs; the
 //! header says which ran. Match counts are printed so two builds can be compared.
+//! `SIMPRINT_ONE_BY_ONE=1` fills the index one `insert` at a time (as a Worker or `simprint
+//! dedup` does: several segments) instead of one `insert_many`, and times it again after
+//! `compact()`.
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -61,6 +64,7 @@ fn main() -> Result<(), String> {
         limit_kernels(cap);
     }
     let k = env_list("SIMPRINT_K", "12")[0];
+    let one_by_one = std::env::var("SIMPRINT_ONE_BY_ONE").is_ok_and(|v| v == "1");
     let query_ks: Vec<u32> = env_list("SIMPRINT_QUERY_KS", "0,3,6,9,11,12")
         .into_iter()
         .filter(|&q| q <= k)
@@ -76,33 +80,59 @@ fn main() -> Result<(), String> {
             .map(|q| Fingerprint::new(u128::from(q), 64).unwrap())
             .collect();
         let mut index = Index::new(64, k).map_err(|e| e.to_string())?;
-        index
-            .insert_many(
-                fps.iter()
-                    .enumerate()
-                    .map(|(i, &v)| (i as u64, Fingerprint::new(u128::from(v), 64).unwrap())),
-            )
-            .map_err(|e| e.to_string())?;
-        let mut times = vec![Vec::new(); query_ks.len()];
-        let mut matches = vec![0usize; query_ks.len()];
-        for _ in 0..ROUNDS {
-            for (c, &q) in query_ks.iter().enumerate() {
-                let start = Instant::now();
-                let mut found = 0;
-                for &fp in &queries {
-                    found += index.query_within(fp, q).map_err(|e| e.to_string())?.len();
-                }
-                times[c].push(start.elapsed().as_secs_f64() * 1e6 / queries.len() as f64);
-                matches[c] = found;
-            }
-        }
-        let cells: Vec<String> = query_ks
+        let entries = fps
             .iter()
-            .zip(&times)
-            .zip(&matches)
-            .map(|((q, t), m)| format!("k' = {q}: {:.2} ({m} matches)", median(t)))
-            .collect();
-        println!("{set:<9} {}", cells.join(" | "));
+            .enumerate()
+            .map(|(i, &v)| (i as u64, Fingerprint::new(u128::from(v), 64).unwrap()));
+        if one_by_one {
+            for (id, fp) in entries {
+                index.insert(id, fp).map_err(|e| e.to_string())?;
+            }
+        } else {
+            index.insert_many(entries).map_err(|e| e.to_string())?;
+        }
+        let label = format!("{set}, {} segments", index.segments());
+        time(&index, &label, &queries, &query_ks)?;
+        if one_by_one {
+            let start = Instant::now();
+            index.compact().map_err(|e| e.to_string())?;
+            let label = format!(
+                "{set}, compacted ({:.0} ms)",
+                start.elapsed().as_secs_f64() * 1e3
+            );
+            time(&index, &label, &queries, &query_ks)?;
+        }
     }
+    Ok(())
+}
+
+/// Medians over [`ROUNDS`] of each `k'`'s queries, the `k'` cases interleaved, printed on one
+/// line with their match counts.
+fn time(
+    index: &Index,
+    label: &str,
+    queries: &[Fingerprint],
+    query_ks: &[u32],
+) -> Result<(), String> {
+    let mut times = vec![Vec::new(); query_ks.len()];
+    let mut matches = vec![0usize; query_ks.len()];
+    for _ in 0..ROUNDS {
+        for (c, &q) in query_ks.iter().enumerate() {
+            let start = Instant::now();
+            let mut found = 0;
+            for &fp in queries {
+                found += index.query_within(fp, q).map_err(|e| e.to_string())?.len();
+            }
+            times[c].push(start.elapsed().as_secs_f64() * 1e6 / queries.len() as f64);
+            matches[c] = found;
+        }
+    }
+    let cells: Vec<String> = query_ks
+        .iter()
+        .zip(&times)
+        .zip(&matches)
+        .map(|((q, t), m)| format!("k' = {q}: {:.2} ({m} matches)", median(t)))
+        .collect();
+    println!("{label:<9} {}", cells.join(" | "));
     Ok(())
 }

@@ -98,6 +98,7 @@ impl<B: Bits> Segment<B> {
         n.saturating_mul(8 + B::BYTES)
             .saturating_add(n.div_ceil(64) * 8)
             .saturating_add(tables)
+            .saturating_add((plan.k() as usize + 1) * plan.tables().len())
     }
 
     /// Builds from `(id, fp)` pairs with distinct ids; [`Error::OutOfMemory`] (and nothing

@@ -11,7 +11,9 @@
 //! header says which ran. Match counts are printed so two builds can be compared.
 //! `SIMPRINT_ONE_BY_ONE=1` fills the index one `insert` at a time (as a Worker or `simprint
 //! dedup` does: several segments) instead of one `insert_many`, and times it again after
-//! `compact()`.
+//! `compact()`. `SIMPRINT_WIDTH=128` times a million random 128-bit fingerprints instead, with
+//! half the queries stored ones with 0 to 11 bits flipped (defaults `SIMPRINT_K=23`, the
+//! default 128-bit index's, and `SIMPRINT_QUERY_KS=0,6,12,17,20,23`).
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -21,6 +23,10 @@ use simprint::{kernels, Fingerprint, Index, Kernels};
 #[path = "common.rs"]
 mod common;
 use common::{home, median};
+
+#[path = "../tests/support/splitmix64.rs"]
+mod splitmix64;
+use splitmix64::SplitMix64;
 
 const ROUNDS: usize = 5;
 
@@ -63,27 +69,51 @@ fn main() -> Result<(), String> {
         };
         limit_kernels(cap);
     }
-    let k = env_list("SIMPRINT_K", "12")[0];
+    let wide = std::env::var("SIMPRINT_WIDTH").is_ok_and(|v| v == "128");
+    let width = if wide { 128 } else { 64 };
+    let k = env_list("SIMPRINT_K", if wide { "23" } else { "12" })[0];
     let one_by_one = std::env::var("SIMPRINT_ONE_BY_ONE").is_ok_and(|v| v == "1");
-    let query_ks: Vec<u32> = env_list("SIMPRINT_QUERY_KS", "0,3,6,9,11,12")
+    let default_ks = if wide {
+        "0,6,12,17,20,23"
+    } else {
+        "0,3,6,9,11,12"
+    };
+    let query_ks: Vec<u32> = env_list("SIMPRINT_QUERY_KS", default_ks)
         .into_iter()
         .filter(|&q| q <= k)
         .collect();
     println!(
-        "queries within k' on an index built for k = {k}, N = 1000000; kernels: {:?}; medians of {ROUNDS} rounds (µs a query)",
+        "queries within k' on an index built for k = {k}, width {width}, N = 1000000; kernels: {:?}; medians of {ROUNDS} rounds (µs a query)",
         kernels()
     );
-    for set in ["mixed", "random", "realtext"] {
-        let fps = read_u64(&format!("{set}-1000000.u64"))?;
-        let queries: Vec<Fingerprint> = read_u64(&format!("queries-{set}-10000.u64"))?
+    let sets: &[&str] = if wide {
+        &["random-128"]
+    } else {
+        &["mixed", "random", "realtext"]
+    };
+    for &set in sets {
+        let (fps, queries) = if wide {
+            random_128()
+        } else {
+            let fps: Vec<u128> = read_u64(&format!("{set}-1000000.u64"))?
+                .into_iter()
+                .map(u128::from)
+                .collect();
+            let queries = read_u64(&format!("queries-{set}-10000.u64"))?
+                .into_iter()
+                .map(u128::from)
+                .collect();
+            (fps, queries)
+        };
+        let queries: Vec<Fingerprint> = queries
             .into_iter()
-            .map(|q| Fingerprint::new(u128::from(q), 64).unwrap())
+            .map(|q| Fingerprint::new(q, width).unwrap())
             .collect();
-        let mut index = Index::new(64, k).map_err(|e| e.to_string())?;
+        let mut index = Index::new(width, k).map_err(|e| e.to_string())?;
         let entries = fps
             .iter()
             .enumerate()
-            .map(|(i, &v)| (i as u64, Fingerprint::new(u128::from(v), 64).unwrap()));
+            .map(|(i, &v)| (i as u64, Fingerprint::new(v, width).unwrap()));
         if one_by_one {
             for (id, fp) in entries {
                 index.insert(id, fp).map_err(|e| e.to_string())?;
@@ -91,7 +121,7 @@ fn main() -> Result<(), String> {
         } else {
             index.insert_many(entries).map_err(|e| e.to_string())?;
         }
-        let label = format!("{set}, {} segments", index.segments());
+        let label = format!("{set}, segments {}", index.segments());
         time(&index, &label, &queries, &query_ks)?;
         if one_by_one {
             let start = Instant::now();
@@ -104,6 +134,27 @@ fn main() -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// A million random 128-bit fingerprints and 10,000 queries: stored ones with 0 to 11 bits
+/// flipped and random ones, alternately.
+fn random_128() -> (Vec<u128>, Vec<u128>) {
+    let mut rng = SplitMix64(128);
+    let mut wide = || (u128::from(rng.next()) << 64) | u128::from(rng.next());
+    let fps: Vec<u128> = (0..1_000_000).map(|_| wide()).collect();
+    let queries = (0..10_000usize)
+        .map(|i| {
+            if i % 2 == 1 {
+                return wide();
+            }
+            let mut q = fps[(i * 7919) % fps.len()];
+            for b in 0..i % 12 {
+                q ^= 1 << (b * 11 % 128);
+            }
+            q
+        })
+        .collect();
+    (fps, queries)
 }
 
 /// Medians over [`ROUNDS`] of each `k'`'s queries, the `k'` cases interleaved, printed on one

@@ -220,10 +220,9 @@ impl Plan {
             });
         }
         let blocks = cut(width, substrings);
-        let (q, t) = (k / substrings, k % substrings);
         let tables = (0..substrings)
             .filter_map(|i| {
-                let radius = if i <= t { q } else { q.checked_sub(1)? };
+                let radius = substring_radius(k, substrings, i)?;
                 Some(TableSpec {
                     blocks: alloc::vec![i],
                     key_bits: blocks[i as usize].len,
@@ -430,6 +429,19 @@ fn cut(width: u32, parts: u32) -> Vec<Block> {
             b
         })
         .collect()
+}
+
+/// The radius multi-index hashing probes substring `i` of `substrings` at within `k`: with
+/// `k = qm + t`, `q` for the first `t + 1` and `q − 1` for the rest, `None` (no table) when
+/// that is negative. Also the least probing for a query within less than a plan's `k`
+/// (`radii::by_k`).
+pub(super) fn substring_radius(k: u32, substrings: u32, i: u32) -> Option<u32> {
+    let (q, t) = (k / substrings, k % substrings);
+    if i <= t {
+        Some(q)
+    } else {
+        q.checked_sub(1)
+    }
 }
 
 /// The smallest radius at which tables keyed by every choice of `c` of `b` blocks find

@@ -6,14 +6,14 @@
 //! it, so a query within 6 of a plan for 12 (radii 2, 2, 2, 1, 1: 303 probes with 13-bit
 //! buckets) can probe two tables within 1 and three exactly (31 probes), and an exact query
 //! one bucket of one table. Of permuted tables, those keyed by blocks among the first few do.
-//! An index is built for the largest `k` its queries ask (the Workers and `simprint dedup` ask
-//! each document at its pair's own `k`); until these radii, a query within a smaller `k`
-//! probed every table within `min(radius, k)` and cost about as much as one within the plan's.
-//! The answers are the same either way.
+//! An index is built for the largest `k` its queries ask, and many ask less (each text's
+//! `recommendedK`, a `k` capped by `collectionK`, an exact lookup); until these radii, a query
+//! within a smaller `k` probed every table within `min(radius, k)` and cost about as much as
+//! one within the plan's. The answers are the same either way.
 
 use alloc::vec::Vec;
 
-use super::plan::{combined_radius, Plan, PlanKind};
+use super::plan::{combined_radius, substring_radius, Plan, PlanKind};
 
 /// A table a query does not probe. Rows hold each radius plus one, so that "a probed table's
 /// bucket bits differ in at most its radius" is one comparison, `differing < reach`, false for
@@ -43,14 +43,7 @@ pub(super) fn by_k(plan: &Plan) -> Vec<u8> {
     for k in 0..=plan.k() {
         rows.extend((0u32..).zip(tables).map(|(i, spec)| {
             let r = match plan.kind() {
-                PlanKind::MultiIndex { substrings } => {
-                    let (q, t) = (k / substrings, k % substrings);
-                    if i <= t {
-                        Some(q)
-                    } else {
-                        q.checked_sub(1)
-                    }
-                }
+                PlanKind::MultiIndex { substrings } => substring_radius(k, substrings, i),
                 PlanKind::Permuted { blocks } => {
                     let within = k + (blocks - plan.k());
                     spec.blocks.iter().all(|&b| b < within).then_some(0)

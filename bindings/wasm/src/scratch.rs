@@ -46,7 +46,7 @@ pub fn memory() -> JsValue {
     wasm_bindgen::memory()
 }
 
-/// `f` of the buffer's first `len` bytes (at most its length) as text. What `encodeInto` wrote
+/// The buffer's first `len` bytes (at most its length) as text. What `encodeInto` wrote
 /// is UTF-8, but anyone can call the entries, with any `len` (past what was written, bytes of
 /// an earlier text) and after writing the memory themselves, so the bytes are checked (for
 /// mostly ASCII text, what `fast.js` sends here, at little cost) and anything else reads as

@@ -45,6 +45,8 @@ mod cross;
 mod data;
 #[path = "evaluate/edit.rs"]
 mod edit;
+#[path = "evaluate/exact.rs"]
+mod exact;
 #[path = "evaluate/score.rs"]
 mod score;
 
@@ -348,6 +350,9 @@ fn main() {
     cross::calibration(&scored, 100, 128);
     cross::kinds(&scored);
     cross::write_pairs(&scored, &Path::new(&home).join(".cache/simprint/eval"));
+    if std::env::var_os("SIMPRINT_EVAL_EXACT").is_some() {
+        exact::ceiling(&sets.iter().collect::<Vec<_>>());
+    }
     if std::env::var_os("SIMPRINT_EVAL_FULL").is_some() {
         single_corpus(&data, &root);
     }

@@ -351,7 +351,7 @@ fn main() {
     cross::kinds(&scored);
     cross::write_pairs(&scored, &Path::new(&home).join(".cache/simprint/eval"));
     if std::env::var_os("SIMPRINT_EVAL_EXACT").is_some() {
-        exact::ceiling(&sets.iter().collect::<Vec<_>>());
+        exact::ceiling(&scored);
     }
     if std::env::var_os("SIMPRINT_EVAL_FULL").is_some() {
         single_corpus(&data, &root);

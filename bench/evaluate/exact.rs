@@ -8,10 +8,12 @@
 
 use std::collections::HashMap;
 
-use simprint::{Fingerprinter, Options, Tokenizer, Weighting};
+use simprint::{Algorithm, Fingerprinter, Options, Tokenizer, Weighting};
 
 use crate::corpora::Set;
+use crate::cross::Scored;
 use crate::edit::Lang;
+use crate::score::Score;
 
 /// A text's features as the tokenizer makes them: each feature's hash and its occurrences,
 /// sorted by hash.
@@ -157,7 +159,8 @@ fn f1_at(rows: &[&Row], t: f64) -> f64 {
     2.0 * tp / (2.0 * tp + fp + fn_).max(1.0)
 }
 
-pub fn ceiling(sets: &[&Set]) {
+pub fn ceiling(scored: &[Scored]) {
+    let sets: Vec<&Set> = scored.iter().map(|s| s.set).collect();
     println!("\n## The ceiling under the fingerprints: exact feature statistics, a threshold chosen on A's tuning half\n");
     println!("No fingerprint: each statistic computed from the two texts' features themselves. \"t\" is chosen for the best F1 on A's");
     println!("tuning half (all languages); each corpus: F1 at t / its own best F1 for that statistic (an oracle), and the worst");
@@ -179,6 +182,7 @@ pub fn ceiling(sets: &[&Set]) {
             .collect();
         per_config.insert((w, c), overlaps);
     }
+    let default_overlaps = &per_config[&(1, 2)];
     let of = |w, c, f: &dyn Fn(&Overlap) -> f64| -> Vec<Vec<f64>> {
         per_config[&(w, c)]
             .iter()
@@ -256,5 +260,72 @@ pub fn ceiling(sets: &[&Set]) {
             ));
         }
         println!("{line}");
+    }
+    pair_sizes(scored, default_overlaps);
+}
+
+/// Which of the pair rule's approximations costs what: the sizes it reads as editing counted as
+/// distinct features (as built), as every occurrence, or not at all (`k` of two equal sizes).
+fn pair_sizes(scored: &[Scored], overlaps: &[Vec<Overlap>]) {
+    println!("\n## The pair rule's sizes: distinct features (as built), every occurrence, none\n");
+    println!("F1 at the pair rule with each text's size counted three ways (the default features and tolerance), and in brackets");
+    println!(
+        "the gap of en, zh, ja to that language's best fixed k. Corpus A: its held-out half.\n"
+    );
+    for width in [64u32, 128] {
+        let d = |s: &Scored| {
+            if width == 64 {
+                s.d64.clone()
+            } else {
+                s.d128.clone()
+            }
+        };
+        let sizes: [(&str, &dyn Fn(&Overlap) -> (f64, f64)); 3] = [
+            ("distinct features (as built)", &|o: &Overlap| (o.a, o.b)),
+            ("every occurrence", &|o: &Overlap| (o.a_occ, o.b_occ)),
+            ("none (equal sizes)", &|_: &Overlap| (1.0, 1.0)),
+        ];
+        for (label, size) in sizes {
+            let mut line = format!("{width:>3} bits, sizes: {label:<30}");
+            for (ci, s) in scored.iter().enumerate() {
+                let dist = d(s);
+                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                let ks: Vec<u32> = overlaps[ci]
+                    .iter()
+                    .map(|o| {
+                        let (a, b) = size(o);
+                        Algorithm::SimHash
+                            .pair_k(width, a as u32, b as u32, simprint::Tolerance::DEFAULT)
+                            .unwrap()
+                    })
+                    .collect();
+                let keep = |i: usize| !(ci == 0 && s.set.pairs[i].tune);
+                let f1 = |k: &dyn Fn(usize) -> u32, lang: Option<Lang>| {
+                    let mut score = Score::default();
+                    for (i, p) in s.set.pairs.iter().enumerate() {
+                        if keep(i) && lang.is_none_or(|l| p.lang == l) {
+                            score.add(dist[i] <= k(i), p.dup);
+                        }
+                    }
+                    score
+                };
+                let gaps: Vec<String> = [Lang::En, Lang::Zh, Lang::Ja]
+                    .iter()
+                    .map(|&l| {
+                        let best = (0..width / 2)
+                            .map(|k| f1(&|_| k, Some(l)).f1())
+                            .fold(0.0, f64::max);
+                        format!("{:+.3}", f1(&|i| ks[i], Some(l)).f1() - best)
+                    })
+                    .collect();
+                line.push_str(&format!(
+                    " | {} {:.3} [{}]",
+                    &s.set.name[..1],
+                    f1(&|i| ks[i], None).f1(),
+                    gaps.join(" ")
+                ));
+            }
+            println!("{line}");
+        }
     }
 }

@@ -264,6 +264,9 @@ pub fn ceiling(scored: &[Scored]) {
     pair_sizes(scored, default_overlaps);
 }
 
+/// How a text's size is counted: from the pair's overlap, each text's.
+type Size = dyn Fn(&Overlap) -> (f64, f64);
+
 /// Which of the pair rule's approximations costs what: the sizes it reads as editing counted as
 /// distinct features (as built), as every occurrence, or not at all (`k` of two equal sizes).
 fn pair_sizes(scored: &[Scored], overlaps: &[Vec<Overlap>]) {
@@ -280,7 +283,7 @@ fn pair_sizes(scored: &[Scored], overlaps: &[Vec<Overlap>]) {
                 s.d128.clone()
             }
         };
-        let sizes: [(&str, &dyn Fn(&Overlap) -> (f64, f64)); 3] = [
+        let sizes: [(&str, &Size); 3] = [
             ("distinct features (as built)", &|o: &Overlap| (o.a, o.b)),
             ("every occurrence", &|o: &Overlap| (o.a_occ, o.b_occ)),
             ("none (equal sizes)", &|_: &Overlap| (1.0, 1.0)),

@@ -271,6 +271,12 @@ type Size = dyn Fn(&Overlap) -> (f64, f64);
 /// distinct features (as built), as every occurrence, or not at all (`k` of two equal sizes).
 fn pair_sizes(scored: &[Scored], overlaps: &[Vec<Overlap>]) {
     println!("\n## The pair rule's sizes: distinct features (as built), every occurrence, none\n");
+    if crate::cross::options() != Options::default() {
+        // The sizes are the default features' and the rule SimHash's: a variant's distances
+        // would be measured against another rule.
+        println!("(a variant pipeline: this section reads the default one's distances)");
+        return;
+    }
     println!("F1 at the pair rule with each text's size counted three ways (the default features and tolerance), and in brackets");
     println!(
         "the gap of en, zh, ja to that language's best fixed k. Corpus A: its held-out half.\n"

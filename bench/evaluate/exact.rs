@@ -165,7 +165,8 @@ pub fn ceiling(scored: &[Scored]) {
     println!("No fingerprint: each statistic computed from the two texts' features themselves. \"t\" is chosen for the best F1 on A's");
     println!("tuning half (all languages); each corpus: F1 at t / its own best F1 for that statistic (an oracle), and the worst");
     println!("gap of en, zh, ja (F1 at t minus that language's own best). Corpus A: its held-out half.\n");
-    // (label, word_n, char_n, statistic); the last row combines two shinglings.
+    // Tokenizations as (word_n, char_n): the first four get three statistics each, and (2, 2)
+    // with (3, 3) make the combination at the end.
     let configs = [(1, 2), (1, 1), (2, 3), (3, 3), (2, 2)];
     let mut stats: Vec<(String, Vec<Vec<f64>>)> = Vec::new();
     let mut per_config: HashMap<(usize, usize), Vec<Vec<Overlap>>> = HashMap::new();

@@ -10,8 +10,8 @@
 //! `SIMPRINT_KERNELS=portable|popcnt|avx2` caps the scan kernels as in bench/index.rs; the
 //! header says which ran. Match counts are printed so two builds can be compared.
 //! `SIMPRINT_ONE_BY_ONE=1` fills the index one `insert` at a time (as a Worker or `simprint
-//! dedup` does: several segments) instead of one `insert_many`, and times it again after
-//! `compact()`. `SIMPRINT_WIDTH=128` times a million random 128-bit fingerprints instead, with
+//! dedup` does: several segments) instead of one `insert_many`, times each segment's
+//! fingerprints in an index of their own with its plan, and the whole again after `compact()`. `SIMPRINT_WIDTH=128` times a million random 128-bit fingerprints instead, with
 //! half the queries stored ones with 0 to 11 bits flipped (defaults `SIMPRINT_K=23`, the
 //! default 128-bit index's, and `SIMPRINT_QUERY_KS=0,6,12,17,20,23`).
 use std::path::PathBuf;
@@ -124,6 +124,27 @@ fn main() -> Result<(), String> {
         let label = format!("{set}, segments {}", index.segments());
         time(&index, &label, &queries, &query_ks)?;
         if one_by_one {
+            // Each segment's fingerprints (inserted in order, so segment by segment) in an
+            // index of their own with the segment's plan: what its probes cost alone.
+            let mut start = 0;
+            for s in 0..index.segments() {
+                let info = index.segment(s).expect("a segment below the count");
+                let mut own = Index::with_plan(info.plan.clone()).map_err(|e| e.to_string())?;
+                own.insert_many(
+                    (start..start + info.slots)
+                        .map(|i| (i as u64, Fingerprint::new(fps[i], width).unwrap())),
+                )
+                .map_err(|e| e.to_string())?;
+                start += info.slots;
+                let label = format!(
+                    "  segment {s} alone ({} slots, {})",
+                    info.slots,
+                    describe(&info.plan)
+                );
+                time(&own, &label, &queries, &query_ks)?;
+            }
+        }
+        if one_by_one {
             let start = Instant::now();
             index.compact().map_err(|e| e.to_string())?;
             let label = format!(
@@ -134,6 +155,20 @@ fn main() -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// A plan in a few words: its kind and its tables' key bits and radii.
+fn describe(plan: &simprint::Plan) -> String {
+    let tables: Vec<String> = plan
+        .tables()
+        .iter()
+        .map(|t| format!("{}r{}", t.key_bits, t.radius))
+        .collect();
+    if tables.is_empty() {
+        "a scan".to_string()
+    } else {
+        format!("tables {}", tables.join(" "))
+    }
 }
 
 /// A million random 128-bit fingerprints and 10,000 queries: stored ones with 0 to 11 bits

@@ -147,16 +147,11 @@ fn best(rows: &[&Row]) -> (f64, f64) {
 }
 
 fn f1_at(rows: &[&Row], t: f64) -> f64 {
-    let (mut tp, mut fp, mut fn_) = (0.0f64, 0.0, 0.0);
+    let mut score = Score::default();
     for r in rows {
-        match (r.x <= t, r.dup) {
-            (true, true) => tp += 1.0,
-            (true, false) => fp += 1.0,
-            (false, true) => fn_ += 1.0,
-            _ => {}
-        }
+        score.add(r.x <= t, r.dup);
     }
-    2.0 * tp / (2.0 * tp + fp + fn_).max(1.0)
+    score.f1()
 }
 
 pub fn ceiling(scored: &[Scored]) {

@@ -7,6 +7,7 @@
 //     cargo bench --bench index                 # writes the sets and queries once
 //     node bench/below-k.mjs                    # SIMPRINT_K=12 SIMPRINT_QUERY_KS=0,3,6,9,11,12
 //     BASE=/path/to/other/pkg node bench/below-k.mjs
+//     SIMPRINT_ONE_BY_ONE=1 node bench/below-k.mjs   # filled one insert at a time, then compacted
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -17,6 +18,9 @@ const QUERY_KS = (process.env.SIMPRINT_QUERY_KS ?? '0,3,6,9,11,12')
   .split(',')
   .map(Number)
   .filter((k) => k <= K);
+// One `insert` a fingerprint, as a Worker's store or `simprint dedup` grows (several
+// segments), timed again after `compact()`.
+const ONE_BY_ONE = process.env.SIMPRINT_ONE_BY_ONE === '1';
 const builds = [['this', resolve(new URL('../pkg', import.meta.url).pathname)]];
 if (process.env.BASE) builds.unshift(['base', resolve(process.env.BASE)]);
 
@@ -43,15 +47,7 @@ for (const [name, dir] of builds) modules.push([name, await import(join(dir, 'no
 console.log(
   `queries within k' on an index built for k = ${K}, N = 1000000, wasm under Node ${process.version}; medians of ${ROUNDS} rounds (µs a query)${builds.length > 1 ? '; base → this' : ''}`,
 );
-for (const set of ['mixed', 'random', 'realtext']) {
-  const fps = readU64(`${set}-1000000.u64`);
-  const queries = [...readU64(`queries-${set}-10000.u64`)];
-  const ids = Float64Array.from(fps, (_, i) => i);
-  const indexes = modules.map(([, m]) => {
-    const index = new m.Index({ k: K });
-    index.insertMany(ids, fps);
-    return index;
-  });
+function time(set, indexes, queries, label) {
   const times = indexes.map(() => QUERY_KS.map(() => []));
   const matches = indexes.map(() => QUERY_KS.map(() => 0));
   for (let r = 0; r < ROUNDS; r++) {
@@ -71,6 +67,25 @@ for (const set of ['mixed', 'random', 'realtext']) {
     const t = times.map((ts) => median(ts[c]).toFixed(2)).join(' → ');
     return `k' = ${k}: ${t} (${matches[0][c]} matches)`;
   });
-  console.log(`${set.padEnd(9)} ${cells.join(' | ')}`);
+  console.log(`${`${set}, ${label}`.padEnd(9)} ${cells.join(' | ')}`);
+}
+
+for (const set of ['mixed', 'random', 'realtext']) {
+  const fps = readU64(`${set}-1000000.u64`);
+  const queries = [...readU64(`queries-${set}-10000.u64`)];
+  const ids = Float64Array.from(fps, (_, i) => i);
+  const indexes = modules.map(([, m]) => {
+    const index = new m.Index({ k: K });
+    if (ONE_BY_ONE) for (let i = 0; i < fps.length; i++) index.insert(i, fps[i]);
+    else index.insertMany(ids, fps);
+    return index;
+  });
+  time(set, indexes, queries, `segments ${indexes[0].segments}`);
+  if (ONE_BY_ONE) {
+    const start = performance.now();
+    for (const index of indexes) index.compact();
+    const ms = (performance.now() - start) / indexes.length;
+    time(set, indexes, queries, `compacted (${ms.toFixed(0)} ms)`);
+  }
   for (const index of indexes) index.free();
 }

@@ -22,7 +22,7 @@ use simprint::{kernels, Fingerprint, Index, Kernels};
 
 #[path = "common.rs"]
 mod common;
-use common::{home, median};
+use common::{describe, home, median};
 
 #[path = "../tests/support/splitmix64.rs"]
 mod splitmix64;
@@ -155,20 +155,6 @@ fn main() -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// A plan in a few words: its kind and its tables' key bits and radii.
-fn describe(plan: &simprint::Plan) -> String {
-    let tables: Vec<String> = plan
-        .tables()
-        .iter()
-        .map(|t| format!("{}r{}", t.key_bits, t.radius))
-        .collect();
-    if tables.is_empty() {
-        "a scan".to_string()
-    } else {
-        format!("tables {}", tables.join(" "))
-    }
 }
 
 /// A million random 128-bit fingerprints and 10,000 queries: stored ones with 0 to 11 bits

@@ -263,3 +263,26 @@ pub fn popcnt_scan(q: u64, fps: &[u64], k: u32) -> Option<usize> {
     let _ = (q, fps, k);
     None
 }
+
+/// A plan in a few words: its kind, key bits and radii.
+pub fn describe(plan: &simprint::Plan) -> String {
+    let radii = |plan: &simprint::Plan| {
+        let r: Vec<String> = plan.tables().iter().map(|t| t.radius.to_string()).collect();
+        r.join(",")
+    };
+    let bits = plan.tables().first().map_or(0, |t| t.key_bits);
+    match plan.kind() {
+        simprint::PlanKind::Scan => "scan".into(),
+        simprint::PlanKind::Permuted { blocks } => {
+            format!("perm {blocks}b, {} × {bits}-bit", plan.tables().len())
+        }
+        simprint::PlanKind::MultiIndex { substrings } => {
+            format!("MIH {substrings} × {bits}-bit r {}", radii(plan))
+        }
+        simprint::PlanKind::Combined { blocks, key_blocks } => format!(
+            "comb {blocks}b {} × {key_blocks} r {}",
+            plan.tables().len(),
+            radii(plan)
+        ),
+    }
+}

@@ -32,11 +32,11 @@ use std::time::{Duration, Instant};
 
 use simprint::test_hooks::limit_kernels;
 use simprint::{kernels, Kernels};
-use simprint::{scan128, scan64, Costs, Fingerprint, Index, Plan, PlanKind};
+use simprint::{scan128, scan64, Costs, Fingerprint, Index, Plan};
 
 #[path = "common.rs"]
 mod common;
-use common::{home, load_corpus, median, percentile, popcnt_scan};
+use common::{describe, home, load_corpus, median, percentile, popcnt_scan};
 
 const WIDTH: u32 = 64;
 /// The k measured: `SIMPRINT_KS` (comma-separated), else 3, 6, 9, 12, 15, 18.
@@ -224,29 +224,6 @@ fn us(d: Duration) -> f64 {
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
-}
-
-/// A plan in a few words: its kind, key bits and radii.
-fn describe(plan: &Plan) -> String {
-    let radii = |plan: &Plan| {
-        let r: Vec<String> = plan.tables().iter().map(|t| t.radius.to_string()).collect();
-        r.join(",")
-    };
-    let bits = plan.tables().first().map_or(0, |t| t.key_bits);
-    match plan.kind() {
-        PlanKind::Scan => "scan".into(),
-        PlanKind::Permuted { blocks } => {
-            format!("perm {blocks}b, {} × {bits}-bit", plan.tables().len())
-        }
-        PlanKind::MultiIndex { substrings } => {
-            format!("MIH {substrings} × {bits}-bit r {}", radii(plan))
-        }
-        PlanKind::Combined { blocks, key_blocks } => format!(
-            "comb {blocks}b {} × {key_blocks} r {}",
-            plan.tables().len(),
-            radii(plan)
-        ),
-    }
 }
 
 /// One k's index over a set and what was measured of it.

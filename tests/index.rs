@@ -528,6 +528,52 @@ fn larger_sets_at_large_k_match_brute_force() {
     }
 }
 
+/// Every kernel level the CPU has answers queries and pairs as a brute-force scan does, with
+/// buckets of dozens of entries (seven substrings of 9 or 10 bits at 30,000 fingerprints),
+/// so the bucket checks run their vector steps as well as their tails: folded words at `k`
+/// up to 6, whole fingerprints above. The levels are the process's (`limit_kernels`); other
+/// tests running meanwhile answer the same at any level.
+#[test]
+fn every_kernel_level_matches_brute_force() {
+    use simprint::test_hooks::limit_kernels;
+    use simprint::Kernels;
+    let before = simprint::kernels();
+    let mut rng = Rng(0x5eed);
+    let values = clustered(&mut rng, 64, 30_000);
+    let model: BTreeMap<u64, u128> = (0u64..).zip(values).collect();
+    for level in [
+        Kernels::Portable,
+        Kernels::Popcnt,
+        Kernels::Avx2,
+        Kernels::Avx512,
+    ] {
+        if limit_kernels(level) != level {
+            continue;
+        }
+        for k in [3, 5, 6, 7, 9] {
+            let plan = Plan::multi_index(64, k, 7).unwrap();
+            let folded = plan.describe(model.len()).iter().all(|t| t.folded);
+            assert_eq!(folded, k <= 6, "k {k}");
+            let mut index = Index::with_plan(plan).unwrap();
+            index
+                .insert_many(model.iter().map(|(&id, &v)| (id, fp(v, 64))))
+                .unwrap();
+            for _ in 0..40 {
+                let base = model[&rng.below(model.len() as u64)];
+                let flips = rng.below(u64::from(k) + 3) as u32;
+                let q = rng.perturb(base, flips, 64);
+                assert_eq!(
+                    index.query(fp(q, 64)).unwrap(),
+                    brute(&model, q, k),
+                    "{level:?} k {k} plan {:?}",
+                    index.plan()
+                );
+            }
+        }
+    }
+    limit_kernels(before);
+}
+
 /// The fixtures under tests/fixtures/ were written by the format's version 1 (simprint at
 /// 03b6b7a, before multi-index plans). Every one still loads, holds what it held, answers as
 /// a brute-force scan does, and is written back byte for byte: plans version 1 knows are

@@ -238,11 +238,10 @@ mod avx2 {
 
     use super::report;
 
-    /// Per 64-bit lane of `x`, its set bits: a nibble table (`vpshufb`) summed per lane
-    /// (`vpsadbw`).
+    /// Per byte of `x`, its set bits: a nibble table (`vpshufb`) for each half.
     #[target_feature(enable = "avx2")]
     #[inline]
-    fn lane_counts(x: __m256i) -> __m256i {
+    fn byte_counts(x: __m256i) -> __m256i {
         let nibble = _mm256_set1_epi8(0x0f);
         let table = _mm256_setr_epi8(
             0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2,
@@ -250,7 +249,14 @@ mod avx2 {
         );
         let lo = _mm256_shuffle_epi8(table, _mm256_and_si256(x, nibble));
         let hi = _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble));
-        _mm256_sad_epu8(_mm256_add_epi8(lo, hi), _mm256_setzero_si256())
+        _mm256_add_epi8(lo, hi)
+    }
+
+    /// Per 64-bit lane of `x`, its set bits: the byte counts summed per lane (`vpsadbw`).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn lane_counts(x: __m256i) -> __m256i {
+        _mm256_sad_epu8(byte_counts(x), _mm256_setzero_si256())
     }
 
     /// One step of the bucket kernels: the four registers at `p` through `far` (all ones in a
@@ -323,19 +329,12 @@ mod avx2 {
         }
     }
 
-    /// Per 32-bit lane of `x`, its set bits: the nibble table's byte counts summed in pairs
-    /// (`vpmaddubsw`), then the pairs (`vpmaddwd`).
+    /// Per 32-bit lane of `x`, its set bits: the byte counts summed in pairs (`vpmaddubsw`),
+    /// then the pairs (`vpmaddwd`).
     #[target_feature(enable = "avx2")]
     #[inline]
     fn lane_counts32(x: __m256i) -> __m256i {
-        let nibble = _mm256_set1_epi8(0x0f);
-        let table = _mm256_setr_epi8(
-            0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2,
-            3, 3, 4,
-        );
-        let lo = _mm256_shuffle_epi8(table, _mm256_and_si256(x, nibble));
-        let hi = _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble));
-        let pairs = _mm256_maddubs_epi16(_mm256_add_epi8(lo, hi), _mm256_set1_epi8(1));
+        let pairs = _mm256_maddubs_epi16(byte_counts(x), _mm256_set1_epi8(1));
         _mm256_madd_epi16(pairs, _mm256_set1_epi16(1))
     }
 

@@ -528,7 +528,7 @@ fn larger_sets_at_large_k_match_brute_force() {
     }
 }
 
-/// Every kernel level the CPU has answers queries and pairs as a brute-force scan does, with
+/// Every kernel level the CPU has answers queries as a brute-force scan does, with
 /// buckets of dozens of entries (seven substrings of 9 or 10 bits at 30,000 fingerprints),
 /// so the bucket checks run their vector steps as well as their tails: folded words at `k`
 /// up to 6, whole fingerprints above. The levels are the process's (`limit_kernels`); other

@@ -341,7 +341,7 @@ mod avx2 {
     /// [`super::super::portable::within32_in`] with AVX2 above `k` = 4: thirty-two words a
     /// step in four registers with one branch, each word's count summed from the nibble
     /// table's (`vpmaddubsw`, `vpmaddwd`) where the compiled portable loop summed them with
-    /// shuffles. Buckets of 61 and 122 words (in cache) took 0.85 and 0.81 of its time, of 15
+    /// shuffles. Buckets of 61 and 122 words (in cache) took 0.86 and 0.80 of its time, of 15
     /// the same (docs/performance.md).
     #[target_feature(enable = "avx2,popcnt")]
     #[allow(

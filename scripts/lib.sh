@@ -68,7 +68,7 @@ setup_path() {
 }
 
 build_pkg() {
-  say "building pkg/ (wasm-pack --target web, release, wasm-opt -Oz)"
+  say "building pkg/ (wasm-pack --target web, release, wasm-opt -O3)"
   # LLVM's inliner at threshold 75 instead of -O3's 250, for the .wasm only: 34 KB smaller
   # (10.4 KB gzipped) for about 2-3 % on index builds and queries, fingerprinting unchanged
   # (docs/performance.md, "Size"). RUSTFLAGS replaces the rustflags of .cargo/config.toml,

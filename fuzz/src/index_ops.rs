@@ -16,7 +16,8 @@ use std::collections::BTreeMap;
 
 use arbitrary::{Arbitrary, Unstructured};
 use simprint::index::{FIRST_NAMED_ID, MAX_NAME_BYTES};
-use simprint::{Error, Fingerprint, Index, Plan};
+use simprint::test_hooks::limit_kernels;
+use simprint::{Error, Fingerprint, Index, Kernels, Plan};
 
 // The oracle the crate's own property tests use.
 #[path = "../../tests/support/brute.rs"]
@@ -103,8 +104,10 @@ pub enum Op {
 pub struct Setup {
     pub width: u8,
     pub k: u8,
-    /// 0: automatic plan; 1: explicit permuted `blocks`; 2: scan; 3: multi-index with
-    /// `1 + blocks % 9` substrings; 4: combined (blocks and blocks per key from `blocks`).
+    /// `plan % 5` — 0: automatic plan; 1: explicit permuted `blocks`; 2: scan; 3: multi-index
+    /// with `1 + blocks % 9` substrings; 4: combined (blocks and blocks per key from `blocks`).
+    /// `plan / 5 % 4` caps the kernel level for the run ([`Level`]), so the AVX2, POPCNT and
+    /// portable kernels (and the plans their prices choose) are fuzzed on a CPU with more.
     pub plan: u8,
     pub blocks: u8,
     pub seed: u64,
@@ -187,8 +190,34 @@ pub fn decode(data: &[u8]) -> Option<(Setup, Vec<Op>)> {
     Some((setup, ops))
 }
 
+/// The kernel level an input runs at, restored when dropped: 0 the best this CPU has, then
+/// AVX2, POPCNT and the portable kernels (each at most what the CPU has). Inputs saved before
+/// the cap existed have `plan` below 5 and keep running at the best level.
+struct Level(Kernels);
+
+impl Level {
+    fn cap(choice: u8) -> Level {
+        let best = limit_kernels(Kernels::Avx512);
+        let max = match choice % 4 {
+            0 => Kernels::Avx512,
+            1 => Kernels::Avx2,
+            2 => Kernels::Popcnt,
+            _ => Kernels::Portable,
+        };
+        limit_kernels(max);
+        Level(best)
+    }
+}
+
+impl Drop for Level {
+    fn drop(&mut self) {
+        limit_kernels(self.0);
+    }
+}
+
 /// Builds the index `setup` describes and runs `ops` on it and on the model.
 pub fn run(setup: &Setup, ops: &[Op]) {
+    let _level = Level::cap(setup.plan / 5);
     // Widths 64 and 128 (the two engines at full width) most often, any width otherwise.
     let width = match setup.width % 4 {
         0 => 64,

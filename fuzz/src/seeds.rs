@@ -579,6 +579,11 @@ fn index_ops_seeds() -> Vec<(&'static str, Vec<u8>)> {
     vec![
         ("automatic-64bit-k3", plan_seed(0, 3, 0, 0)),
         ("automatic-128bit-k20", plan_seed(1, 20, 0, 0)),
+        // plan / 5 caps the kernel level: 1 AVX2 (folded words above k = 4 at k = 6), 3 the
+        // portable kernels (18 % 5 = 3: multi-index, 1 + 3 % 9 = 4 substrings).
+        ("automatic-64bit-k6-avx2", plan_seed(0, 6, 5, 0)),
+        ("automatic-64bit-k9-avx2", plan_seed(0, 9, 5, 0)),
+        ("multi-index-64bit-k8-portable", plan_seed(0, 8, 18, 3)),
         ("permuted-64bit-k2-6-blocks", plan_seed(0, 2, 1, 6)),
         // Width 1 + 18 % 128 (18 % 4 = 2: a width of its own).
         ("scan-19bit-k4", plan_seed(18, 4, 2, 0)),
